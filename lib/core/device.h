@@ -1,0 +1,59 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef GPUOFDM_CORE_DEVICE_H
+#define GPUOFDM_CORE_DEVICE_H
+
+#include <string>
+
+namespace gr::gpuofdm::core {
+
+//! Where a stage runs.
+enum class backend { cpu, cuda };
+
+/*!
+ * \brief A resolved device: the CPU twin, or one CUDA device by index.
+ */
+struct device_spec {
+    backend kind = backend::cpu;
+    int cuda_index = 0;
+
+    bool is_cuda() const { return kind == backend::cuda; }
+    std::string to_string() const;
+};
+
+/*!
+ * \brief Parses and resolves a `device` string.
+ *
+ * Accepted: "auto" (the first usable GPU, else the CPU twin), "cpu", "cuda" (device 0)
+ * and "cuda:N". "auto" that falls back to the CPU writes one line to the core log the
+ * first time it happens in the process. "cuda" or "cuda:N" with no usable GPU throws
+ * std::runtime_error saying why (no device, driver older than the toolkit, module built
+ * without CUDA, index out of range). A string of another form throws
+ * std::invalid_argument naming the `device` parameter.
+ */
+device_spec resolve_device(const std::string& device);
+
+/*!
+ * \brief Why CUDA device \p index cannot be used, or "" when it can.
+ *
+ * Checks that the module was built with CUDA, that a driver is present and at least as
+ * new as the CUDA runtime the module was built against, and that the device exists.
+ * The answer is computed once per index and cached.
+ */
+std::string cuda_unusable_reason(int index = 0);
+
+//! True when the module was built with its CUDA backend.
+bool built_with_cuda();
+
+//! The sink for the core's few log lines (the GNU Radio layer routes it to its logger).
+using log_sink = void (*)(const std::string& line);
+void set_log_sink(log_sink sink);
+void log_info(const std::string& line);
+
+} // namespace gr::gpuofdm::core
+
+#endif

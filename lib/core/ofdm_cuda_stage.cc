@@ -1,0 +1,63 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "ofdm_stages_cuda.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gr::gpuofdm::core {
+
+ofdm_cuda_stage::ofdm_cuda_stage(const ofdm_params& p, const device_spec& dev, bool forward)
+    : ofdm_stage(p), d_device(activate(dev))
+{
+    const size_t batch = d_layout.batch();
+    const size_t n = d_layout.fft_len();
+    // The longest batch of samples: batch symbols that all carry the longest CP.
+    const size_t samples = batch * d_layout.max_symbol_len();
+    const size_t in_len = forward ? samples : batch * n;
+    const size_t out_len = forward ? batch * n : samples;
+    d_in = device_buffer<cfloat>(in_len);
+    d_out = device_buffer<cfloat>(out_len);
+    d_host_in = pinned_buffer<cfloat>(in_len);
+    d_host_out = pinned_buffer<cfloat>(out_len);
+    const auto& starts = d_layout.period_starts();
+    d_starts = device_buffer<unsigned long long>(starts.size());
+    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_starts.get(), starts.data(),
+                                  starts.size() * sizeof(starts[0]), cudaMemcpyHostToDevice));
+    d_plans = std::make_unique<cufft_batch_plans>(n, batch, d_stream.get());
+}
+
+device_spec ofdm_cuda_stage::activate(const device_spec& dev)
+{
+    use_device(dev.cuda_index);
+    return dev;
+}
+
+void ofdm_cuda_stage::process(const cfloat* in, cfloat* out, size_t n_symbols, uint64_t first)
+{
+    use_device(d_device.cuda_index);
+    while (n_symbols > 0) {
+        const size_t k = std::min(n_symbols, d_layout.batch());
+        const size_t n_in = input_items(first, k);
+        const size_t n_out = output_items(first, k);
+        std::memcpy(d_host_in.get(), in, n_in * sizeof(cfloat));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), d_host_in.get(), n_in * sizeof(cfloat),
+                                           cudaMemcpyHostToDevice, stream()));
+        launch(k, first);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(),
+                                           n_out * sizeof(cfloat), cudaMemcpyDeviceToHost,
+                                           stream()));
+        d_stream.synchronize();
+        std::memcpy(out, d_host_out.get(), n_out * sizeof(cfloat));
+        in += n_in;
+        out += n_out;
+        first += k;
+        n_symbols -= k;
+    }
+}
+
+} // namespace gr::gpuofdm::core
