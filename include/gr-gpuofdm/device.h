@@ -1,0 +1,33 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUOFDM_DEVICE_H
+#define INCLUDED_GPUOFDM_DEVICE_H
+
+#include <gr-gpuofdm/api.h>
+
+#include <string>
+
+namespace gr {
+namespace gpuofdm {
+
+/*!
+ * \brief Why CUDA device \p index cannot be used (no driver, driver older than the
+ * toolkit, no device, module built without CUDA), or "" when it can.
+ */
+GPUOFDM_API std::string gpu_unusable_reason(int index = 0);
+
+/*!
+ * \brief The device a block given \p device runs on: "cpu" or "cuda:N".
+ * \throws std::invalid_argument for a string that is not auto, cpu, cuda or cuda:N;
+ *         std::runtime_error for cuda or cuda:N where that GPU is not usable.
+ */
+GPUOFDM_API std::string resolve_device(const std::string& device = "auto");
+
+} // namespace gpuofdm
+} // namespace gr
+
+#endif

@@ -1,0 +1,21 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "core/device.h"
+#include <gr-gpuofdm/device.h>
+
+namespace gr {
+namespace gpuofdm {
+
+std::string gpu_unusable_reason(int index) { return core::cuda_unusable_reason(index); }
+
+std::string resolve_device(const std::string& device)
+{
+    return core::resolve_device(device).to_string();
+}
+
+} // namespace gpuofdm
+} // namespace gr

@@ -1,0 +1,23 @@
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+// One bind_<block>() per public header, in <block>_python.cc.
+void bind_device(py::module& m);
+void bind_ofdm_fft(py::module& m);
+void bind_ofdm_ifft(py::module& m);
+
+PYBIND11_MODULE(gpuofdm_python, m)
+{
+    // The block base classes live in gnuradio.gr.
+    py::module::import("gnuradio.gr");
+
+    bind_device(m);
+    bind_ofdm_fft(m);
+    bind_ofdm_ifft(m);
+}
