@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Gathers the core test, the benchmark and the demo with the non-system shared libraries
+# they load (GNU Radio, VOLK, Boost, spdlog, fmt, FFTW, ...) into one folder, so they run
+# on a machine that has the CUDA driver and toolkit but no GNU Radio.
+#   scripts/make_gpu_bundle.sh [BUILD_DIR] [OUT_DIR]      (defaults: build, gpu-bundle)
+# Then, there:  OUT_DIR/run.sh test_gpuofdm_core | gpuofdm_bench ... | gpuofdm_demo ...
+# libc, libm, libstdc++, libgcc_s, the loader and the CUDA libraries stay behind: the
+# target machine's own are used.
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -euo pipefail
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${1:-$src/build}"
+out="${2:-$src/gpu-bundle}"
+bins=(lib/tests/test_gpuofdm_core apps/gpuofdm_bench apps/gpuofdm_demo)
+
+rm -rf "$out"
+mkdir -p "$out/lib"
+system='^(linux-vdso|ld-linux|libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|libcuda|libcudart|libcufft|libnvrtc|libnvJitLink)\.'
+for b in "${bins[@]}"; do
+    if [ ! -x "$build/$b" ]; then
+        echo "make_gpu_bundle: $build/$b is missing; build first" >&2
+        exit 1
+    fi
+    cp "$build/$b" "$out/"
+    ldd "$build/$b" | awk '/=>/ { print $1, $3 }' | while read -r name path; do
+        [[ "$name" =~ $system ]] && continue
+        [ -f "$path" ] || { echo "make_gpu_bundle: $name not found" >&2; exit 1; }
+        cp -nL "$path" "$out/lib/$name"
+    done
+done
+cat > "$out/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs one of the bundled programs with the bundled libraries and the machine's CUDA.
+here="$(cd "$(dirname "$0")" && pwd)"
+export LD_LIBRARY_PATH="$here/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+prog="$1"; shift
+exec "$here/$prog" "$@"
+RUN
+chmod +x "$out/run.sh"
+echo "gpu bundle: $out ($(du -sh "$out" | cut -f1)): ${bins[*]##*/}"
