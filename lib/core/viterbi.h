@@ -1,0 +1,163 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef GPUOFDM_CORE_VITERBI_H
+#define GPUOFDM_CORE_VITERBI_H
+
+#include "device.h"
+#include "viterbi_common.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gr::gpuofdm::core {
+
+/*!
+ * \brief Parameters of the chunked K = 7 Viterbi decoder.
+ *
+ * The input is the rate-1/2 mother code as LLR pairs (LLR of the poly0 bit, then of the
+ * poly1 bit), positive meaning bit 0 and 0 meaning no information (a punctured bit after
+ * depuncturing). IEEE 802.11a-1999 17.3.5.5: poly0 = 133, poly1 = 171 (octal; A then B).
+ * IEEE 802.16-2004 8.3.3.2.3: poly0 = 171 (X), poly1 = 133 (Y).
+ */
+struct viterbi_params {
+    unsigned poly0 = 0133;       //!< generator of the first bit of each pair (7 bits, bit 6 set)
+    unsigned poly1 = 0171;       //!< generator of the second bit of each pair
+    size_t chunk_len = 256;      //!< decoded steps per chunk (L_d), 1 .. 65536
+    size_t warmup = 64;          //!< acquisition steps before each chunk, 0 .. 65536
+    size_t traceback = 64;       //!< traceback steps after each chunk (L_t), 0 .. 65536
+    size_t max_steps = 1u << 20; //!< trellis steps per launch; device buffers are sized for it
+
+    //! Throws std::invalid_argument naming the first bad field.
+    void validate() const;
+
+    /*!
+     * \brief Polynomials and overlaps for a protocol ("80211a" or "80216") and code rate
+     * ("1/2", "2/3", "3/4", "5/6"). Punctured rates get longer overlaps (64, 96, 128, 160
+     * steps), since their free distance is smaller and survivors merge later.
+     */
+    static viterbi_params for_protocol(const std::string& protocol, const std::string& rate);
+};
+
+/*!
+ * \brief What a continuous stream carries from one process() call to the next: the LLR
+ * pairs that later chunks still need (warm-up and undecoded steps).
+ */
+struct viterbi_stream_state {
+    std::vector<float> llr; //!< LLR pairs from stream position base on
+    uint64_t base = 0;      //!< stream position of llr[0..1]
+    uint64_t next_out = 0;  //!< stream position of the next bit to decode
+    bool zero_start = true; //!< the encoder was in state 0 at stream position 0
+
+    //! Back to the start of a new stream.
+    void reset()
+    {
+        llr.clear();
+        base = 0;
+        next_out = 0;
+    }
+};
+
+/*!
+ * \brief Chunked K = 7, 64-state Viterbi decoder (soft or hard input), on the CPU twin or a
+ * CUDA device, bit-exact between the two.
+ *
+ * The trellis is cut into chunks of chunk_len steps on a grid anchored at stream position 0.
+ * Each chunk runs its forward pass from \p warmup steps before it (all-equal metrics, or
+ * state 0 at the start of a frame or stream) to \p traceback steps after it, then traces
+ * back from the best state (state 0 at the end of a terminated frame) and keeps its own
+ * bits. Chunks are independent, so the GPU decodes all of them at once (one warp per chunk,
+ * two states per lane), and the result does not depend on how a stream is cut into calls.
+ * Output: one bit (0/1 byte) per trellis step, tail steps included.
+ */
+class viterbi_decoder
+{
+public:
+    virtual ~viterbi_decoder() = default;
+
+    const viterbi_params& params() const { return d_params; }
+    virtual device_spec device() const = 0;
+
+    /*!
+     * \brief Decodes terminated frames (start and end in state 0, IEEE 802.11a-1999 17.3.5.2
+     * tail bits, 802.16-2004 8.3.3.2.3 0x00 tail byte).
+     *
+     * \param llr n_llr values: n_llr / (2 frame_steps) frames back to back
+     * \param frame_steps trellis steps (encoder input bits, tail included) per frame
+     * \param out n_llr / 2 decoded bits
+     */
+    void decode_frames(const float* llr, size_t n_llr, size_t frame_steps, uint8_t* out);
+    //! The same for hard input: 0/1 bytes, mapped to LLR +1/-1.
+    void decode_frames_hard(const uint8_t* bits, size_t n_bits, size_t frame_steps, uint8_t* out);
+
+    /*!
+     * \brief Continuous stream: appends n_llr values (n_llr even) and writes the bits of every
+     * chunk whose traceback tail has arrived. Returns how many bits it wrote; at most
+     * n_llr / 2 + chunk_len + traceback.
+     */
+    size_t process(const float* llr, size_t n_llr, uint8_t* out, viterbi_stream_state& st);
+    //! The same for hard input (0/1 bytes).
+    size_t process_hard(const uint8_t* bits, size_t n_bits, uint8_t* out,
+                        viterbi_stream_state& st);
+    /*!
+     * \brief End of stream: decodes what is left (at most chunk_len + traceback bits) and
+     * resets \p st. zero_end: the encoder was flushed to state 0 at the end.
+     */
+    size_t flush(uint8_t* out, viterbi_stream_state& st, bool zero_end);
+
+    //! Backend primitive: decodes one job from host memory; out gets
+    //! n_segments * (out_end - out_begin) bits, segment after segment.
+    virtual void run(const float* llr, const viterbi_job& job, uint8_t* out) = 0;
+
+protected:
+    explicit viterbi_decoder(const viterbi_params& p);
+    viterbi_job make_job() const;
+    //! Largest number of chunks one run() may hold (device decision memory).
+    size_t max_chunks() const;
+
+    viterbi_params d_params;
+    std::vector<float> d_hard; //!< hard input mapped to +-1, reused across calls
+};
+
+//! Chunked decoder on the CPU twin or a CUDA device ("cpu" / "cuda:N" resolved).
+std::unique_ptr<viterbi_decoder> make_viterbi_decoder(const viterbi_params& p,
+                                                      const device_spec& dev);
+
+//! CPU twin: the same chunk algorithm as the kernel, one chunk at a time.
+class viterbi_decoder_cpu : public viterbi_decoder
+{
+public:
+    explicit viterbi_decoder_cpu(const viterbi_params& p);
+    device_spec device() const override { return {}; }
+    void run(const float* llr, const viterbi_job& job, uint8_t* out) override;
+
+private:
+    std::vector<uint32_t> d_dec; //!< decisions of one chunk, two words a step
+};
+
+#ifdef GPUOFDM_HAVE_CUDA
+//! CUDA backend (defined in viterbi_cuda.cu).
+std::unique_ptr<viterbi_decoder> make_viterbi_decoder_cuda(const viterbi_params& p,
+                                                           const device_spec& dev);
+#endif
+
+/*!
+ * \brief Classic full-length Viterbi decoder for tests: one forward pass over the whole
+ * frame from state 0 (double metrics), whole-frame survivor memory, traceback from state 0
+ * (zero_end) or the best state. Written independently of the chunked code above.
+ */
+std::vector<uint8_t> viterbi_decode_reference(const float* llr, size_t n_steps, unsigned poly0,
+                                              unsigned poly1, bool zero_end);
+
+//! Hard bits (0/1 bytes) to LLRs: 0 -> +1, 1 -> -1.
+void hard_to_llr(const uint8_t* bits, size_t n, float* llr);
+
+} // namespace gr::gpuofdm::core
+
+#endif

@@ -1,0 +1,159 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CUDA Viterbi decoder: one warp per chunk, two states per lane, metrics in shared memory
+// (double-buffered), decisions as two ballots a step, traceback by lane 0. All arithmetic
+// comes from viterbi_common.h, as in the CPU twin.
+
+#include "cuda_check.h"
+#include "viterbi.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+constexpr unsigned warps_per_block = 4;
+constexpr unsigned full_mask = 0xffffffffu;
+
+__global__ void viterbi_chunk_kernel(const float* __restrict__ llr, viterbi_job job,
+                                     uint64_t n_chunks, uint32_t* __restrict__ dec_all,
+                                     uint64_t dec_words, uint8_t* __restrict__ out)
+{
+    __shared__ float metrics[warps_per_block][2][viterbi_states];
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned wib = threadIdx.x >> 5;
+    const uint64_t warp = uint64_t(blockIdx.x) * warps_per_block + wib;
+    if (warp >= job.n_segments * n_chunks)
+        return; // whole warps leave together, so the full-mask shuffles below stay valid
+    const uint64_t seg = warp / n_chunks;
+    const viterbi_chunk k = viterbi_chunk_at(job, warp % n_chunks);
+    const float* s_llr = llr + 2 * seg * job.seg_steps;
+    uint32_t* dec = dec_all + warp * dec_words;
+    float* cur = metrics[wib][0];
+    float* nxt = metrics[wib][1];
+
+    cur[lane] = k.known_start && lane != 0 ? viterbi_unreached : 0.0f;
+    cur[lane + 32] = k.known_start ? viterbi_unreached : 0.0f;
+    __syncwarp();
+    for (uint64_t t = k.fwd_begin; t < k.fwd_end; t++) {
+        const float l0 = s_llr[2 * (t - job.base)];
+        const float l1 = s_llr[2 * (t - job.base) + 1];
+        unsigned d0, d1;
+        const float n0 = viterbi_acs(cur, lane, l0, l1, job.poly0, job.poly1, &d0);
+        const float n1 = viterbi_acs(cur, lane + 32, l0, l1, job.poly0, job.poly1, &d1);
+        const float norm = __shfl_sync(full_mask, n0, 0); // new metric of state 0
+        const uint32_t w0 = __ballot_sync(full_mask, d0);
+        const uint32_t w1 = __ballot_sync(full_mask, d1);
+        nxt[lane] = n0 - norm;
+        nxt[lane + 32] = n1 - norm;
+        if (lane == 0 && t >= k.out_begin) {
+            dec[2 * (t - k.out_begin)] = w0;
+            dec[2 * (t - k.out_begin) + 1] = w1;
+        }
+        __syncwarp(); // every lane has read cur and written nxt
+        float* tmp = cur;
+        cur = nxt;
+        nxt = tmp;
+    }
+
+    // Best state: the largest metric, the lowest index among equals (as the CPU scan).
+    float v = cur[lane];
+    unsigned s = lane;
+    if (cur[lane + 32] > v) {
+        v = cur[lane + 32];
+        s = lane + 32;
+    }
+    for (unsigned off = 16; off > 0; off >>= 1) {
+        const float ov = __shfl_xor_sync(full_mask, v, off);
+        const unsigned os = __shfl_xor_sync(full_mask, s, off);
+        if (ov > v || (ov == v && os < s)) {
+            v = ov;
+            s = os;
+        }
+    }
+    if (lane == 0)
+        viterbi_traceback(dec, k.out_begin, k.out_end, k.fwd_end, k.zero_end ? 0u : s,
+                          out + seg * (job.out_end - job.out_begin) +
+                              (k.out_begin - job.out_begin));
+}
+
+/*!
+ * \brief CUDA backend of viterbi_decoder: device and pinned buffers sized once for
+ * max_steps, one stream, one kernel launch per job.
+ */
+class viterbi_decoder_cuda : public viterbi_decoder
+{
+public:
+    viterbi_decoder_cuda(const viterbi_params& p, const device_spec& dev)
+        : viterbi_decoder(p),
+          d_device(activate(dev)),
+          d_dec_words(2 * (d_params.chunk_len + d_params.traceback)),
+          d_llr(2 * d_params.max_steps),
+          d_dec(max_chunks() * d_dec_words),
+          d_out(d_params.max_steps),
+          d_host_llr(2 * d_params.max_steps),
+          d_host_out(d_params.max_steps)
+    {
+    }
+
+    device_spec device() const override { return d_device; }
+
+    void run(const float* llr, const viterbi_job& job, uint8_t* out) override
+    {
+        const uint64_t n_chunks = viterbi_chunks_per_segment(job);
+        const uint64_t n_in = job.n_segments * job.seg_steps;
+        const uint64_t n_out = job.n_segments * (job.out_end - job.out_begin);
+        if (n_in > d_params.max_steps || n_out > d_params.max_steps ||
+            job.n_segments * n_chunks > max_chunks())
+            throw std::logic_error("viterbi_decoder_cuda: job larger than the buffers");
+        if (n_out == 0)
+            return;
+        use_device(d_device.cuda_index);
+        std::memcpy(d_host_llr.get(), llr, 2 * n_in * sizeof(float));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), d_host_llr.get(), 2 * n_in * sizeof(float),
+                                           cudaMemcpyHostToDevice, d_stream.get()));
+        const uint64_t warps = job.n_segments * n_chunks;
+        const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
+        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_stream.get()>>>(
+            d_llr.get(), job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), n_out,
+                                           cudaMemcpyDeviceToHost, d_stream.get()));
+        d_stream.synchronize();
+        std::memcpy(out, d_host_out.get(), n_out);
+    }
+
+private:
+    //! Makes dev current before the stream and buffers are created on it.
+    static device_spec activate(const device_spec& dev)
+    {
+        use_device(dev.cuda_index);
+        return dev;
+    }
+
+    device_spec d_device;
+    size_t d_dec_words; //!< decision words per chunk: two per step of L_d + L_t
+    cuda_stream d_stream;
+    device_buffer<float> d_llr;
+    device_buffer<uint32_t> d_dec;
+    device_buffer<uint8_t> d_out;
+    pinned_buffer<float> d_host_llr;
+    pinned_buffer<uint8_t> d_host_out;
+};
+
+} // namespace
+
+std::unique_ptr<viterbi_decoder> make_viterbi_decoder_cuda(const viterbi_params& p,
+                                                           const device_spec& dev)
+{
+    return std::make_unique<viterbi_decoder_cuda>(p, dev);
+}
+
+} // namespace gr::gpuofdm::core
