@@ -43,6 +43,8 @@ conv_code build(unsigned g_first, unsigned g_second, const char* keep_first,
 
 conv_code make_conv_code(phy_standard standard, code_rate rate)
 {
+    if (standard != phy_standard::ieee80211a && standard != phy_standard::ieee80216)
+        throw std::invalid_argument("standard: must be 802.11a or 802.16");
     const unsigned g133 = 0133, g171 = 0171;
     if (standard == phy_standard::ieee80211a) {
         // 17.3.5.6 Figure 17-9: A = g0 = 133, B = g1 = 171; 5/6 from 802.11n 19.3.11.6.2.

@@ -21,6 +21,8 @@ namespace gr::gpuofdm::core {
 
 std::vector<uint32_t> interleaver_permutation(phy_standard standard, int n_cbps, int n_bpsc)
 {
+    if (standard != phy_standard::ieee80211a && standard != phy_standard::ieee80216)
+        throw std::invalid_argument("standard: must be 802.11a or 802.16");
     if (n_bpsc != 1 && n_bpsc != 2 && n_bpsc != 4 && n_bpsc != 6)
         throw std::invalid_argument("n_bpsc: must be 1, 2, 4 or 6, got " + std::to_string(n_bpsc));
     const int d = standard == phy_standard::ieee80211a ? 16 : 12;
@@ -51,7 +53,8 @@ interleaver::interleaver(const interleaver_params& p)
 {
     if (p.batch > (size_t(1) << 24))
         throw std::invalid_argument("batch: must be 0 (default) or 1..2^24 symbols");
-    d_batch = p.batch ? p.batch : std::max<size_t>(1, default_bit_batch / d_perm.size());
+    // About 1 Mi values per launch: staging buffers of 4 MiB even for float soft values.
+    d_batch = p.batch ? p.batch : std::max<size_t>(1, (default_bit_batch / 4) / d_perm.size());
 }
 
 std::unique_ptr<interleaver> make_interleaver(const interleaver_params& p, const device_spec& dev)

@@ -24,7 +24,8 @@ mapper::mapper(const mapper_params& p) : d_params(p)
         throw std::invalid_argument("mod: must be BPSK, QPSK, 16-QAM or 64-QAM");
     if (p.batch > (size_t(1) << 28))
         throw std::invalid_argument("batch: must be 0 (default) or 1..2^28 points");
-    d_batch = p.batch ? p.batch : default_bit_batch / bits_per_point();
+    // 2^20 points per launch: at most 8 MiB of output staging.
+    d_batch = p.batch ? p.batch : size_t(1) << 20;
 }
 
 std::unique_ptr<mapper> make_mapper(const mapper_params& p, const device_spec& dev)

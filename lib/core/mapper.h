@@ -17,7 +17,7 @@ namespace gr::gpuofdm::core {
 //! Mapper parameters.
 struct mapper_params {
     modulation mod = modulation::qam16;
-    size_t batch = 0; //!< points per CUDA launch; 0: about default_bit_batch bits
+    size_t batch = 0; //!< points per CUDA launch; 0: 2^20
 };
 
 /*!

@@ -29,6 +29,13 @@ uint32_t reverse_bits(uint32_t v, unsigned n)
     return r;
 }
 
+lfsr_spec checked_lfsr(phy_standard s)
+{
+    if (s != phy_standard::ieee80211a && s != phy_standard::ieee80216)
+        throw std::invalid_argument("standard: must be 802.11a or 802.16");
+    return lfsr_for(s);
+}
+
 } // namespace
 
 lfsr_period_table::lfsr_period_table(lfsr_spec spec)
@@ -47,12 +54,10 @@ lfsr_period_table::lfsr_period_table(lfsr_spec spec)
 
 scrambler::scrambler(const scrambler_params& p)
     : d_params(p),
-      d_spec(lfsr_for(p.standard)),
+      d_spec(checked_lfsr(p.standard)),
       d_batch(p.batch ? p.batch : default_bit_batch)
 {
     const bool wifi = p.standard == phy_standard::ieee80211a;
-    if (p.standard != phy_standard::ieee80211a && p.standard != phy_standard::ieee80216)
-        throw std::invalid_argument("standard: must be 802.11a or 802.16");
     const int max_seed = int(d_spec.mask());
     if (p.seed == 0 || p.seed > max_seed)
         throw std::invalid_argument("seed: must be 1.." + std::to_string(max_seed) + " for " +

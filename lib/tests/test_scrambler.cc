@@ -145,6 +145,7 @@ TEST(scrambler, period_table_jump_ahead_matches_stepping)
 TEST(scrambler, bad_parameters_throw)
 {
     using test::throws_invalid;
+    EXPECT_TRUE(throws_invalid([] { core::make_scrambler({ phy_standard(5), 1, 0 }, cpu); }, "standard"));
     EXPECT_TRUE(throws_invalid([] { core::make_scrambler({ phy_standard::ieee80211a, 0, 0 }, cpu); }, "seed"));
     EXPECT_TRUE(throws_invalid([] { core::make_scrambler({ phy_standard::ieee80211a, 128, 0 }, cpu); }, "seed"));
     EXPECT_TRUE(throws_invalid([] { core::make_scrambler({ phy_standard::ieee80216, 32768, 0 }, cpu); }, "seed"));
