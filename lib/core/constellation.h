@@ -17,12 +17,12 @@
 // 110 -> +1, 111 -> +3, 101 -> +5, 100 -> +7. The point is K_MOD (I + jQ) with
 // K_MOD = 1, 1/sqrt(2), 1/sqrt(10), 1/sqrt(42) (Table 17-7), unit average power.
 //
-// 802.16-2004 (8.3.3.4, Figure 203) uses the same four Gray constellations with the same
-// normalisation (c = 1/sqrt(2), 1/sqrt(10), 1/sqrt(42)). Whether its bit labels equal
-// 802.11a's bit for bit was NOT verified here: no copy of Figure 203 was at hand, and the
-// 802.16 test vector ends at the interleaver. Until it is checked, this mapping is the
-// 802.11a one, and an 802.16 transmitter using it may differ from the standard in its
-// labelling (a per-axis sign or bit order).
+// 802.16-2004 (8.3.3.4, Figure 203) uses Gray BPSK/QPSK/16-QAM/64-QAM with the same
+// normalisation (c = 1/sqrt(2), 1/sqrt(10), 1/sqrt(42)), but its bit labels are probably
+// NOT 802.11a's: a secondary source (an 802.16-2007 OFDMA QPSK implementation, 8.4.9.4.3)
+// maps b0 = 0 to +I, the opposite sign to 802.11a. Figure 203 itself was not at hand and
+// the 802.16 test vector ends at the interleaver, so this is unverified; this header holds
+// the 802.11a labelling only, and an 802.16 labelling must be added from Figure 203.
 
 #include "bit_stage.h"
 
