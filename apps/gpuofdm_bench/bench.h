@@ -1,0 +1,123 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef GPUOFDM_APPS_BENCH_H
+#define GPUOFDM_APPS_BENCH_H
+
+// What the parts of gpuofdm_bench share. Nothing here includes GNU Radio or CUDA, so
+// the core part compiles against the core alone.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace gpuofdm_bench {
+
+constexpr double not_applicable = std::numeric_limits<double>::quiet_NaN();
+
+enum class stage_kind { fft, ifft };
+inline const char* stage_name(stage_kind s)
+{
+    return s == stage_kind::fft ? "ofdm_fft" : "ofdm_ifft";
+}
+
+struct options {
+    std::vector<int> sizes{ 64, 256, 2048, 4096 };
+    //! Symbols per batch; empty: the default list scaled to each size (batch_list()).
+    std::vector<size_t> batches;
+    std::vector<stage_kind> stages{ stage_kind::fft, stage_kind::ifft };
+    int cp = -1;                 //!< core rows' CP; -1: fft_len / 4
+    double seconds = 1.5;        //!< per flowgraph row
+    double core_seconds = 0.5;   //!< per core row
+    bool quick = false;
+    bool flowgraph = true;
+    bool device_only = false;    //!< CUDA rows only
+    int upstream_batches = 1;    //!< upstream min_output_buffer, in batches of our block
+    std::string device = "cuda:0";
+    std::string json_path;
+};
+
+//! One measured row, as printed and as written to the JSON file.
+struct row {
+    std::string level;  //!< "core" or "flowgraph"
+    std::string stage;  //!< "ofdm_fft" or "ofdm_ifft"
+    std::string impl;   //!< "cpu twin", "cuda+pcie", "cuda kernel", "gpuofdm", "fft_vcc 1t", ...
+    std::string device; //!< "cpu", "cuda:0", or "-"
+    int fft_len = 0;
+    int cp = 0;
+    size_t batch = 0;   //!< symbols per launch / per process() call; 1 for fft_vcc
+    double msps = not_applicable;
+    double gbps = not_applicable;          //!< PCIe bytes (H2D + D2H) per second
+    double ms_per_batch = not_applicable;  //!< median wall time of one batch
+    double ratio = not_applicable;         //!< see the table header
+    uint64_t samples = 0;                  //!< samples counted over the measurement
+    uint64_t iterations = 0;               //!< batches (core) or symbols (flowgraph)
+    double seconds = 0;                    //!< measured wall time
+};
+
+//! Default batch list of one size: 2^12, 2^16, 2^18, 2^20, 2^22 samples of FFT
+//! (64, 1024, 4096, 16384, 65536 symbols at 64), at least one symbol; quick keeps two.
+std::vector<size_t> batch_list(const options& o, int fft_len);
+
+//! The CP of the core rows at \p fft_len.
+inline int core_cp(const options& o, int fft_len)
+{
+    return o.cp >= 0 ? std::min(o.cp, fft_len) : fft_len / 4;
+}
+
+//! Times fn() until \p min_seconds and \p min_iters are both reached, after one
+//! untimed call (plans, caches, the first CUDA launch).
+struct timing {
+    double seconds = 0;
+    uint64_t iterations = 0;
+    double median_ms = 0;
+};
+timing time_repeated(const std::function<void()>& fn, double min_seconds, uint64_t min_iters = 3);
+
+using clock = std::chrono::steady_clock;
+inline double seconds_since(clock::time_point t0)
+{
+    return std::chrono::duration<double>(clock::now() - t0).count();
+}
+
+// ---- core part (bench_core.cc, core only) ----
+
+//! One line on the GPU: "NVIDIA H200 (cc 9.0, 139.8 GiB, cuda:0)", or "" when the
+//! device is not usable; \p why gets the reason then.
+std::string gpu_description(const std::string& device, std::string& why);
+//! Runs the core rows, appending each as it finishes; notes get skipped parts.
+void run_core(const options& o, bool cuda_usable, std::vector<row>& rows,
+              std::vector<std::string>& notes);
+
+// ---- flowgraph part (bench_flowgraph.cc, GNU Radio) ----
+
+//! The GNU Radio version string.
+std::string gnuradio_version();
+void run_flowgraph(const options& o, bool cuda_usable, std::vector<row>& rows,
+                   std::vector<std::string>& notes);
+
+// ---- report.cc ----
+
+void print_table_header(bool core_level);
+void print_row(const row& r);
+//! \p s as a JSON string literal.
+std::string json_string(const std::string& s);
+//! \p header: key and JSON-encoded value pairs.
+void write_json(const std::string& path,
+                const std::vector<std::pair<std::string, std::string>>& header,
+                const std::vector<row>& rows,
+                const std::vector<std::string>& notes,
+                const std::string& error);
+
+} // namespace gpuofdm_bench
+
+#endif

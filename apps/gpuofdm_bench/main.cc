@@ -1,0 +1,284 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gpuofdm_bench: throughput and latency of the OFDM FFT/IFFT stages, at the core level
+// (CPU twin, CUDA with host transfers, CUDA kernel only) and in a GNU Radio flowgraph
+// next to fft_vcc. Prints a table and writes the same rows as JSON (--json FILE).
+
+#include "bench.h"
+
+#include "device.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#ifndef GPUOFDM_VERSION
+#define GPUOFDM_VERSION "unknown"
+#endif
+
+namespace gpuofdm_bench {
+
+namespace {
+
+const char* usage_text =
+    "usage: gpuofdm_bench [options]\n"
+    "  --quick            few sizes, short runs (the ctest smoke test)\n"
+    "  --sizes LIST       FFT sizes, comma separated (default 64,256,2048,4096;\n"
+    "                     --quick: 64,2048; the flowgraph part uses only the first\n"
+    "                     with --quick)\n"
+    "  --batches LIST     symbols per batch for the core rows, the same for every size\n"
+    "                     (default: 2^12, 2^16, 2^18, 2^20, 2^22 samples / fft_len,\n"
+    "                     i.e. 64,1024,4096,16384,65536 at 64)\n"
+    "  --stages LIST      fft, ifft or both (default fft,ifft)\n"
+    "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
+    "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
+    "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
+    "  --upstream-batches K  upstream min_output_buffer of the flowgraph rows, in\n"
+    "                     batches of our block (default 1)\n"
+    "  --device DEV       cuda or cuda:N for the CUDA rows (default cuda:0)\n"
+    "  --no-flowgraph     core rows only\n"
+    "  --device-only      CUDA rows only (fails when no GPU is usable)\n"
+    "  --json FILE        also write the rows as JSON to FILE\n"
+    "  -h, --help         this text\n";
+
+struct usage_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+template <typename T>
+std::vector<T> parse_list(const std::string& opt, const std::string& text)
+{
+    std::vector<T> out;
+    std::stringstream ss(text);
+    std::string part;
+    while (std::getline(ss, part, ',')) {
+        char* end = nullptr;
+        const long long v = std::strtoll(part.c_str(), &end, 10);
+        if (part.empty() || *end != '\0' || v < 1 || v > (1ll << 20))
+            throw usage_error(opt + ": '" + part + "' is not an integer in 1..2^20");
+        out.push_back(T(v));
+    }
+    if (out.empty())
+        throw usage_error(opt + ": give at least one value");
+    return out;
+}
+
+double parse_seconds(const std::string& opt, const std::string& text)
+{
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(v > 0.0) || v > 600.0)
+        throw usage_error(opt + ": '" + text + "' is not a number of seconds in (0, 600]");
+    return v;
+}
+
+options parse_options(int argc, char** argv)
+{
+    options o;
+    bool sizes_set = false, seconds_set = false, core_seconds_set = false;
+    for (int i = 1; i < argc; i++) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc)
+                throw usage_error(a + " needs a value");
+            return argv[++i];
+        };
+        if (a == "-h" || a == "--help") {
+            std::cout << usage_text;
+            std::exit(0);
+        } else if (a == "--quick") {
+            o.quick = true;
+        } else if (a == "--sizes") {
+            o.sizes = parse_list<int>(a, value());
+            sizes_set = true;
+        } else if (a == "--batches") {
+            o.batches = parse_list<size_t>(a, value());
+        } else if (a == "--stages") {
+            o.stages.clear();
+            std::stringstream ss(value());
+            std::string part;
+            while (std::getline(ss, part, ',')) {
+                if (part == "fft" || part == "ofdm_fft")
+                    o.stages.push_back(stage_kind::fft);
+                else if (part == "ifft" || part == "ofdm_ifft")
+                    o.stages.push_back(stage_kind::ifft);
+                else
+                    throw usage_error("--stages: '" + part + "' is not fft or ifft");
+            }
+            if (o.stages.empty())
+                throw usage_error("--stages: give fft, ifft or both");
+        } else if (a == "--cp") {
+            const std::string v = value();
+            char* end = nullptr;
+            const long cp = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end != '\0' || cp < 0 || cp > (1l << 20))
+                throw usage_error("--cp: '" + v + "' is not an integer >= 0");
+            o.cp = int(cp);
+        } else if (a == "--seconds") {
+            o.seconds = parse_seconds(a, value());
+            seconds_set = true;
+        } else if (a == "--core-seconds") {
+            o.core_seconds = parse_seconds(a, value());
+            core_seconds_set = true;
+        } else if (a == "--upstream-batches") {
+            o.upstream_batches = parse_list<int>(a, value()).at(0);
+            if (o.upstream_batches > 16)
+                throw usage_error("--upstream-batches: give 1..16");
+        } else if (a == "--device") {
+            o.device = value();
+            if (o.device != "cuda" && o.device.rfind("cuda:", 0) != 0)
+                throw usage_error("--device: give cuda or cuda:N (the CPU rows always run "
+                                  "unless --device-only)");
+        } else if (a == "--no-flowgraph") {
+            o.flowgraph = false;
+        } else if (a == "--device-only") {
+            o.device_only = true;
+        } else if (a == "--json") {
+            o.json_path = value();
+        } else {
+            throw usage_error("unknown option '" + a + "'");
+        }
+    }
+    if (o.quick) {
+        if (!sizes_set)
+            o.sizes = { 64, 2048 };
+        if (!seconds_set)
+            o.seconds = 0.2;
+        if (!core_seconds_set)
+            o.core_seconds = 0.05;
+    }
+    for (size_t b : o.batches)
+        for (int n : o.sizes)
+            if (double(b) * n > double(1 << 24))
+                throw usage_error("--batches: " + std::to_string(b) + " symbols of " +
+                                  std::to_string(n) + " exceed 2^24 samples per batch");
+    return o;
+}
+
+std::string utc_now()
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+} // namespace
+
+int run(int argc, char** argv)
+{
+    options o;
+    try {
+        o = parse_options(argc, argv);
+    } catch (const usage_error& e) {
+        std::cerr << "gpuofdm_bench: " << e.what() << "\n" << usage_text;
+        return 2;
+    }
+
+    // Fail before the long run, not after it.
+    if (!o.json_path.empty() && !std::ofstream(o.json_path)) {
+        std::cerr << "gpuofdm_bench: --json: cannot open '" << o.json_path << "' for writing\n";
+        return 1;
+    }
+
+    std::string why;
+    const std::string gpu = gpu_description(o.device, why);
+    const bool cuda_usable = !gpu.empty();
+    if (cuda_usable)
+        o.device = gr::gpuofdm::core::resolve_device(o.device).to_string();
+    const unsigned threads = std::thread::hardware_concurrency();
+    const std::string date = utc_now();
+
+    std::vector<std::pair<std::string, std::string>> header{
+        { "tool", json_string("gpuofdm_bench") },
+        { "version", json_string(GPUOFDM_VERSION) },
+        { "date", json_string(date) },
+        { "gpu", cuda_usable ? json_string(gpu) : "null" },
+        { "gpu_unusable_reason", cuda_usable ? "null" : json_string(why) },
+        { "cpu_threads", std::to_string(threads) },
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+        { "gnuradio", json_string(gnuradio_version()) },
+#endif
+        { "samples_counted",
+          json_string("time-domain samples incl. CP: ofdm_fft input, ofdm_ifft output") },
+        { "mode", json_string(o.quick ? "quick" : "full") },
+        { "core_seconds", std::to_string(o.core_seconds) },
+        { "flowgraph_seconds", o.flowgraph ? std::to_string(o.seconds) : "null" },
+    };
+    std::printf("gpuofdm_bench %s | %s | GPU: %s | CPU threads: %u", GPUOFDM_VERSION, date.c_str(),
+                cuda_usable ? gpu.c_str() : ("none (" + why + ")").c_str(),
+                threads);
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+    std::printf(" | GNU Radio %s", gnuradio_version().c_str());
+#endif
+    std::printf("\n");
+
+    if (o.device_only && !cuda_usable) {
+        std::cerr << "gpuofdm_bench: --device-only: " << why << "\n";
+        return 1;
+    }
+
+    std::vector<row> rows;
+    std::vector<std::string> notes;
+    std::string error;
+    try {
+        print_table_header(true);
+        run_core(o, cuda_usable, rows, notes);
+        if (o.flowgraph) {
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+            print_table_header(false);
+            run_flowgraph(o, cuda_usable, rows, notes);
+#else
+            notes.push_back("flowgraph: not built (no GNU Radio)");
+#endif
+        } else {
+            notes.push_back("flowgraph: skipped (--no-flowgraph)");
+        }
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+
+    if (!cuda_usable)
+        notes.insert(notes.begin(), "no usable GPU: " + why);
+    std::printf("\n");
+    for (const auto& n : notes)
+        std::printf("note: %s\n", n.c_str());
+
+    if (!o.json_path.empty()) {
+        try {
+            write_json(o.json_path, header, rows, notes, error);
+            std::printf("wrote %zu rows to %s\n", rows.size(), o.json_path.c_str());
+        } catch (const std::exception& e) {
+            std::cerr << "gpuofdm_bench: error: " << e.what() << "\n";
+            return 1;
+        }
+    }
+    if (!error.empty()) {
+        std::cerr << "gpuofdm_bench: error after " << rows.size() << " rows: " << error << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace gpuofdm_bench
+
+int main(int argc, char** argv)
+{
+    try {
+        return gpuofdm_bench::run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "gpuofdm_bench: error: " << e.what() << "\n";
+        return 1;
+    }
+}
