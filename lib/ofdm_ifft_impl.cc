@@ -34,8 +34,9 @@ ofdm_ifft_impl::ofdm_ifft_impl(const core::ofdm_params& params, const std::strin
     const auto& l = d_stage->layout();
     set_relative_rate(l.period_starts().back(), l.period());
     set_tag_propagation_policy(TPP_DONT); // tags move to their symbol's start in general_work
-    // Room for the longest symbol at least, and for a whole batch on the GPU.
-    set_output_multiple(1);
+    // Called only with room for a whole symbol: with less the block could neither
+    // produce nor notice that its downstream has finished, and would spin.
+    set_output_multiple(int(l.max_symbol_len()));
     set_min_output_buffer(0, long(l.max_symbol_len()) *
                                  long(d_stage->device().is_cuda() ? 2 * l.batch() : 2));
     log_device(d_logger, *d_stage);

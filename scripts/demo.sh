@@ -6,4 +6,4 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 gpuofdm_build
-exec "$GPUOFDM_BUILD/apps/gpuofdm_demo" "$@"
+exec "$GPUOFDM_BUILD/apps/gpuofdm_demo/gpuofdm_demo" "$@"

@@ -11,7 +11,7 @@ set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$src/build}"
 out="${2:-$src/gpu-bundle}"
-bins=(lib/tests/test_gpuofdm_core apps/gpuofdm_bench apps/gpuofdm_demo)
+bins=(lib/tests/test_gpuofdm_core apps/gpuofdm_bench/gpuofdm_bench apps/gpuofdm_demo/gpuofdm_demo)
 
 rm -rf "$out"
 mkdir -p "$out/lib"

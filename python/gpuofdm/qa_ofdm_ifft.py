@@ -5,6 +5,8 @@
 #
 """ofdm_ifft in flowgraphs, against fft.fft_vcc and digital.ofdm_cyclic_prefixer."""
 
+import threading
+
 import numpy as np
 from gnuradio import blocks, digital, fft, gr, gr_unittest
 
@@ -88,6 +90,23 @@ class qa_ofdm_ifft(gr_unittest.TestCase):
         self.run_ours(random_bins(8, 2048), 2048, LTE_CP_2048, tags=tags)
         got = sorted((t.offset, gr.pmt.to_long(t.value)) for t in self.last_tags)
         self.assertEqual(got, [(0, 0), (2208 + 2 * 2192, 3), (15360, 7)])
+
+    def test_008_ends_when_downstream_ends(self):
+        # A head after the block stops a flowgraph fed by an endless source.
+        tb = gr.top_block()
+        src = blocks.vector_source_c(random_bins(10, 64).tolist(), True, 64)
+        blk = gpuofdm.ofdm_ifft(64, [16], True, 1.0, 0, "cpu")
+        hd = blocks.head(gr.sizeof_gr_complex, 801)
+        snk = blocks.vector_sink_c()
+        tb.connect(src, blk, hd, snk)
+        tb.start()
+        finished = threading.Event()
+        threading.Thread(target=lambda: (tb.wait(), finished.set()), daemon=True).start()
+        ended = finished.wait(20)
+        if not ended:
+            tb.stop()
+        self.assertTrue(ended, "flowgraph did not end after head finished")
+        self.assertEqual(len(snk.data()), 801)
 
     def test_006_bad_parameters_raise_value_error(self):
         for args, name in (((0, [16]), "fft_len"), ((64, [-16]), "cp_lengths"),
