@@ -29,6 +29,8 @@ class wifi_tx_cpu : public wifi_tx
 {
 public:
     explicit wifi_tx_cpu(const wifi_tx_params& p);
+    using wifi_tx::process;
+    using wifi_tx::process_bins;
     device_spec device() const override { return {}; }
     void process(const wifi_frame_request* frames, size_t n_frames, cfloat* out) override;
     void process_bins(const wifi_frame_request* frames, size_t n_frames, cfloat* bins) override;

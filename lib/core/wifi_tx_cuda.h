@@ -40,6 +40,8 @@ class wifi_tx_cuda : public wifi_tx
 {
 public:
     wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev);
+    using wifi_tx::process;
+    using wifi_tx::process_bins;
     device_spec device() const override { return d_device; }
     void process(const wifi_frame_request* frames, size_t n_frames, cfloat* out) override;
     void process_bins(const wifi_frame_request* frames, size_t n_frames, cfloat* bins) override;

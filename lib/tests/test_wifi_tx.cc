@@ -12,6 +12,10 @@
 #include "tx_test_vectors.h"
 #include "wifi_tx.h"
 
+#ifdef GPUOFDM_HAVE_CUDA
+#include "wifi_tx_cuda.h"
+#endif
+
 #include <cmath>
 #include <limits>
 #include <random>
@@ -380,4 +384,32 @@ TEST(wifi_tx, cuda_matches_cpu_symbol_limited_batches)
     // One frame alone and a request of one very short frame.
     expect_cuda_matches_cpu(p, random_frames(1, 400, 4));
     expect_cuda_matches_cpu(p, random_frames(1, 1, 5));
+}
+
+TEST(wifi_tx, cuda_device_resident_relaunch)
+{
+    GPUOFDM_REQUIRE_GPU();
+#ifdef GPUOFDM_HAVE_CUDA
+    // The benchmark's path: stage once, launch repeatedly, fetch; the same as process().
+    core::wifi_tx_params p;
+    p.max_frames_per_batch = 4;
+    p.max_psdu_bytes = 1500;
+    core::wifi_tx_cuda gpu(p, core::resolve_device("cuda"));
+    random_frames rf(4, 1500, 6);
+    ASSERT_EQ(gpu.batch_size(rf.requests.data(), rf.requests.size()), 4u);
+    const auto want = run(gpu, rf.requests);
+    gpu.stage(rf.requests.data(), 4);
+    EXPECT_EQ(gpu.staged_samples(), want.size());
+    gpu.launch();
+    gpu.launch();
+    std::vector<cfloat> got(gpu.staged_samples());
+    gpu.fetch(got.data());
+    EXPECT_EQ(got, want);
+    EXPECT_TRUE(test::throws_invalid(
+        [&] {
+            random_frames five(5, 10, 7);
+            gpu.stage(five.requests.data(), 5);
+        },
+        "n_frames"));
+#endif
 }
