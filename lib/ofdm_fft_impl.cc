@@ -37,6 +37,18 @@ ofdm_fft_impl::ofdm_fft_impl(const core::ofdm_params& params, const std::string&
     log_device(d_logger, *d_stage);
 }
 
+bool ofdm_fft_impl::start()
+{
+    pin_block_buffers(*this, d_logger, *d_stage, sizeof(gr_complex), sizeof(gr_complex) * d_stage->layout().fft_len());
+    return block::start();
+}
+
+bool ofdm_fft_impl::stop()
+{
+    d_stage->unpin_host_ranges();
+    return block::stop();
+}
+
 void ofdm_fft_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
 {
     // Exact: the CP lengths of the next symbols are known, so a stream that ends

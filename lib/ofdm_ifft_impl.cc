@@ -42,6 +42,18 @@ ofdm_ifft_impl::ofdm_ifft_impl(const core::ofdm_params& params, const std::strin
     log_device(d_logger, *d_stage);
 }
 
+bool ofdm_ifft_impl::start()
+{
+    pin_block_buffers(*this, d_logger, *d_stage, sizeof(gr_complex) * d_stage->layout().fft_len(), sizeof(gr_complex));
+    return block::start();
+}
+
+bool ofdm_ifft_impl::stop()
+{
+    d_stage->unpin_host_ranges();
+    return block::stop();
+}
+
 void ofdm_ifft_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
 {
     // At least one symbol, more when the output space holds more.

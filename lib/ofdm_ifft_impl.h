@@ -23,6 +23,8 @@ public:
     std::string device() const override { return d_stage->device().to_string(); }
     int batch() const override { return int(d_stage->layout().batch()); }
 
+    bool start() override;
+    bool stop() override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,

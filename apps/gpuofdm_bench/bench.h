@@ -41,6 +41,7 @@ struct options {
     bool quick = false;
     bool flowgraph = true;
     bool device_only = false;    //!< CUDA rows only
+    bool null_source = false;    //!< flowgraph source: null_source (memset) instead of vector_source
     int upstream_batches = 1;    //!< upstream min_output_buffer, in batches of our block
     std::string device = "cuda:0";
     std::string json_path;

@@ -42,6 +42,8 @@ const char* usage_text =
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
+    "  --null-source      flowgraph source: null_source (zeros by memset, the cheapest\n"
+    "                     source) instead of a repeating vector_source of random data\n"
     "  --upstream-batches K  upstream min_output_buffer of the flowgraph rows, in\n"
     "                     batches of our block (default 1)\n"
     "  --device DEV       cuda or cuda:N for the CUDA rows (default cuda:0)\n"
@@ -129,6 +131,8 @@ options parse_options(int argc, char** argv)
         } else if (a == "--core-seconds") {
             o.core_seconds = parse_seconds(a, value());
             core_seconds_set = true;
+        } else if (a == "--null-source") {
+            o.null_source = true;
         } else if (a == "--upstream-batches") {
             o.upstream_batches = parse_list<int>(a, value()).at(0);
             if (o.upstream_batches > 16)

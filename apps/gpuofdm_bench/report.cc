@@ -70,14 +70,14 @@ void print_table_header(bool core_level)
         "fft_vcc 1 thread's Msps at the same stage and fft_len. Upstream buffers hold\n"
         "one batch of our block. source+head = the same graph with no block (the ceiling).\n";
     std::fputs(core_level ? core_text : flowgraph_text, stdout);
-    std::printf("%-9s %-9s %-12s %-7s %7s %5s %7s %10s %8s %9s %7s\n", "level", "stage", "impl",
+    std::printf("%-9s %-9s %-13s %-7s %7s %5s %7s %10s %8s %9s %7s\n", "level", "stage", "impl",
                 "device", "fft_len", "cp", "batch", "Msps", "GB/s", "ms/batch", "ratio");
     std::fflush(stdout);
 }
 
 void print_row(const row& r)
 {
-    std::printf("%-9s %-9s %-12s %-7s %7d %5d %7s %10s %8s %9s %7s\n", r.level.c_str(),
+    std::printf("%-9s %-9s %-13s %-7s %7d %5d %7s %10s %8s %9s %7s\n", r.level.c_str(),
                 r.stage.c_str(), r.impl.c_str(), r.device.c_str(), r.fft_len, r.cp,
                 r.batch ? std::to_string(r.batch).c_str() : "-", fixed(r.msps, 1).c_str(),
                 fixed(r.gbps, 2).c_str(), fixed(r.ms_per_batch, 4).c_str(),

@@ -37,6 +37,18 @@ public:
     virtual device_spec device() const = 0;
     virtual void process(const cfloat* in, cfloat* out, size_t n_symbols, uint64_t first) = 0;
 
+    /*!
+     * \brief Lets the GPU backend DMA straight to and from a host range (a GNU Radio
+     * buffer) by page-locking it, instead of staging through its own pinned buffers.
+     *
+     * Only speed depends on it: process() checks each call whether its pointers lie in
+     * a pinned range and stages otherwise. Returns false where there is nothing to gain
+     * (the CPU twin) or the driver refuses the range.
+     */
+    virtual bool pin_host_range(const void* /*p*/, size_t /*bytes*/) { return false; }
+    //! Undoes every pin_host_range() of this stage (before the memory goes away).
+    virtual void unpin_host_ranges() {}
+
 protected:
     explicit ofdm_stage(const ofdm_params& p) : d_layout(p) {}
     ofdm_layout d_layout;

@@ -37,24 +37,58 @@ device_spec ofdm_cuda_stage::activate(const device_spec& dev)
     return dev;
 }
 
+bool ofdm_cuda_stage::pin_host_range(const void* p, size_t bytes)
+{
+    use_device(d_device.cuda_index);
+    const cudaError_t err = cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterDefault);
+    if (err != cudaSuccess && err != cudaErrorHostMemoryAlreadyRegistered) {
+        cudaGetLastError(); // not sticky, but leave no trace for the next check
+        return false;
+    }
+    const auto* c = static_cast<const char*>(p);
+    d_pinned.push_back({ c, c + bytes, err == cudaSuccess });
+    return true;
+}
+
+void ofdm_cuda_stage::unpin_host_ranges()
+{
+    for (const auto& r : d_pinned)
+        if (r.owned)
+            cudaHostUnregister(const_cast<char*>(r.begin));
+    d_pinned.clear();
+}
+
+bool ofdm_cuda_stage::is_pinned(const void* p, size_t bytes) const
+{
+    const auto* c = static_cast<const char*>(p);
+    for (const auto& r : d_pinned)
+        if (c >= r.begin && c + bytes <= r.end)
+            return true;
+    return false;
+}
+
 void ofdm_cuda_stage::process(const cfloat* in, cfloat* out, size_t n_symbols, uint64_t first)
 {
     use_device(d_device.cuda_index);
     while (n_symbols > 0) {
         const size_t k = std::min(n_symbols, d_layout.batch());
-        const size_t n_in = input_items(first, k);
-        const size_t n_out = output_items(first, k);
-        std::memcpy(d_host_in.get(), in, n_in * sizeof(cfloat));
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), d_host_in.get(), n_in * sizeof(cfloat),
-                                           cudaMemcpyHostToDevice, stream()));
+        const size_t in_bytes = input_items(first, k) * sizeof(cfloat);
+        const size_t out_bytes = output_items(first, k) * sizeof(cfloat);
+        // Pinned caller memory goes straight over PCIe; other memory through our staging.
+        const bool direct_in = is_pinned(in, in_bytes);
+        const bool direct_out = is_pinned(out, out_bytes);
+        if (!direct_in)
+            std::memcpy(d_host_in.get(), in, in_bytes);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), direct_in ? in : d_host_in.get(),
+                                           in_bytes, cudaMemcpyHostToDevice, stream()));
         launch(k, first);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(),
-                                           n_out * sizeof(cfloat), cudaMemcpyDeviceToHost,
-                                           stream()));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(),
+                                           out_bytes, cudaMemcpyDeviceToHost, stream()));
         d_stream.synchronize();
-        std::memcpy(out, d_host_out.get(), n_out * sizeof(cfloat));
-        in += n_in;
-        out += n_out;
+        if (!direct_out)
+            std::memcpy(out, d_host_out.get(), out_bytes);
+        in += in_bytes / sizeof(cfloat);
+        out += out_bytes / sizeof(cfloat);
         first += k;
         n_symbols -= k;
     }

@@ -12,6 +12,7 @@
 #include "ofdm_stage.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace gr::gpuofdm::core {
 
@@ -28,6 +29,9 @@ class ofdm_cuda_stage : public ofdm_stage
 public:
     device_spec device() const override { return d_device; }
     void process(const cfloat* in, cfloat* out, size_t n_symbols, uint64_t first) override;
+    bool pin_host_range(const void* p, size_t bytes) override;
+    void unpin_host_ranges() override;
+    ~ofdm_cuda_stage() override { unpin_host_ranges(); }
 
     //! Enqueues the transform of n_symbols (<= layout().batch()) on stream().
     virtual void launch(size_t n_symbols, uint64_t first) = 0;
@@ -52,6 +56,16 @@ protected:
     pinned_buffer<cfloat> d_host_in;
     pinned_buffer<cfloat> d_host_out;
     std::unique_ptr<cufft_batch_plans> d_plans;
+
+private:
+    struct host_range {
+        const char* begin;
+        const char* end;
+        bool owned; //!< registered by this stage (else by another, e.g. the next block)
+    };
+    //! True when [p, p + bytes) lies in one pinned range.
+    bool is_pinned(const void* p, size_t bytes) const;
+    std::vector<host_range> d_pinned;
 };
 
 //! CUDA OFDM demodulator: one kernel drops the CP and applies shift and scale, then cuFFT.
