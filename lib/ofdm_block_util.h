@@ -17,6 +17,7 @@
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/logger.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,8 @@ inline void log_device(const gr::logger_ptr& logger, const core::ofdm_stage& sta
  * Page-locks a block's GNU Radio input and output buffers so a GPU stage copies straight
  * between them and the device, without its own staging memcpy (which would bound the
  * block at host memcpy speed). Called from start(); undone by stage.unpin_host_ranges()
- * in stop(). A refusal only costs speed.
+ * in stop(). A refusal only costs speed. GPUOFDM_PIN_BUFFERS=0 in the environment turns
+ * it off (every transfer then stages through the stage's own pinned memory).
  */
 inline void pin_block_buffers(gr::block& b,
                               const gr::logger_ptr& logger,
@@ -57,7 +59,8 @@ inline void pin_block_buffers(gr::block& b,
                               size_t in_item_size,
                               size_t out_item_size)
 {
-    if (!stage.device().is_cuda())
+    const char* env = std::getenv("GPUOFDM_PIN_BUFFERS");
+    if (!stage.device().is_cuda() || (env && std::string(env) == "0"))
         return;
     auto pin = [&](const gr::buffer_sptr& buf, size_t item_size) {
         // A double-mapped buffer shows its memory twice, back to back: pin both views.

@@ -28,11 +28,15 @@ for b in "${bins[@]}"; do
         cp -nL "$path" "$out/lib/$name"
     done
 done
+# The standards' vectors travel too (they stay out of the repository), for the vector tests.
+vectors="${GPUOFDM_TESTVECTORS:-$src/../shared/testvectors}"
+[ -d "$vectors" ] && cp -r "$vectors" "$out/testvectors"
 cat > "$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs one of the bundled programs with the bundled libraries and the machine's CUDA.
 here="$(cd "$(dirname "$0")" && pwd)"
 export LD_LIBRARY_PATH="$here/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+[ -d "$here/testvectors" ] && export GPUOFDM_TESTVECTORS="${GPUOFDM_TESTVECTORS:-$here/testvectors}"
 prog="$1"; shift
 exec "$here/$prog" "$@"
 RUN
