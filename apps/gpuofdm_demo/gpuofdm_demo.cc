@@ -106,8 +106,10 @@ public:
         const size_t period = d_pattern.size() / d_fft_len;
         for (int i = 0; i < noutput_items; i++, d_symbols++) {
             const gr_complex* want = &d_pattern[(d_symbols % period) * d_fft_len];
+            float worst = 0; // squared error: no hypot per sample
             for (size_t k = 0; k < d_fft_len; k++)
-                d_max_error = std::max(d_max_error, double(std::abs(in[i * d_fft_len + k] - want[k])));
+                worst = std::max(worst, std::norm(in[i * d_fft_len + k] - want[k]));
+            d_max_error = std::max(d_max_error, std::sqrt(double(worst)));
         }
         return noutput_items;
     }

@@ -41,10 +41,10 @@ bool ofdm_cuda_stage::pin_host_range(const void* p, size_t bytes)
 {
     use_device(d_device.cuda_index);
     const cudaError_t err = cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterDefault);
-    if (err != cudaSuccess && err != cudaErrorHostMemoryAlreadyRegistered) {
-        cudaGetLastError(); // not sticky, but leave no trace for the next check
+    if (err != cudaSuccess)
+        cudaGetLastError(); // clear it, or the next launch check reports it as its own
+    if (err != cudaSuccess && err != cudaErrorHostMemoryAlreadyRegistered)
         return false;
-    }
     const auto* c = static_cast<const char*>(p);
     d_pinned.push_back({ c, c + bytes, err == cudaSuccess });
     return true;
