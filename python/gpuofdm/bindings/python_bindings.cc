@@ -11,6 +11,11 @@ namespace py = pybind11;
 void bind_device(py::module& m);
 void bind_ofdm_fft(py::module& m);
 void bind_ofdm_ifft(py::module& m);
+void bind_scrambler_bb(py::module& m);
+void bind_conv_encoder_bb(py::module& m);
+void bind_interleaver_bb(py::module& m);
+void bind_interleaver_ff(py::module& m);
+void bind_mapper_bc(py::module& m);
 
 PYBIND11_MODULE(gpuofdm_python, m)
 {
@@ -20,4 +25,9 @@ PYBIND11_MODULE(gpuofdm_python, m)
     bind_device(m);
     bind_ofdm_fft(m);
     bind_ofdm_ifft(m);
+    bind_scrambler_bb(m);
+    bind_conv_encoder_bb(m);
+    bind_interleaver_bb(m);
+    bind_interleaver_ff(m);
+    bind_mapper_bc(m);
 }
