@@ -16,6 +16,8 @@ void bind_conv_encoder_bb(py::module& m);
 void bind_interleaver_bb(py::module& m);
 void bind_interleaver_ff(py::module& m);
 void bind_mapper_bc(py::module& m);
+void bind_viterbi_decoder_fb(py::module& m);
+void bind_demapper_cf(py::module& m);
 
 PYBIND11_MODULE(gpuofdm_python, m)
 {
@@ -30,4 +32,6 @@ PYBIND11_MODULE(gpuofdm_python, m)
     bind_interleaver_bb(m);
     bind_interleaver_ff(m);
     bind_mapper_bc(m);
+    bind_viterbi_decoder_fb(m);
+    bind_demapper_cf(m);
 }

@@ -1,0 +1,242 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "viterbi_decoder_fb_impl.h"
+#include "bit_block_util.h"
+
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/io_signature.h>
+
+#include <algorithm>
+
+namespace gr {
+namespace gpuofdm {
+
+namespace {
+const char* protocol_of(core::phy_standard s)
+{
+    return s == core::phy_standard::ieee80211a ? "80211a" : "80216";
+}
+} // namespace
+
+viterbi_decoder_fb::sptr viterbi_decoder_fb::make(const std::string& standard,
+                                                  const std::string& rate,
+                                                  const std::string& mode,
+                                                  const std::string& len_tag_key,
+                                                  int batch,
+                                                  const std::string& device)
+{
+    // Every parameter is checked before GNU Radio sees the block.
+    const char* protocol = protocol_of(parse_standard(standard));
+    const std::string r = core::to_string(parse_rate(rate));
+    const std::string m = detail::canonical(mode);
+    if (m != "STREAM" && m != "FRAME")
+        throw std::invalid_argument("mode: must be \"stream\" or \"frame\", got \"" + mode +
+                                    "\"");
+    const bool frames = m == "FRAME";
+    if (frames && len_tag_key.empty())
+        throw std::invalid_argument("len_tag_key: mode \"frame\" needs a length tag key");
+    core::viterbi_params p = core::viterbi_params::for_protocol(protocol, r);
+    const size_t min_batch = p.chunk_len + p.warmup + p.traceback;
+    const size_t b = checked_batch(batch);
+    if (b != 0 && (b < min_batch || b > (size_t(1) << 26)))
+        throw std::invalid_argument("batch: must be 0 (2^20) or " + std::to_string(min_batch) +
+                                    " .. 2^26 trellis steps at rate " + r + ", got " +
+                                    std::to_string(batch));
+    p.max_steps = b ? b : size_t(1) << 20;
+    const auto pattern = core::depuncture_pattern::make(protocol, r);
+    auto dec = core::make_viterbi_decoder(p, core::resolve_device(device));
+    return gnuradio::make_block_sptr<viterbi_decoder_fb_impl>(
+        std::move(dec), pattern, frames, frames ? len_tag_key : std::string());
+}
+
+viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_decoder> dec,
+                                                 const core::depuncture_pattern& pattern,
+                                                 bool frames,
+                                                 const std::string& len_tag_key)
+    : gr::tagged_stream_block("viterbi_decoder_fb",
+                              gr::io_signature::make(1, 1, sizeof(float)),
+                              gr::io_signature::make(1, 1, sizeof(uint8_t)),
+                              len_tag_key),
+      d_dec(std::move(dec)),
+      d_pat(pattern),
+      d_frames(frames),
+      d_len_key(frames ? pmt::intern(len_tag_key) : pmt::PMT_NIL)
+{
+    set_relative_rate(d_pat.period, d_pat.kept);
+    set_tag_propagation_policy(TPP_DONT); // tags are moved to their trellis step here
+    if (!d_frames) {
+        // process() writes whole chunks.
+        set_output_multiple(int(d_dec->params().chunk_len));
+        if (d_dec->device().is_cuda())
+            set_min_output_buffer(0, long(d_dec->params().max_steps) * 2);
+    }
+    log_bit_device(d_logger, d_dec->device(), d_dec->params().max_steps, "trellis steps");
+}
+
+uint64_t viterbi_decoder_fb_impl::held_steps() const
+{
+    return d_state.base + d_state.llr.size() / 2;
+}
+
+bool viterbi_decoder_fb_impl::input_final(int n_avail)
+{
+    auto reader = detail()->input(0);
+    // done() first: once it is set, items_available() counts everything written.
+    return reader->done() && reader->items_available() == n_avail;
+}
+
+void viterbi_decoder_fb_impl::depuncture(const float* in, size_t n_periods)
+{
+    const size_t n_out = n_periods * 2 * d_pat.period;
+    d_mother.resize(n_out);
+    for (size_t j = 0; j < n_out; j++)
+        d_mother[j] = core::depunctured_llr(in, j, d_pat);
+}
+
+uint64_t viterbi_decoder_fb_impl::step_of(uint64_t i) const
+{
+    return (i / d_pat.kept) * d_pat.period + (i % d_pat.kept) * d_pat.period / d_pat.kept;
+}
+
+int viterbi_decoder_fb_impl::calculate_output_stream_length(const gr_vector_int& ninput_items)
+{
+    return ninput_items[0] / int(d_pat.kept) * int(d_pat.period);
+}
+
+void viterbi_decoder_fb_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
+{
+    if (d_frames) {
+        tagged_stream_block::forecast(noutput_items, ninput_items_required);
+        return;
+    }
+    if (detail()->input(0)->done()) {
+        ninput_items_required[0] = 1; // whatever is left: general_work decodes the rest
+        return;
+    }
+    // Exact: the steps that make noutput_items bits ready (their chunks' traceback tails
+    // included), plus the one period held back until the end of the stream is known.
+    const uint64_t T = d_dec->params().traceback;
+    const uint64_t want = d_state.next_out + uint64_t(noutput_items) + T;
+    const uint64_t have = held_steps();
+    const uint64_t steps = want > have ? want - have : 0;
+    const uint64_t periods = (steps + d_pat.period - 1) / d_pat.period + 1;
+    ninput_items_required[0] = int(std::min<uint64_t>(periods * d_pat.kept, 1u << 30));
+}
+
+int viterbi_decoder_fb_impl::general_work(int noutput_items,
+                                          gr_vector_int& ninput_items,
+                                          gr_vector_const_void_star& input_items,
+                                          gr_vector_void_star& output_items)
+{
+    if (d_frames) // frames: tagged_stream_block calls work() once per frame
+        return tagged_stream_block::general_work(
+            noutput_items, ninput_items, input_items, output_items);
+
+    const int n_avail = ninput_items[0];
+    const uint64_t avail_periods = uint64_t(n_avail) / d_pat.kept;
+    const uint64_t P = d_pat.period, L = d_dec->params().chunk_len,
+                   T = d_dec->params().traceback;
+    const uint64_t have = held_steps();
+    const float* in = static_cast<const float*>(input_items[0]);
+    uint8_t* out = static_cast<uint8_t*>(output_items[0]);
+
+    if (d_flushed) { // input after the end of a stream: never expected, so drop it
+        consume(0, n_avail);
+        return 0;
+    }
+    // End of stream: decode everything when it fits, flush, and stop.
+    if (input_final(n_avail)) {
+        const uint64_t end = have + avail_periods * P;
+        if (end - d_state.next_out <= uint64_t(noutput_items)) {
+            depuncture(in, avail_periods);
+            size_t n = d_dec->process(d_mother.data(), d_mother.size(), out, d_state);
+            n += d_dec->flush(out + n, d_state, false);
+            if (n_avail % d_pat.kept)
+                d_logger->warn("end of stream: {} LLRs short of a whole puncturing period "
+                               "dropped",
+                               n_avail % d_pat.kept);
+            queue_tags(size_t(n_avail));
+            emit_tags(nitems_written(0) + n, true);
+            consume(0, n_avail);
+            d_flushed = true;
+            return int(n);
+        }
+    }
+    // Otherwise as many periods as the output space takes, one held back: then some input
+    // is always left for the call that sees the end of the stream.
+    const uint64_t room = uint64_t(noutput_items) / L * L;
+    const uint64_t limit = d_state.next_out + room + L + T - 1; // largest step count to hold
+    uint64_t m = limit > have ? (limit - have) / P : 0;
+    m = std::min<uint64_t>(m, avail_periods > 0 ? avail_periods - 1 : 0);
+    if (m == 0)
+        return 0;
+    depuncture(in, size_t(m));
+    const size_t n = d_dec->process(d_mother.data(), d_mother.size(), out, d_state);
+    queue_tags(size_t(m * d_pat.kept));
+    emit_tags(nitems_written(0) + n, false);
+    consume(0, int(m * d_pat.kept));
+    return int(n);
+}
+
+void viterbi_decoder_fb_impl::queue_tags(size_t n_in)
+{
+    std::vector<tag_t> tags;
+    get_tags_in_window(tags, 0, 0, n_in);
+    for (auto& tag : tags) {
+        tag.offset = step_of(tag.offset);
+        d_pending.push_back(tag);
+    }
+}
+
+void viterbi_decoder_fb_impl::emit_tags(uint64_t written_end, bool all)
+{
+    size_t kept = 0;
+    for (auto& tag : d_pending) {
+        if (tag.offset < written_end || all) {
+            if (tag.offset >= written_end)
+                tag.offset = written_end > 0 ? written_end - 1 : 0;
+            add_item_tag(0, tag);
+        } else {
+            d_pending[kept++] = tag;
+        }
+    }
+    d_pending.resize(kept);
+}
+
+int viterbi_decoder_fb_impl::work(int noutput_items,
+                                  gr_vector_int& ninput_items,
+                                  gr_vector_const_void_star& input_items,
+                                  gr_vector_void_star& output_items)
+{
+    // One whole terminated frame; tagged_stream_block consumes it and writes the length tag.
+    const size_t n = size_t(ninput_items[0]);
+    const size_t steps = n / d_pat.kept * d_pat.period;
+    if (n == 0 || n % d_pat.kept != 0 || steps > d_dec->params().max_steps) {
+        d_logger->warn("frame of {} LLRs dropped: it must be a positive multiple of {} LLRs "
+                       "and at most {} trellis steps",
+                       n, d_pat.kept, d_dec->params().max_steps);
+        return 0;
+    }
+    if (steps > size_t(noutput_items))
+        return 0; // not reached: tagged_stream_block checked the space
+    depuncture(static_cast<const float*>(input_items[0]), n / d_pat.kept);
+    d_dec->decode_frames(d_mother.data(), d_mother.size(), steps,
+                         static_cast<uint8_t*>(output_items[0]));
+    std::vector<tag_t> tags;
+    get_tags_in_window(tags, 0, 0, n);
+    for (auto& tag : tags) {
+        if (pmt::eqv(tag.key, d_len_key))
+            continue; // tagged_stream_block writes the frame's new length
+        tag.offset = nitems_written(0) + step_of(tag.offset - nitems_read(0));
+        add_item_tag(0, tag);
+    }
+    return int(steps);
+}
+
+} // namespace gpuofdm
+} // namespace gr
