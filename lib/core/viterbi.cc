@@ -202,6 +202,21 @@ size_t viterbi_decoder::flush(uint8_t* out, viterbi_stream_state& st, bool zero_
     return written;
 }
 
+void viterbi_decoder::device_load(const float*, size_t)
+{
+    throw std::logic_error("viterbi_decoder: device_load needs the CUDA backend");
+}
+
+void viterbi_decoder::device_decode_frames(size_t, size_t)
+{
+    throw std::logic_error("viterbi_decoder: device_decode_frames needs the CUDA backend");
+}
+
+void viterbi_decoder::device_fetch(uint8_t*, size_t)
+{
+    throw std::logic_error("viterbi_decoder: device_fetch needs the CUDA backend");
+}
+
 std::unique_ptr<viterbi_decoder> make_viterbi_decoder(const viterbi_params& p,
                                                       const device_spec& dev)
 {

@@ -115,6 +115,19 @@ public:
     //! n_segments * (out_end - out_begin) bits, segment after segment.
     virtual void run(const float* llr, const viterbi_job& job, uint8_t* out) = 0;
 
+    /*!
+     * \brief Device-resident entry points (CUDA backend; the CPU twin throws
+     * std::logic_error), for fused chains and the kernel-only benchmark.
+     *
+     * device_load() copies n_llr values (at most 2 max_steps) into the device's LLR buffer;
+     * device_decode_frames() decodes n_frames terminated frames of frame_steps steps from it
+     * (n_frames * frame_steps <= max_steps) into the device's bit buffer, kernel only, and
+     * waits for the stream; device_fetch() copies the first n_bits decoded bits back.
+     */
+    virtual void device_load(const float* llr, size_t n_llr);
+    virtual void device_decode_frames(size_t frame_steps, size_t n_frames);
+    virtual void device_fetch(uint8_t* out, size_t n_bits);
+
 protected:
     explicit viterbi_decoder(const viterbi_params& p);
     viterbi_job make_job() const;

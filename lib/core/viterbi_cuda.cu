@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace gr::gpuofdm::core {
 
@@ -128,6 +129,52 @@ public:
                                            cudaMemcpyDeviceToHost, d_stream.get()));
         d_stream.synchronize();
         std::memcpy(out, d_host_out.get(), n_out);
+    }
+
+    void device_load(const float* llr, size_t n_llr) override
+    {
+        if (n_llr > 2 * d_params.max_steps)
+            throw std::invalid_argument("n_llr: at most 2 max_steps = " +
+                                        std::to_string(2 * d_params.max_steps) + ", got " +
+                                        std::to_string(n_llr));
+        use_device(d_device.cuda_index);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), llr, n_llr * sizeof(float),
+                                           cudaMemcpyHostToDevice, d_stream.get()));
+        d_stream.synchronize();
+    }
+
+    void device_decode_frames(size_t frame_steps, size_t n_frames) override
+    {
+        viterbi_job job = make_job();
+        job.n_segments = n_frames;
+        job.seg_steps = frame_steps;
+        job.base = 0;
+        job.out_begin = 0;
+        job.out_end = frame_steps;
+        job.known_start = true;
+        job.zero_end = true;
+        const uint64_t n_chunks = viterbi_chunks_per_segment(job);
+        if (frame_steps == 0 || n_frames * frame_steps > d_params.max_steps ||
+            n_frames * n_chunks > max_chunks())
+            throw std::invalid_argument("device_decode_frames: n_frames * frame_steps must be "
+                                        "in 1 .. max_steps");
+        use_device(d_device.cuda_index);
+        const uint64_t warps = n_frames * n_chunks;
+        const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
+        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_stream.get()>>>(
+            d_llr.get(), job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
+        d_stream.synchronize();
+    }
+
+    void device_fetch(uint8_t* out, size_t n_bits) override
+    {
+        if (n_bits > d_params.max_steps)
+            throw std::invalid_argument("n_bits: at most max_steps");
+        use_device(d_device.cuda_index);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out, d_out.get(), n_bits, cudaMemcpyDeviceToHost,
+                                           d_stream.get()));
+        d_stream.synchronize();
     }
 
 private:
