@@ -35,6 +35,7 @@ struct options {
     //! Symbols per batch; empty: the default list scaled to each size (batch_list()).
     std::vector<size_t> batches;
     std::vector<stage_kind> stages{ stage_kind::fft, stage_kind::ifft };
+    bool tx = false;             //!< --stages tx: the 802.11a transmitter rows (bench_tx.cc)
     int cp = -1;                 //!< core rows' CP; -1: fft_len / 4
     double seconds = 1.5;        //!< per flowgraph row
     double core_seconds = 0.5;   //!< per core row
@@ -63,6 +64,10 @@ struct row {
     uint64_t samples = 0;                  //!< samples counted over the measurement
     uint64_t iterations = 0;               //!< batches (core) or symbols (flowgraph)
     double seconds = 0;                    //!< measured wall time
+    // Transmitter rows (bench_tx.cc); not applicable to the OFDM rows.
+    std::string config;                    //!< "K7 r3/4", "64-QAM", "54M 1500B", ...
+    double mbit_s = not_applicable;        //!< input bits (bit stages) or PSDU bits per second
+    double frames_s = not_applicable;      //!< wifi_tx frames per second
 };
 
 //! Default batch list of one size: 2^12, 2^16, 2^18, 2^20, 2^22 samples of FFT
@@ -99,6 +104,10 @@ std::string gpu_description(const std::string& device, std::string& why);
 void run_core(const options& o, bool cuda_usable, std::vector<row>& rows,
               std::vector<std::string>& notes);
 
+//! The transmitter rows (--stages tx): the TX bit stages and wifi_tx, core only.
+void run_tx(const options& o, bool cuda_usable, std::vector<row>& rows,
+            std::vector<std::string>& notes);
+
 // ---- flowgraph part (bench_flowgraph.cc, GNU Radio) ----
 
 //! The GNU Radio version string.
@@ -110,6 +119,8 @@ void run_flowgraph(const options& o, bool cuda_usable, std::vector<row>& rows,
 
 void print_table_header(bool core_level);
 void print_row(const row& r);
+void print_tx_table_header();
+void print_tx_row(const row& r);
 //! \p s as a JSON string literal.
 std::string json_string(const std::string& s);
 //! \p header: key and JSON-encoded value pairs.

@@ -38,7 +38,8 @@ const char* usage_text =
     "  --batches LIST     symbols per batch for the core rows, the same for every size\n"
     "                     (default: 2^12, 2^16, 2^18, 2^20, 2^22 samples / fft_len,\n"
     "                     i.e. 64,1024,4096,16384,65536 at 64)\n"
-    "  --stages LIST      fft, ifft or both (default fft,ifft)\n"
+    "  --stages LIST      fft, ifft and/or tx (default fft,ifft); tx: the 802.11a\n"
+    "                     transmitter rows (TX bit stages and wifi_tx, core level)\n"
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
@@ -113,11 +114,13 @@ options parse_options(int argc, char** argv)
                     o.stages.push_back(stage_kind::fft);
                 else if (part == "ifft" || part == "ofdm_ifft")
                     o.stages.push_back(stage_kind::ifft);
+                else if (part == "tx" || part == "wifi_tx")
+                    o.tx = true;
                 else
-                    throw usage_error("--stages: '" + part + "' is not fft or ifft");
+                    throw usage_error("--stages: '" + part + "' is not fft, ifft or tx");
             }
-            if (o.stages.empty())
-                throw usage_error("--stages: give fft, ifft or both");
+            if (o.stages.empty() && !o.tx)
+                throw usage_error("--stages: give fft, ifft and/or tx");
         } else if (a == "--cp") {
             const std::string v = value();
             char* end = nullptr;
@@ -237,9 +240,17 @@ int run(int argc, char** argv)
     std::vector<std::string> notes;
     std::string error;
     try {
-        print_table_header(true);
-        run_core(o, cuda_usable, rows, notes);
-        if (o.flowgraph) {
+        if (!o.stages.empty()) {
+            print_table_header(true);
+            run_core(o, cuda_usable, rows, notes);
+        }
+        if (o.tx) {
+            print_tx_table_header();
+            run_tx(o, cuda_usable, rows, notes);
+        }
+        if (o.flowgraph && o.stages.empty()) {
+            notes.push_back("flowgraph: no fft/ifft stage asked for");
+        } else if (o.flowgraph) {
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
             print_table_header(false);
             run_flowgraph(o, cuda_usable, rows, notes);
