@@ -36,6 +36,7 @@ struct options {
     std::vector<size_t> batches;
     std::vector<stage_kind> stages{ stage_kind::fft, stage_kind::ifft };
     bool tx = false;             //!< --stages tx: the 802.11a transmitter rows (bench_tx.cc)
+    bool viterbi = false;        //!< --stages viterbi: the Viterbi rows (bench_viterbi.cc)
     int cp = -1;                 //!< core rows' CP; -1: fft_len / 4
     double seconds = 1.5;        //!< per flowgraph row
     double core_seconds = 0.5;   //!< per core row
@@ -107,6 +108,11 @@ void run_core(const options& o, bool cuda_usable, std::vector<row>& rows,
 //! The transmitter rows (--stages tx): the TX bit stages and wifi_tx, core only.
 void run_tx(const options& o, bool cuda_usable, std::vector<row>& rows,
             std::vector<std::string>& notes);
+
+//! The Viterbi rows (--stages viterbi): core level, and flowgraph level where GNU Radio
+//! is built, next to GNU Radio's fec.cc_decoder.
+void run_viterbi(const options& o, bool cuda_usable, std::vector<row>& rows,
+                 std::vector<std::string>& notes);
 
 // ---- flowgraph part (bench_flowgraph.cc, GNU Radio) ----
 

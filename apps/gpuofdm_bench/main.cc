@@ -38,8 +38,10 @@ const char* usage_text =
     "  --batches LIST     symbols per batch for the core rows, the same for every size\n"
     "                     (default: 2^12, 2^16, 2^18, 2^20, 2^22 samples / fft_len,\n"
     "                     i.e. 64,1024,4096,16384,65536 at 64)\n"
-    "  --stages LIST      fft, ifft and/or tx (default fft,ifft); tx: the 802.11a\n"
-    "                     transmitter rows (TX bit stages and wifi_tx, core level)\n"
+    "  --stages LIST      fft, ifft, tx and/or viterbi (default fft,ifft); tx: the 802.11a\n"
+    "                     transmitter rows (TX bit stages and wifi_tx, core level);\n"
+    "                     viterbi: K=7 r1/2 soft decoding, core and flowgraph level,\n"
+    "                     next to GNU Radio's fec.cc_decoder\n"
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
@@ -116,11 +118,13 @@ options parse_options(int argc, char** argv)
                     o.stages.push_back(stage_kind::ifft);
                 else if (part == "tx" || part == "wifi_tx")
                     o.tx = true;
+                else if (part == "viterbi")
+                    o.viterbi = true;
                 else
-                    throw usage_error("--stages: '" + part + "' is not fft, ifft or tx");
+                    throw usage_error("--stages: '" + part + "' is not fft, ifft, tx or viterbi");
             }
-            if (o.stages.empty() && !o.tx)
-                throw usage_error("--stages: give fft, ifft and/or tx");
+            if (o.stages.empty() && !o.tx && !o.viterbi)
+                throw usage_error("--stages: give fft, ifft, tx and/or viterbi");
         } else if (a == "--cp") {
             const std::string v = value();
             char* end = nullptr;
@@ -248,6 +252,8 @@ int run(int argc, char** argv)
             print_tx_table_header();
             run_tx(o, cuda_usable, rows, notes);
         }
+        if (o.viterbi)
+            run_viterbi(o, cuda_usable, rows, notes);
         if (o.flowgraph && o.stages.empty()) {
             notes.push_back("flowgraph: no fft/ifft stage asked for");
         } else if (o.flowgraph) {

@@ -1,0 +1,273 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Viterbi rows (--stages viterbi): K = 7 rate 1/2 soft decoding, decoded Mbit/s.
+// Core level: the CPU twin and CUDA with host transfers (decode_frames), the CUDA kernel
+// alone on device-resident LLRs (device_decode_frames), and, where GNU Radio is built,
+// GNU Radio's own fec::cc_decoder object (generic_work, one frame a call). Flowgraph
+// level: vector_source -> head -> decoder -> null_sink for viterbi_decoder_fb (CUDA, CPU)
+// and gr::fec::decoder around a cc_decoder (1 thread). Ratios: Mbit/s / cc_decoder's.
+
+#include "bench.h"
+
+#include "device.h"
+#include "viterbi.h"
+
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+#include <gnuradio/blocks/head.h>
+#include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/fec/cc_decoder.h>
+#include <gnuradio/fec/decoder.h>
+#include <gnuradio/logger.h>
+#include <gnuradio/top_block.h>
+#include <gr-gpuofdm/viterbi_decoder_fb.h>
+#endif
+
+#include <cstdio>
+#include <random>
+#include <stdexcept>
+
+namespace gpuofdm_bench {
+
+namespace {
+
+namespace core = gr::gpuofdm::core;
+
+constexpr int gr_frame_bits = 2048; //!< cc_decoder frame size (its own loop, CC_STREAMING)
+
+//! Noisy LLRs of a rate-1/2 stream (random signs, |mean| 2, unit spread): the ACS work does
+//! not depend on the values, but keep them realistic.
+std::vector<float> random_llrs(size_t n)
+{
+    std::mt19937 gen(777);
+    std::normal_distribution<float> g(2.0f, 1.0f);
+    std::bernoulli_distribution b(0.5);
+    std::vector<float> v(n);
+    for (auto& x : v)
+        x = b(gen) ? g(gen) : -g(gen);
+    return v;
+}
+
+void print_header(bool core_level)
+{
+    if (core_level)
+        std::fputs(
+            "\nViterbi K=7 rate 1/2 soft (--stages viterbi), core level. Mbit/s = decoded bits\n"
+            "per second; batch = trellis steps per call (one terminated frame). cuda+pcie =\n"
+            "decode_frames() with H2D/D2H; cuda kernel = device_decode_frames() on resident\n"
+            "LLRs (+ sync). fec.cc_decoder = GNU Radio's object, generic_work() on 2048-bit\n"
+            "frames (VOLK kernel, 1 thread). ratio = Mbit/s / fec.cc_decoder's Mbit/s.\n",
+            stdout);
+    else
+        std::fputs("\nViterbi, flowgraph level (vector_source -> head -> decoder -> null_sink,\n"
+                   "wall time of tb->run()). gpuofdm = viterbi_decoder_fb stream mode (float\n"
+                   "LLRs); fec.decoder = gr::fec::decoder(cc_decoder 2048 CC_STREAMING), uchar\n"
+                   "soft input, 1 thread. ratio = Mbit/s / fec.decoder's.\n",
+                   stdout);
+    std::printf("%-9s %-9s %-15s %-7s %-13s %8s %10s %9s %7s\n", "level", "stage", "impl",
+                "device", "config", "batch", "Mbit/s", "ms/batch", "ratio");
+    std::fflush(stdout);
+}
+
+void emit(std::vector<row>& rows, row r, double ref)
+{
+    r.ratio = r.mbit_s / ref;
+    rows.push_back(r);
+    std::printf("%-9s %-9s %-15s %-7s %-13s %8s %10s %9s %7s\n", r.level.c_str(),
+                r.stage.c_str(), r.impl.c_str(), r.device.c_str(), r.config.c_str(),
+                r.batch ? std::to_string(r.batch).c_str() : "-",
+                std::isfinite(r.mbit_s) ? std::to_string(r.mbit_s).substr(0, 9).c_str() : "-",
+                std::isfinite(r.ms_per_batch) ? std::to_string(r.ms_per_batch).substr(0, 8).c_str()
+                                              : "-",
+                std::isfinite(r.ratio) ? std::to_string(r.ratio).substr(0, 6).c_str() : "-");
+    std::fflush(stdout);
+}
+
+row core_row(const char* impl, const std::string& device, size_t batch, const timing& t,
+             uint64_t bits_per_iter)
+{
+    row r;
+    r.level = "core";
+    r.stage = "viterbi";
+    r.impl = impl;
+    r.device = device;
+    r.config = "K7 r1/2 soft";
+    r.batch = batch;
+    r.iterations = t.iterations;
+    r.seconds = t.seconds;
+    r.samples = t.iterations * bits_per_iter;
+    r.mbit_s = double(r.samples) / t.seconds / 1e6;
+    r.ms_per_batch = t.median_ms;
+    return r;
+}
+
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+//! GNU Radio's cc_decoder object on its own: generic_work() on one frame after another.
+row gr_core_row(double seconds)
+{
+    auto dec = gr::fec::code::cc_decoder::make(gr_frame_bits, 7, 2, { 109, 79 }, 0, -1,
+                                               CC_STREAMING, false);
+    const size_t n_in = size_t(dec->get_input_size()) + size_t(dec->get_history()) + 64;
+    std::vector<uint8_t> in(n_in);
+    std::mt19937 gen(5);
+    for (auto& v : in)
+        v = uint8_t(gen() & 1u ? 176 : 80);
+    std::vector<uint8_t> out(size_t(dec->get_output_size()) + 64);
+    const size_t frames_per_iter = 64;
+    const timing t = time_repeated(
+        [&] {
+            for (size_t f = 0; f < frames_per_iter; f++)
+                dec->generic_work(in.data(), out.data());
+        },
+        seconds);
+    row r = core_row("fec.cc_decoder", "cpu", size_t(dec->get_output_size()), t,
+                     frames_per_iter * uint64_t(dec->get_output_size()));
+    r.config = "K7 r1/2 uchar";
+    r.ms_per_batch = t.median_ms / double(frames_per_iter);
+    return r;
+}
+
+enum class fg_kind { ours, gr_cc };
+
+double fg_run_once(fg_kind k, const std::string& device, size_t batch, uint64_t steps)
+{
+    auto tb = gr::make_top_block("gpuofdm_bench_viterbi");
+    gr::block_sptr src, head, blk;
+    const long upstream = long(2 * batch);
+    if (k == fg_kind::ours) {
+        static const auto llr = random_llrs(size_t(1) << 18);
+        src = gr::blocks::vector_source_f::make(llr, true);
+        head = gr::blocks::head::make(sizeof(float), 2 * steps);
+        blk = gr::gpuofdm::viterbi_decoder_fb::make("802.11a", "1/2", "stream", "",
+                                                    int(batch), device);
+        src->set_min_output_buffer(upstream);
+        head->set_min_output_buffer(upstream);
+    } else {
+        std::vector<unsigned char> data(size_t(1) << 18);
+        std::mt19937 gen(9);
+        for (auto& v : data)
+            v = (gen() & 1u) ? 176 : 80;
+        src = gr::blocks::vector_source_b::make(data, true);
+        head = gr::blocks::head::make(sizeof(char), 2 * steps);
+        auto obj = gr::fec::code::cc_decoder::make(gr_frame_bits, 7, 2, { 109, 79 }, 0, -1,
+                                                   CC_STREAMING, false);
+        blk = gr::fec::decoder::make(obj, sizeof(char), sizeof(char));
+    }
+    auto sink = gr::blocks::null_sink::make(sizeof(char));
+    tb->connect(src, 0, head, 0);
+    tb->connect(head, 0, blk, 0);
+    tb->connect(blk, 0, sink, 0);
+    const auto t0 = clock::now();
+    tb->run();
+    const double t = seconds_since(t0);
+    // cc_decoder emits whole frames only; ours flushes everything.
+    const uint64_t want = k == fg_kind::ours ? steps : steps / gr_frame_bits * gr_frame_bits;
+    if (sink->nitems_read(0) + (k == fg_kind::ours ? 0 : 2 * gr_frame_bits) < want)
+        throw std::runtime_error("viterbi flowgraph stopped after " +
+                                 std::to_string(sink->nitems_read(0)) + " of " +
+                                 std::to_string(want) + " bits (see the log above)");
+    return t;
+}
+
+row fg_row(fg_kind k, const char* impl, const std::string& device, size_t batch, double seconds)
+{
+    uint64_t steps = uint64_t(1) << 20;
+    double t = fg_run_once(k, device, batch, steps);
+    while (t < std::min(0.25, 0.2 * seconds)) {
+        steps *= 4;
+        t = fg_run_once(k, device, batch, steps);
+    }
+    steps = std::max<uint64_t>(uint64_t(1) << 16, uint64_t(double(steps) * seconds / t));
+    t = fg_run_once(k, device, batch, steps);
+    row r;
+    r.level = "flowgraph";
+    r.stage = "viterbi";
+    r.impl = impl;
+    r.device = device;
+    r.config = k == fg_kind::ours ? "K7 r1/2 soft" : "K7 r1/2 uchar";
+    r.batch = k == fg_kind::ours ? batch : size_t(gr_frame_bits);
+    r.iterations = 1;
+    r.samples = steps;
+    r.seconds = t;
+    r.mbit_s = double(steps) / t / 1e6;
+    return r;
+}
+#endif
+
+} // namespace
+
+void run_viterbi(const options& o, bool cuda_usable, std::vector<row>& rows,
+                 std::vector<std::string>& notes)
+{
+    const std::vector<size_t> batches =
+        o.quick ? std::vector<size_t>{ size_t(1) << 14, size_t(1) << 17 }
+                : std::vector<size_t>{ size_t(1) << 14, size_t(1) << 17, size_t(1) << 20 };
+    const auto llr = random_llrs(2 * batches.back());
+    std::vector<uint8_t> out(batches.back());
+    double ref = not_applicable;
+
+    print_header(true);
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+    if (!o.device_only) {
+        row r = gr_core_row(o.core_seconds);
+        ref = r.mbit_s;
+        emit(rows, r, ref);
+    }
+#else
+    notes.push_back("viterbi: no fec.cc_decoder rows (built without GNU Radio); ratio empty");
+#endif
+    for (size_t b : batches) {
+        core::viterbi_params p = core::viterbi_params::for_protocol("80211a", "1/2");
+        p.max_steps = std::max(b, p.chunk_len + p.warmup + p.traceback);
+        if (!o.device_only) {
+            auto dec = core::make_viterbi_decoder(p, core::device_spec{});
+            const timing t = time_repeated(
+                [&] { dec->decode_frames(llr.data(), 2 * b, b, out.data()); }, o.core_seconds);
+            emit(rows, core_row("cpu twin", "cpu", b, t, b), ref);
+        }
+        if (cuda_usable) {
+            auto dec = core::make_viterbi_decoder(p, core::resolve_device(o.device));
+            const timing t = time_repeated(
+                [&] { dec->decode_frames(llr.data(), 2 * b, b, out.data()); }, o.core_seconds);
+            row r = core_row("cuda+pcie", o.device, b, t, b);
+            r.gbps = double(t.iterations) * double(b) * (2 * sizeof(float) + 1) / t.seconds / 1e9;
+            emit(rows, r, ref);
+            dec->device_load(llr.data(), 2 * b);
+            const timing k = time_repeated([&] { dec->device_decode_frames(b, 1); },
+                                           o.core_seconds);
+            emit(rows, core_row("cuda kernel", o.device, b, k, b), ref);
+        }
+    }
+    if (!cuda_usable)
+        notes.push_back("viterbi: CUDA rows skipped (no usable GPU)");
+
+    if (!o.flowgraph) {
+        notes.push_back("viterbi flowgraph: skipped (--no-flowgraph)");
+        return;
+    }
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+    gr::logging::singleton().set_default_level(gr::log_level::warn);
+    print_header(false);
+    const size_t fg_batch = size_t(1) << 18;
+    double fg_ref = not_applicable;
+    if (!o.device_only) {
+        row r = fg_row(fg_kind::gr_cc, "fec.decoder 1t", "cpu", 0, o.seconds);
+        fg_ref = r.mbit_s;
+        emit(rows, r, fg_ref);
+    }
+    if (cuda_usable)
+        emit(rows, fg_row(fg_kind::ours, "gpuofdm", o.device, fg_batch, o.seconds), fg_ref);
+    if (!o.device_only)
+        emit(rows, fg_row(fg_kind::ours, "gpuofdm", "cpu", fg_batch, o.seconds), fg_ref);
+    notes.push_back("viterbi flowgraph: our block's batch 2^18 steps; upstream min_output_buffer "
+                    "2^19 floats (one batch of LLR pairs)");
+#else
+    notes.push_back("viterbi flowgraph: not built (no GNU Radio)");
+#endif
+}
+
+} // namespace gpuofdm_bench
