@@ -43,6 +43,7 @@ struct options {
     bool quick = false;
     bool flowgraph = true;
     bool device_only = false;    //!< CUDA rows only
+    size_t flowgraph_batch = 0;  //!< our block's batch in the flowgraph rows; 0: its default
     bool null_source = false;    //!< flowgraph source: null_source (memset) instead of vector_source
     int upstream_batches = 1;    //!< upstream min_output_buffer, in batches of our block
     std::string device = "cuda:0";

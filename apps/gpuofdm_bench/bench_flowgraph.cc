@@ -173,7 +173,8 @@ row measure_case(const case_spec& c, const char* impl, const std::string& device
 void run_size(const options& o, bool cuda_usable, stage_kind s, int n, int hw,
               std::vector<row>& rows)
 {
-    const size_t batch = std::max<size_t>(1, (size_t(1) << 18) / size_t(n));
+    const size_t batch = o.flowgraph_batch ? o.flowgraph_batch
+                                           : std::max<size_t>(1, (size_t(1) << 18) / size_t(n));
     const int cp_info = std::min(16, n);
     double ref = not_applicable;
     auto measure = [&](case_spec c, const char* impl, const std::string& device) {

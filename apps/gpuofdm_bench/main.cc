@@ -45,6 +45,8 @@ const char* usage_text =
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
+    "  --flowgraph-batch N  our block's batch in the flowgraph rows (default: the\n"
+    "                     block's own, 2^18 / fft_len); also sizes the upstream buffers\n"
     "  --null-source      flowgraph source: null_source (zeros by memset, the cheapest\n"
     "                     source) instead of a repeating vector_source of random data\n"
     "  --upstream-batches K  upstream min_output_buffer of the flowgraph rows, in\n"
@@ -138,6 +140,8 @@ options parse_options(int argc, char** argv)
         } else if (a == "--core-seconds") {
             o.core_seconds = parse_seconds(a, value());
             core_seconds_set = true;
+        } else if (a == "--flowgraph-batch") {
+            o.flowgraph_batch = parse_list<size_t>(a, value()).at(0);
         } else if (a == "--null-source") {
             o.null_source = true;
         } else if (a == "--upstream-batches") {

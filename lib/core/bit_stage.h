@@ -14,13 +14,7 @@
 #include <cstddef>
 #include <string>
 
-#ifndef GPUOFDM_HD
-#ifdef __CUDACC__
-#define GPUOFDM_HD __host__ __device__
-#else
-#define GPUOFDM_HD
-#endif
-#endif
+#include "host_device.h"
 
 namespace gr::gpuofdm::core {
 
