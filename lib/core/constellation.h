@@ -17,12 +17,18 @@
 // 110 -> +1, 111 -> +3, 101 -> +5, 100 -> +7. The point is K_MOD (I + jQ) with
 // K_MOD = 1, 1/sqrt(2), 1/sqrt(10), 1/sqrt(42) (Table 17-7), unit average power.
 //
-// 802.16-2004 (8.3.3.4, Figure 203) uses Gray BPSK/QPSK/16-QAM/64-QAM with the same
-// normalisation (c = 1/sqrt(2), 1/sqrt(10), 1/sqrt(42)), but its bit labels are probably
-// NOT 802.11a's: a secondary source (an 802.16-2007 OFDMA QPSK implementation, 8.4.9.4.3)
-// maps b0 = 0 to +I, the opposite sign to 802.11a. Figure 203 itself was not at hand and
-// the 802.16 test vector ends at the interleaver, so this is unverified; this header holds
-// the 802.11a labelling only, and an 802.16 labelling must be added from Figure 203.
+// 802.16-2004 (8.3.3.4.1, Figure 203) uses Gray BPSK/QPSK/16-QAM/64-QAM with the same
+// normalisation (c = 1/sqrt(2), 1/sqrt(10), 1/sqrt(42)) and the same split (first half of
+// the bits on I, second half on Q), but the opposite labels: on each axis the first bit is
+// the sign with 0 -> positive, i.e. the 802.11a level of the COMPLEMENTED bits. Per axis:
+// 1 bit 0 -> +1, 1 -> -1; 2 bits 00 -> +1, 01 -> +3, 10 -> -1, 11 -> -3; 3 bits
+// 000 -> +3, 001 -> +1, 010 -> +5, 011 -> +7, 100 -> -3, 101 -> -1, 110 -> -5, 111 -> -7.
+// Sources (Figure 203 itself was not at hand): the open 802.16d OFDM-256 model
+// github.com/phthinh/OFDM_802_16 (OFDM_TX_802_16/MATLAB/OFDM_TX_tb.m, all four
+// modulations) and, for the BPSK/QPSK sign of b0 only, chemeris/wimax-scanner
+// (matlab/demodulate_QPSK.m, 802.16 OFDMA QPSK, b0 = 0 -> +I). The b0 -> +I sign is thus
+// confirmed by two sources; the Q bit of QPSK and the 16/64-QAM labels by one only:
+// UNVERIFIED against the standard's figure (docs/blocks/wimax_tx.md says so too).
 
 #include "bit_stage.h"
 
@@ -72,21 +78,27 @@ GPUOFDM_HD inline int gray_pam_level(unsigned label, unsigned n)
     return int(2 * b) - int((1u << n) - 1);
 }
 
-//! The normalised point of the N_BPSC bits at \p bits (one per byte, bit 0 read).
-GPUOFDM_HD inline void map_bits(const uint8_t* bits, modulation m, float& re, float& im)
+/*!
+ * \brief The normalised point of the N_BPSC bits at \p bits (one per byte, bit 0 read),
+ * labelled as \p standard labels it (802.16: the 802.11a point of the complemented bits,
+ * see the file comment).
+ */
+GPUOFDM_HD inline void map_bits(const uint8_t* bits, modulation m, float& re, float& im,
+                                phy_standard standard = phy_standard::ieee80211a)
 {
     const unsigned n = bits_per_symbol(m);
     const float k = modulation_scale(m);
+    const unsigned flip = standard == phy_standard::ieee80216 ? 1u : 0u;
     if (n == 1) {
-        re = k * float(gray_pam_level(bits[0] & 1u, 1));
+        re = k * float(gray_pam_level((bits[0] ^ flip) & 1u, 1));
         im = 0.0f;
         return;
     }
     const unsigned h = n / 2;
     unsigned li = 0, lq = 0;
     for (unsigned i = 0; i < h; i++) {
-        li = (li << 1) | (bits[i] & 1u);
-        lq = (lq << 1) | (bits[h + i] & 1u);
+        li = (li << 1) | ((bits[i] ^ flip) & 1u);
+        lq = (lq << 1) | ((bits[h + i] ^ flip) & 1u);
     }
     re = k * float(gray_pam_level(li, h));
     im = k * float(gray_pam_level(lq, h));
@@ -96,7 +108,8 @@ GPUOFDM_HD inline void map_bits(const uint8_t* bits, modulation m, float& re, fl
  * \brief Every point of \p m, indexed by the label b0 b1 ... b(N-1) read as a binary number
  * with b0 the MSB (for demappers and plots).
  */
-inline std::vector<cfloat> constellation_points(modulation m)
+inline std::vector<cfloat> constellation_points(modulation m,
+                                                phy_standard standard = phy_standard::ieee80211a)
 {
     const unsigned n = bits_per_symbol(m);
     std::vector<cfloat> pts(size_t(1) << n);
@@ -105,7 +118,7 @@ inline std::vector<cfloat> constellation_points(modulation m)
         for (unsigned i = 0; i < n; i++)
             bits[i] = uint8_t((label >> (n - 1 - i)) & 1u);
         float re, im;
-        map_bits(bits, m, re, im);
+        map_bits(bits, m, re, im, standard);
         pts[label] = cfloat(re, im);
     }
     return pts;

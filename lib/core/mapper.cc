@@ -22,6 +22,8 @@ mapper::mapper(const mapper_params& p) : d_params(p)
     if (p.mod != modulation::bpsk && p.mod != modulation::qpsk && p.mod != modulation::qam16 &&
         p.mod != modulation::qam64)
         throw std::invalid_argument("mod: must be BPSK, QPSK, 16-QAM or 64-QAM");
+    if (p.standard != phy_standard::ieee80211a && p.standard != phy_standard::ieee80216)
+        throw std::invalid_argument("standard: must be 802.11a or 802.16");
     if (p.batch > (size_t(1) << 28))
         throw std::invalid_argument("batch: must be 0 (default) or 1..2^28 points");
     // 2^20 points per launch: at most 8 MiB of output staging.

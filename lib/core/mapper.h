@@ -18,11 +18,13 @@ namespace gr::gpuofdm::core {
 struct mapper_params {
     modulation mod = modulation::qam16;
     size_t batch = 0; //!< points per CUDA launch; 0: 2^20
+    //! Whose labels: 802.11a 17.3.5.7 or 802.16-2004 8.3.3.4.1 (see constellation.h).
+    phy_standard standard = phy_standard::ieee80211a;
 };
 
 /*!
- * \brief Gray mapper of 802.11a 17.3.5.7 (BPSK, QPSK, 16-QAM, 64-QAM, normalised to unit
- * average power); see constellation.h for the labelling and the 802.16 note.
+ * \brief Gray mapper of 802.11a 17.3.5.7 or 802.16-2004 8.3.3.4.1 (BPSK, QPSK, 16-QAM,
+ * 64-QAM, normalised to unit average power); see constellation.h for both labellings.
  */
 class mapper
 {

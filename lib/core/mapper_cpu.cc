@@ -17,7 +17,7 @@ void mapper_cpu::process(const uint8_t* bits, cfloat* out, size_t n_points)
     const unsigned n = bits_per_point();
     for (size_t i = 0; i < n_points; i++) {
         float re, im;
-        map_bits(bits + i * n, d_params.mod, re, im);
+        map_bits(bits + i * n, d_params.mod, re, im, d_params.standard);
         out[i] = cfloat(re, im);
     }
 }

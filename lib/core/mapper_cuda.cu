@@ -29,7 +29,7 @@ __global__ void map_kernel(const uint8_t* __restrict__ bits,
         for (unsigned long long i = blockIdx.x * 256ull + threadIdx.x; i < run.n_points;
              i += 256ull * gridDim.x) {
             float2 v;
-            map_bits(bits + run.in_offset + i * n, run.mod, v.x, v.y);
+            map_bits(bits + run.in_offset + i * n, run.mod, v.x, v.y, run.standard);
             const unsigned long long o =
                 run.group ? (i / run.group) * run.out_stride + __ldg(place + i % run.group) : i;
             out[run.out_offset + o] = v;
@@ -71,7 +71,7 @@ void mapper_cuda::process(const uint8_t* bits, cfloat* out, size_t n_points)
         const size_t k = std::min(n_points, d_batch);
         d_staging.run(bits, k * n_bits, out, k * sizeof(cfloat), [&] {
             launch_map(d_staging.device_in<uint8_t>(), d_staging.device_out<cfloat>(), nullptr,
-                       map_run{ 0, 0, k, d_params.mod, 0, 0 }, d_staging.stream());
+                       map_run{ 0, 0, k, d_params.mod, 0, 0, d_params.standard }, d_staging.stream());
         });
         bits += k * n_bits;
         out += k;

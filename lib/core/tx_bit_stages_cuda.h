@@ -102,7 +102,7 @@ void launch_permute(const float* in, float* out, const uint32_t* perm, const per
 
 /*!
  * \brief One run of launch_map(): n_points points of \p mod from the bits at
- * bits[in_offset] (bits_per_symbol(mod) per point). With group = 0 point i goes to
+ * bits[in_offset] (bits_per_symbol(mod) per point, labelled per standard). With group = 0 point i goes to
  * out[out_offset + i]; else to out[out_offset + (i / group) out_stride + place[i % group]]
  * (placing each OFDM symbol's data points on their subcarriers).
  */
@@ -113,6 +113,8 @@ struct map_run {
     modulation mod;
     unsigned int group;
     unsigned int out_stride;
+    //! Whose labels (constellation.h); 802.11a when left out.
+    phy_standard standard = phy_standard::ieee80211a;
 };
 
 //! Maps every run of the device array \p runs (max_n: the most points of a run);
