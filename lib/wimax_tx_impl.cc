@@ -1,0 +1,374 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "wimax_tx_impl.h"
+
+#include <gnuradio/io_signature.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpuofdm {
+
+namespace {
+
+constexpr size_t max_psdu = 4095;  // the longest burst the block accepts
+constexpr int max_gap = 1 << 24;
+constexpr int max_batch = 4096;
+constexpr size_t typical_psdu = 1499; // sizes the output buffer
+
+const pmt::pmt_t& pdus_port()
+{
+    static const pmt::pmt_t p = pmt::mp("pdus");
+    return p;
+}
+
+const pmt::pmt_t& start_key()
+{
+    static const pmt::pmt_t k = pmt::mp("wimax_start");
+    return k;
+}
+
+bool known_rate(long rate_id) { return rate_id >= 0 && rate_id <= 6; }
+
+void check_rate(int rate_id)
+{
+    if (!known_rate(rate_id))
+        throw std::invalid_argument("rate_id: must be 0..6 (BPSK 1/2, QPSK 1/2, QPSK 3/4, "
+                                    "16-QAM 1/2, 16-QAM 3/4, 64-QAM 2/3, 64-QAM 3/4), got " +
+                                    std::to_string(rate_id));
+}
+
+void check_seed(int seed)
+{
+    if (seed < 1 || seed > 32767)
+        throw std::invalid_argument(
+            "seed: must be 1..32767 (randomizer register reg1..reg15, nonzero), got " +
+            std::to_string(seed));
+}
+
+core::wimax_preamble parse_preamble(const std::string& p)
+{
+    if (p == "long")
+        return core::wimax_preamble::long_dl;
+    if (p == "short")
+        return core::wimax_preamble::short_ul;
+    if (p == "none")
+        return core::wimax_preamble::none;
+    throw std::invalid_argument("preamble: must be \"long\", \"short\" or \"none\", got \"" + p + "\"");
+}
+
+/*!
+ * An integer from a metadata value: a PMT integer, or a real with an integral value (as
+ * pmt.to_pmt(36.0) gives). False for anything else.
+ */
+bool integer_value(const pmt::pmt_t& v, long& out)
+{
+    if (pmt::is_integer(v)) {
+        out = pmt::to_long(v);
+        return true;
+    }
+    if (pmt::is_uint64(v)) {
+        const uint64_t u = pmt::to_uint64(v);
+        if (u > 1000000)
+            return false;
+        out = long(u);
+        return true;
+    }
+    if (pmt::is_real(v)) {
+        const double d = pmt::to_double(v);
+        if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 1e6)
+            return false;
+        out = long(d);
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+wimax_tx::sptr wimax_tx::make(int rate_id,
+                              int cp_div,
+                              const std::string& preamble,
+                              bool uplink,
+                              bool pad,
+                              int seed,
+                              int gap_samples,
+                              float scale,
+                              int max_bursts_per_batch,
+                              const std::string& device)
+{
+    check_rate(rate_id);
+    check_seed(seed);
+    if (cp_div != 4 && cp_div != 8 && cp_div != 16 && cp_div != 32)
+        throw std::invalid_argument("cp_div: 1/G must be 4, 8, 16 or 32, got " +
+                                    std::to_string(cp_div));
+    const core::wimax_preamble pre = parse_preamble(preamble);
+    if (gap_samples < 0 || gap_samples > max_gap)
+        throw std::invalid_argument("gap_samples: must be 0.." + std::to_string(max_gap) +
+                                    ", got " + std::to_string(gap_samples));
+    if (!std::isfinite(scale) || scale == 0.0f)
+        throw std::invalid_argument("scale: must be finite and nonzero, got " +
+                                    std::to_string(scale));
+    if (max_bursts_per_batch < 1 || max_bursts_per_batch > max_batch)
+        throw std::invalid_argument("max_bursts_per_batch: must be 1.." +
+                                    std::to_string(max_batch) + ", got " +
+                                    std::to_string(max_bursts_per_batch));
+    return gnuradio::make_block_sptr<wimax_tx_impl>(
+        wimax_tx_config{ rate_id, cp_div, pre, uplink, pad, seed, gap_samples, scale,
+                         max_bursts_per_batch },
+        device);
+}
+
+namespace {
+
+std::unique_ptr<core::wimax_tx> make_core(const wimax_tx_config& cfg, const std::string& device)
+{
+    core::wimax_tx_params p;
+    p.max_bursts_per_batch = size_t(cfg.max_bursts_per_batch);
+    p.max_burst_bytes = max_psdu;
+    // Room for max_bursts_per_batch bursts of 1500 octets at QPSK 1/2 (63 symbols) and up
+    // (the CUDA backend cuts a longer request into batches), and always for one longest
+    // burst (4095 octets at BPSK 1/2, 342 symbols).
+    const size_t longest = (max_psdu + 1 + 11) / 12;
+    p.max_symbols_per_batch =
+        std::clamp(size_t(cfg.max_bursts_per_batch) * 64, longest, size_t(1) << 18);
+    p.cp_div = cfg.cp_div;
+    p.preamble = cfg.preamble;
+    p.uplink = cfg.uplink;
+    p.pad = cfg.pad;
+    p.scale = cfg.scale;
+    return core::make_wimax_tx(p, core::resolve_device(device));
+}
+
+} // namespace
+
+wimax_tx_impl::wimax_tx_impl(const wimax_tx_config& cfg, const std::string& device)
+    : gr::block("wimax_tx",
+                gr::io_signature::make(0, 0, 0),
+                gr::io_signature::make(1, 1, sizeof(gr_complex))),
+      d_tx(make_core(cfg, device)),
+      d_gap(size_t(cfg.gap_samples)),
+      d_max_batch(size_t(cfg.max_bursts_per_batch)),
+      d_rate(cfg.rate_id),
+      d_seed(cfg.seed)
+{
+    message_port_register_in(pdus_port());
+    set_msg_handler(pdus_port(), [this](const pmt::pmt_t& msg) { handle_pdu(msg); });
+
+    // Output buffer: two batches of 1500-octet bursts at QPSK 1/2 on the GPU, four such
+    // bursts on the CPU. Longer bursts still go out (over several calls).
+    const size_t typical = d_tx->preamble_samples() +
+                           (typical_psdu + 1 + 23) / 24 * d_tx->symbol_samples() + d_gap;
+    const size_t frames = d_tx->device().is_cuda() ? 2 * d_max_batch : 4;
+    set_min_output_buffer(0, long(std::min(frames * typical, size_t(1) << 23)));
+    d_requests.reserve(d_max_batch);
+    d_packed.resize(d_max_batch);
+
+    if (d_tx->device().is_cuda())
+        d_logger->debug("on {}, up to {} bursts per launch", d_tx->device().to_string(),
+                        d_max_batch);
+    else
+        d_logger->debug("on the CPU twin");
+}
+
+void wimax_tx_impl::set_rate_id(int rate_id)
+{
+    check_rate(rate_id);
+    d_rate = rate_id;
+}
+
+void wimax_tx_impl::set_seed(int seed)
+{
+    check_seed(seed);
+    d_seed = seed;
+}
+
+void wimax_tx_impl::drop(const std::string& why)
+{
+    const uint64_t n = ++d_pdus_dropped;
+    d_logger->warn("dropped PDU ({} so far): {}", n, why);
+}
+
+void wimax_tx_impl::handle_pdu(const pmt::pmt_t& msg)
+{
+    if (!pmt::is_pair(msg))
+        return drop("not a PDU (a pair of a metadata dict and a u8vector)");
+    const pmt::pmt_t meta = pmt::car(msg);
+    const pmt::pmt_t data = pmt::cdr(msg);
+    if (!pmt::is_dict(meta))
+        return drop("the metadata is not a dict");
+    if (!pmt::is_u8vector(data))
+        return drop("the burst is not a u8vector");
+    const size_t len = pmt::length(data);
+    if (len == 0)
+        return drop("empty burst");
+    if (len > max_psdu)
+        return drop("burst of " + std::to_string(len) + " octets; at most " +
+                    std::to_string(max_psdu));
+
+    long rate = d_rate.load();
+    if (pmt::dict_has_key(meta, pmt::mp("rate_id"))) {
+        const pmt::pmt_t v = pmt::dict_ref(meta, pmt::mp("rate_id"), pmt::PMT_NIL);
+        if (!integer_value(v, rate) || !known_rate(rate))
+            return drop("metadata rate_id " + pmt::write_string(v) + " is not 0..6");
+    }
+    long seed = d_seed.load();
+    if (pmt::dict_has_key(meta, pmt::mp("seed"))) {
+        const pmt::pmt_t v = pmt::dict_ref(meta, pmt::mp("seed"), pmt::PMT_NIL);
+        if (!integer_value(v, seed) || seed < 1 || seed > 32767)
+            return drop("metadata seed " + pmt::write_string(v) + " is not 1..32767");
+    }
+
+    frame f;
+    f.rate = int(rate);
+    try {
+        f.n_symbols = d_tx->burst_symbols(len, f.rate);
+    } catch (const std::invalid_argument& e) {
+        return drop(e.what()); // a partial block without pad
+    }
+    size_t io = 0;
+    const uint8_t* p = pmt::u8vector_elements(data, io);
+    f.psdu.assign(p, p + len);
+    f.n_samples = d_tx->burst_samples(len, f.rate);
+
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (d_queue.size() >= queue_limit) {
+        // Outside the lock would be nicer for the log, but drops here are rare.
+        ++d_pdus_dropped;
+        d_logger->warn("dropped PDU ({} so far): {} PDUs already waiting", d_pdus_dropped.load(),
+                       queue_limit);
+        return;
+    }
+    f.seed = int(seed);
+    d_queue.push_back(std::move(f));
+}
+
+void wimax_tx_impl::take_queued()
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    while (d_frames.size() < d_max_batch && !d_queue.empty()) {
+        d_frames.push_back(std::move(d_queue.front()));
+        d_queue.pop_front();
+    }
+}
+
+pmt::pmt_t wimax_tx_impl::start_tag_value(const frame& f)
+{
+    pmt::pmt_t d = pmt::make_dict();
+    d = pmt::dict_add(d, pmt::mp("profile"), pmt::from_long(f.rate));
+    d = pmt::dict_add(d, pmt::mp("n_bytes"), pmt::from_long(long(f.psdu.size())));
+    d = pmt::dict_add(d, pmt::mp("n_symbols"), pmt::from_long(long(f.n_symbols)));
+    d = pmt::dict_add(d, pmt::mp("seed"), pmt::from_long(f.seed));
+    d = pmt::dict_add(d, pmt::mp("n_samples"), pmt::from_long(long(f.n_samples)));
+    return d;
+}
+
+size_t wimax_tx_impl::write_spill(gr_complex* out, size_t n, uint64_t first_item)
+{
+    const size_t m = std::min(d_spill.size() - d_spill_pos, n);
+    if (m == 0)
+        return 0;
+    if (!d_spill_tagged) {
+        add_item_tag(0, first_item, start_key(), d_spill_tag, alias_pmt());
+        d_spill_tagged = true;
+    }
+    std::memcpy(out, d_spill.data() + d_spill_pos, m * sizeof(gr_complex));
+    d_spill_pos += m;
+    if (d_spill_pos == d_spill.size()) {
+        d_spill.clear();
+        d_spill_pos = 0;
+        ++d_frames_sent;
+    }
+    return m;
+}
+
+int wimax_tx_impl::general_work(int noutput_items,
+                               gr_vector_int&,
+                               gr_vector_const_void_star&,
+                               gr_vector_void_star& output_items)
+{
+    auto* out = static_cast<gr_complex*>(output_items[0]);
+    const size_t n_out = size_t(noutput_items);
+    const uint64_t written = nitems_written(0);
+    size_t produced = 0;
+
+    // The rest of a frame that did not fit last time goes first.
+    if (!d_spill.empty()) {
+        produced = write_spill(out, n_out, written);
+        if (!d_spill.empty())
+            return int(produced);
+    }
+
+    take_queued();
+
+    // As many waiting frames as fit, in one batch.
+    size_t k = 0, total = 0;
+    while (k < d_frames.size() && k < d_max_batch) {
+        const size_t s = d_frames[k].n_samples + d_gap;
+        if (produced + total + s > n_out)
+            break;
+        total += s;
+        k++;
+    }
+
+    if (k > 0) {
+        d_requests.clear();
+        for (size_t i = 0; i < k; i++) {
+            const frame& f = d_frames[i];
+            d_requests.push_back(
+                core::wimax_burst_request{ f.psdu.data(), f.psdu.size(), f.rate, f.seed });
+        }
+        gr_complex* dst = out + produced;
+        d_tx->process(d_requests.data(), k, dst); // the frames back to back
+
+        // Open the gaps: move each frame to its place, last first (it only moves later).
+        auto& packed = d_packed;
+        size_t p = 0;
+        for (size_t i = 0; i < k; i++) {
+            packed[i] = p;
+            p += d_frames[i].n_samples;
+        }
+        for (size_t i = k; i-- > 0;) {
+            const size_t to = packed[i] + i * d_gap;
+            const size_t n = d_frames[i].n_samples;
+            if (to != packed[i])
+                std::memmove(dst + to, dst + packed[i], n * sizeof(gr_complex));
+            std::fill_n(dst + to + n, d_gap, gr_complex(0.0f, 0.0f));
+        }
+        for (size_t i = 0; i < k; i++)
+            add_item_tag(0, written + produced + packed[i] + i * d_gap, start_key(),
+                         start_tag_value(d_frames[i]), alias_pmt());
+
+        produced += total;
+        d_frames_sent += k;
+        d_frames.erase(d_frames.begin(), d_frames.begin() + std::ptrdiff_t(k));
+    } else if (produced == 0 && !d_frames.empty()) {
+        // The next frame is longer than the free output space: encode it aside and write
+        // it out over several calls.
+        const frame& f = d_frames.front();
+        const core::wimax_burst_request r{ f.psdu.data(), f.psdu.size(), f.rate, f.seed };
+        d_spill.assign(f.n_samples + d_gap, gr_complex(0.0f, 0.0f));
+        d_tx->process(&r, 1, d_spill.data());
+        d_spill_pos = 0;
+        d_spill_tag = start_tag_value(f);
+        d_spill_tagged = false;
+        d_frames.pop_front();
+        produced = write_spill(out, n_out, written);
+    }
+
+    // Nothing to write: returning 0 lets the scheduler sleep until a message arrives
+    // (a block without stream inputs waits as if blocked on input), or end the block when
+    // its PDU senders are done.
+    return int(produced);
+}
+
+} // namespace gpuofdm
+} // namespace gr
