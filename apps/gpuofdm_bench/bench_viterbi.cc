@@ -5,7 +5,7 @@
  */
 
 // Viterbi rows (--stages viterbi): K = 7 rate 1/2 soft decoding, decoded Mbit/s.
-// Core level: the CPU twin and CUDA with host transfers (decode_frames), the CUDA kernel
+// Core level: the CPU twin (1 thread and every core) and CUDA with host transfers (decode_frames), the CUDA kernel
 // alone on device-resident LLRs (device_decode_frames), and, where GNU Radio is built,
 // GNU Radio's own fec::cc_decoder object (generic_work, one frame a call). Flowgraph
 // level: vector_source -> head -> decoder -> null_sink for viterbi_decoder_fb (CUDA, CPU)
@@ -228,6 +228,15 @@ void run_viterbi(const options& o, bool cuda_usable, std::vector<row>& rows,
             const timing t = time_repeated(
                 [&] { dec->decode_frames(llr.data(), 2 * b, b, out.data()); }, o.core_seconds);
             emit(rows, core_row("cpu twin", "cpu", b, t, b), ref);
+            // The same with chunks on every core (identical bits).
+            p.cpu_threads = 0;
+            core::viterbi_decoder_cpu all(p);
+            const timing ta = time_repeated(
+                [&] { all.decode_frames(llr.data(), 2 * b, b, out.data()); }, o.core_seconds);
+            row r = core_row("cpu twin", "cpu", b, ta, b);
+            r.impl = "cpu twin " + std::to_string(all.threads()) + "t";
+            emit(rows, r, ref);
+            p.cpu_threads = 1;
         }
         if (cuda_usable) {
             auto dec = core::make_viterbi_decoder(p, core::resolve_device(o.device));

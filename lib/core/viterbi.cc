@@ -43,6 +43,7 @@ void viterbi_params::validate() const
     check_range("traceback", traceback, 0, 65536);
     // One launch must hold at least one chunk with both overlaps.
     check_range("max_steps", max_steps, chunk_len + warmup + traceback, size_t(1) << 30);
+    check_range("cpu_threads", cpu_threads, 0, 1024);
 }
 
 viterbi_params viterbi_params::for_protocol(const std::string& protocol, const std::string& rate)

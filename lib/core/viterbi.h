@@ -33,6 +33,9 @@ struct viterbi_params {
     size_t warmup = 64;          //!< acquisition steps before each chunk, 0 .. 65536
     size_t traceback = 64;       //!< traceback steps after each chunk (L_t), 0 .. 65536
     size_t max_steps = 1u << 20; //!< trellis steps per launch; device buffers are sized for it
+    //! CPU twin: threads decoding chunks in parallel, 0 = hardware_concurrency(), 1 .. 1024
+    //! (capped at hardware_concurrency()); the result does not depend on it. CUDA ignores it.
+    unsigned cpu_threads = 1;
 
     //! Throws std::invalid_argument naming the first bad field.
     void validate() const;
@@ -142,16 +145,28 @@ protected:
 std::unique_ptr<viterbi_decoder> make_viterbi_decoder(const viterbi_params& p,
                                                       const device_spec& dev);
 
-//! CPU twin: the same chunk algorithm as the kernel, one chunk at a time.
+/*!
+ * \brief CPU twin: the same chunk algorithm and arithmetic as the kernel (butterflies on
+ * AVX2 or SSE2 where the CPU has them), one chunk per thread at a time, params().cpu_threads
+ * threads.
+ */
 class viterbi_decoder_cpu : public viterbi_decoder
 {
 public:
     explicit viterbi_decoder_cpu(const viterbi_params& p);
     device_spec device() const override { return {}; }
     void run(const float* llr, const viterbi_job& job, uint8_t* out) override;
+    //! Threads run() uses at most.
+    unsigned threads() const { return d_threads; }
 
 private:
-    std::vector<uint32_t> d_dec; //!< decisions of one chunk, two words a step
+    //! Decodes chunks [first, end) of the job (counted over all segments) with decision
+    //! memory dec (two words per step of chunk_len + traceback).
+    void run_chunks(const float* llr, const viterbi_job& job, uint8_t* out, uint64_t first,
+                    uint64_t end, uint32_t* dec) const;
+
+    unsigned d_threads = 1;
+    std::vector<uint32_t> d_dec; //!< decisions of one chunk per thread, two words a step
 };
 
 #ifdef GPUOFDM_HAVE_CUDA

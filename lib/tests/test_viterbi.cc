@@ -348,6 +348,90 @@ TEST(viterbi, chunk_and_call_boundaries_do_not_change_the_output)
     }
 }
 
+// The twin before its rearrangement for speed: viterbi_acs() per state, as the kernel
+// runs it, one chunk at a time. The rearranged twin must match it bit for bit.
+std::vector<uint8_t> decode_frames_per_state(const core::viterbi_params& p,
+                                             const std::vector<float>& llr, size_t frame_steps)
+{
+    core::viterbi_job job{};
+    job.chunk_len = uint32_t(p.chunk_len);
+    job.warmup = uint32_t(p.warmup);
+    job.traceback = uint32_t(p.traceback);
+    job.poly0 = p.poly0;
+    job.poly1 = p.poly1;
+    job.n_segments = llr.size() / (2 * frame_steps);
+    job.seg_steps = frame_steps;
+    job.out_end = frame_steps;
+    job.known_start = true;
+    job.zero_end = true;
+    std::vector<uint8_t> out(llr.size() / 2);
+    std::vector<uint32_t> dec(2 * (p.chunk_len + p.traceback));
+    float m[core::viterbi_states], next[core::viterbi_states];
+    for (uint64_t seg = 0; seg < job.n_segments; seg++)
+        for (uint64_t i = 0; i < core::viterbi_chunks_per_segment(job); i++) {
+            const core::viterbi_chunk k = core::viterbi_chunk_at(job, i);
+            for (unsigned s = 0; s < core::viterbi_states; s++)
+                m[s] = k.known_start && s != 0 ? core::viterbi_unreached : 0.0f;
+            for (uint64_t t = k.fwd_begin; t < k.fwd_end; t++) {
+                const float* l = llr.data() + 2 * (seg * frame_steps + t);
+                uint32_t w[2] = { 0, 0 };
+                for (unsigned s = 0; s < core::viterbi_states; s++) {
+                    unsigned d;
+                    next[s] = core::viterbi_acs(m, s, l[0], l[1], p.poly0, p.poly1, &d);
+                    w[s >> 5] |= d << (s & 31);
+                }
+                if (t >= k.out_begin) {
+                    dec[2 * (t - k.out_begin)] = w[0];
+                    dec[2 * (t - k.out_begin) + 1] = w[1];
+                }
+                for (unsigned s = 0; s < core::viterbi_states; s++)
+                    m[s] = next[s] - next[0];
+            }
+            unsigned best = 0;
+            if (!k.zero_end)
+                for (unsigned s = 1; s < core::viterbi_states; s++)
+                    if (m[s] > m[best])
+                        best = s;
+            core::viterbi_traceback(dec.data(), k.out_begin, k.out_end, k.fwd_end, best,
+                                    out.data() + seg * frame_steps + k.out_begin);
+        }
+    return out;
+}
+
+TEST(viterbi, twin_matches_per_state_acs_and_threads_do_not_change_the_output)
+{
+    // Noisy LLRs with exact zeros and ties (l1 = -l0), where tie-breaking decides, at a low
+    // SNR so survivors often disagree; both protocols' generators and an odd pair of them.
+    std::mt19937 rng(31);
+    for (unsigned g : { 0u, 1u, 2u }) {
+        SCOPED_TRACE("generators " + std::to_string(g));
+        auto p = viterbi_params::for_protocol(g == 1 ? "80216" : "80211a", "1/2");
+        if (g == 2) {
+            p.poly0 = 0116; // no tap at delay 6: the branch tables must not assume one
+            p.poly1 = 0147;
+        }
+        p.chunk_len = 40;
+        p.max_steps = 8192;
+        const size_t steps = 2000;
+        const auto bits = terminated_frame(4 * steps, rng);
+        auto llr = awgn(encode(bits, g == 1 ? wimax : wifi), 1.0, 0.5, 3 + g).llr;
+        for (size_t i = 0; i < llr.size(); i += 29)
+            llr[i] = 0.0f;
+        for (size_t i = 1; i < llr.size(); i += 41)
+            llr[i] = -llr[i - 1];
+        auto one = core::make_viterbi_decoder(p, {});
+        const auto ref = decode_frames_per_state(p, llr, steps);
+        EXPECT_EQ(decode_frames(*one, llr, steps), ref);
+        p.cpu_threads = 0;
+        core::viterbi_decoder_cpu many(p);
+        EXPECT_EQ(decode_frames(many, llr, steps), ref);
+        p.cpu_threads = 3;
+        auto three = core::make_viterbi_decoder(p, {});
+        EXPECT_EQ(decode_frames(*three, llr, steps), ref);
+        EXPECT_EQ(decode_stream(*three, llr, false, rng), decode_stream(*one, llr, false, rng));
+    }
+}
+
 TEST(viterbi, chunked_equals_full_reference_at_high_snr)
 {
     std::mt19937 rng(21);
