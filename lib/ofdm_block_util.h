@@ -9,6 +9,7 @@
 
 // What the OFDM FFT and IFFT blocks share: parameters from make() and the start-up log.
 
+#include "block_pin_util.h"
 #include "core/ofdm_stage.h"
 
 #include <gnuradio/block.h>
@@ -46,32 +47,19 @@ inline void log_device(const gr::logger_ptr& logger, const core::ofdm_stage& sta
         logger->debug("on the CPU twin");
 }
 
-/*!
- * Page-locks a block's GNU Radio input and output buffers so a GPU stage copies straight
- * between them and the device, without its own staging memcpy (which would bound the
- * block at host memcpy speed). Called from start(); undone by stage.unpin_host_ranges()
- * in stop(). A refusal only costs speed. GPUOFDM_PIN_BUFFERS=0 in the environment turns
- * it off (every transfer then stages through the stage's own pinned memory).
- */
+//! pin_block_buffers() (block_pin_util.h) for an OFDM stage; undone by
+//! stage.unpin_host_ranges() in stop().
 inline void pin_block_buffers(gr::block& b,
                               const gr::logger_ptr& logger,
                               core::ofdm_stage& stage,
                               size_t in_item_size,
                               size_t out_item_size)
 {
-    const char* env = std::getenv("GPUOFDM_PIN_BUFFERS");
-    if (!stage.device().is_cuda() || (env && std::string(env) == "0"))
+    if (!stage.device().is_cuda())
         return;
-    auto pin = [&](const gr::buffer_sptr& buf, size_t item_size) {
-        // A double-mapped buffer shows its memory twice, back to back: pin both views.
-        const size_t views = buf->get_mapping_type() == gr::buffer_mapping_type::double_mapped ? 2 : 1;
-        return stage.pin_host_range(buf->base(), views * buf->bufsize() * item_size);
-    };
-    const bool in_ok = pin(b.detail()->input(0)->buffer(), in_item_size);
-    const bool out_ok = pin(b.detail()->output(0), out_item_size);
-    if (!in_ok || !out_ok)
-        logger->debug("could not page-lock the {} buffer; staging through pinned memory",
-                          in_ok ? "output" : "input");
+    pin_block_buffers(b, logger, in_item_size, out_item_size, [&](const void* p, size_t n) {
+        return stage.pin_host_range(p, n);
+    });
 }
 
 } // namespace gpuofdm

@@ -12,7 +12,7 @@
 namespace gr::gpuofdm::core {
 
 ofdm_cuda_stage::ofdm_cuda_stage(const ofdm_params& p, const device_spec& dev, bool forward)
-    : ofdm_stage(p), d_device(activate(dev))
+    : ofdm_stage(p), d_device(activate(dev)), d_pinned(dev.cuda_index)
 {
     const size_t batch = d_layout.batch();
     const size_t n = d_layout.fft_len();
@@ -39,33 +39,10 @@ device_spec ofdm_cuda_stage::activate(const device_spec& dev)
 
 bool ofdm_cuda_stage::pin_host_range(const void* p, size_t bytes)
 {
-    use_device(d_device.cuda_index);
-    const cudaError_t err = cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterDefault);
-    if (err != cudaSuccess)
-        cudaGetLastError(); // clear it, or the next launch check reports it as its own
-    if (err != cudaSuccess && err != cudaErrorHostMemoryAlreadyRegistered)
-        return false;
-    const auto* c = static_cast<const char*>(p);
-    d_pinned.push_back({ c, c + bytes, err == cudaSuccess });
-    return true;
+    return d_pinned.pin(p, bytes);
 }
 
-void ofdm_cuda_stage::unpin_host_ranges()
-{
-    for (const auto& r : d_pinned)
-        if (r.owned)
-            cudaHostUnregister(const_cast<char*>(r.begin));
-    d_pinned.clear();
-}
-
-bool ofdm_cuda_stage::is_pinned(const void* p, size_t bytes) const
-{
-    const auto* c = static_cast<const char*>(p);
-    for (const auto& r : d_pinned)
-        if (c >= r.begin && c + bytes <= r.end)
-            return true;
-    return false;
-}
+void ofdm_cuda_stage::unpin_host_ranges() { d_pinned.clear(); }
 
 void ofdm_cuda_stage::process(const cfloat* in, cfloat* out, size_t n_symbols, uint64_t first)
 {
@@ -75,8 +52,8 @@ void ofdm_cuda_stage::process(const cfloat* in, cfloat* out, size_t n_symbols, u
         const size_t in_bytes = input_items(first, k) * sizeof(cfloat);
         const size_t out_bytes = output_items(first, k) * sizeof(cfloat);
         // Pinned caller memory goes straight over PCIe; other memory through our staging.
-        const bool direct_in = is_pinned(in, in_bytes);
-        const bool direct_out = is_pinned(out, out_bytes);
+        const bool direct_in = d_pinned.contains(in, in_bytes);
+        const bool direct_out = d_pinned.contains(out, out_bytes);
         if (!direct_in)
             std::memcpy(d_host_in.get(), in, in_bytes);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), direct_in ? in : d_host_in.get(),

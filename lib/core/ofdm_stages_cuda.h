@@ -8,6 +8,7 @@
 #define GPUOFDM_CORE_OFDM_STAGES_CUDA_H
 
 #include "cuda_check.h"
+#include "cuda_pinned.h"
 #include "cufft_plans.h"
 #include "ofdm_stage.h"
 
@@ -58,14 +59,7 @@ protected:
     std::unique_ptr<cufft_batch_plans> d_plans;
 
 private:
-    struct host_range {
-        const char* begin;
-        const char* end;
-        bool owned; //!< registered by this stage (else by another, e.g. the next block)
-    };
-    //! True when [p, p + bytes) lies in one pinned range.
-    bool is_pinned(const void* p, size_t bytes) const;
-    std::vector<host_range> d_pinned;
+    pinned_ranges d_pinned; //!< caller memory transfers go straight from / to
 };
 
 //! CUDA OFDM demodulator: one kernel drops the CP and applies shift and scale, then cuFFT.
