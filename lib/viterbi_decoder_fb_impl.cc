@@ -6,12 +6,14 @@
 
 #include "viterbi_decoder_fb_impl.h"
 #include "bit_block_util.h"
+#include "block_pin_util.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
+#include <thread>
 
 namespace gr {
 namespace gpuofdm {
@@ -48,6 +50,7 @@ viterbi_decoder_fb::sptr viterbi_decoder_fb::make(const std::string& standard,
                                     " .. 2^26 trellis steps at rate " + r + ", got " +
                                     std::to_string(batch));
     p.max_steps = b ? b : size_t(1) << 20;
+    p.cpu_threads = 0; // CPU twin: chunks on every core (the bits do not depend on it)
     const auto pattern = core::depuncture_pattern::make(protocol, r);
     auto dec = core::make_viterbi_decoder(p, core::resolve_device(device));
     return gnuradio::make_block_sptr<viterbi_decoder_fb_impl>(
@@ -69,18 +72,44 @@ viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_d
 {
     set_relative_rate(d_pat.period, d_pat.kept);
     set_tag_propagation_policy(TPP_DONT); // tags are moved to their trellis step here
+    const auto& p = d_dec->params();
+    // One call decodes at most one launch's worth of bits; it reads their warm-up and
+    // traceback tail too, plus up to a chunk and a period of rounding.
+    const size_t per_launch = d_dec->stream_bits_per_launch();
+    d_max_steps_call = per_launch + p.warmup + p.traceback + p.chunk_len + 2 * d_pat.period;
     if (!d_frames) {
-        // process() writes whole chunks.
-        set_output_multiple(int(d_dec->params().chunk_len));
-        if (d_dec->device().is_cuda())
-            set_min_output_buffer(0, long(d_dec->params().max_steps) * 2);
+        // process() writes whole chunks. The output multiple also sizes the upstream
+        // buffer: GNU Radio gives it at least 2 * multiple / relative_rate items, so on the
+        // GPU a quarter launch per multiple lets the decoder see large batches (the header
+        // asks for more). The output buffer holds two launches.
+        size_t multiple = p.chunk_len;
+        if (d_dec->device().is_cuda()) {
+            multiple = std::max<size_t>(p.chunk_len, per_launch / 4 / p.chunk_len * p.chunk_len);
+            set_min_output_buffer(0, long(2 * per_launch));
+        } else {
+            // Enough chunks for every thread of the twin (8 each).
+            const size_t threads = std::max(8u, std::thread::hardware_concurrency());
+            multiple = std::min<size_t>(per_launch, 8 * threads * p.chunk_len);
+        }
+        set_output_multiple(int(multiple));
+        if (d_pat.kept != 2 * d_pat.period)
+            d_mother.resize(2 * d_max_steps_call);
     }
-    log_bit_device(d_logger, d_dec->device(), d_dec->params().max_steps, "trellis steps");
+    log_bit_device(d_logger, d_dec->device(), p.max_steps, "trellis steps");
 }
 
-uint64_t viterbi_decoder_fb_impl::held_steps() const
+bool viterbi_decoder_fb_impl::start()
 {
-    return d_state.base + d_state.llr.size() / 2;
+    if (d_dec->device().is_cuda())
+        pin_block_buffers(*this, d_logger, sizeof(float), sizeof(uint8_t),
+                          [this](const void* p, size_t n) { return d_dec->pin_host_range(p, n); });
+    return block::start();
+}
+
+bool viterbi_decoder_fb_impl::stop()
+{
+    d_dec->unpin_host_ranges();
+    return block::stop();
 }
 
 bool viterbi_decoder_fb_impl::input_final(int n_avail)
@@ -90,12 +119,16 @@ bool viterbi_decoder_fb_impl::input_final(int n_avail)
     return reader->done() && reader->items_available() == n_avail;
 }
 
-void viterbi_decoder_fb_impl::depuncture(const float* in, size_t n_periods)
+const float* viterbi_decoder_fb_impl::mother(const float* in, size_t n_periods)
 {
+    if (d_pat.kept == 2 * d_pat.period)
+        return in; // rate 1/2: the input is the mother code
     const size_t n_out = n_periods * 2 * d_pat.period;
-    d_mother.resize(n_out);
+    if (d_mother.size() < n_out)
+        d_mother.resize(n_out); // frame mode: grows to the longest frame, once
     for (size_t j = 0; j < n_out; j++)
         d_mother[j] = core::depunctured_llr(in, j, d_pat);
+    return d_mother.data();
 }
 
 uint64_t viterbi_decoder_fb_impl::step_of(uint64_t i) const
@@ -119,11 +152,11 @@ void viterbi_decoder_fb_impl::forecast(int noutput_items, gr_vector_int& ninput_
         return;
     }
     // Exact: the steps that make noutput_items bits ready (their chunks' traceback tails
-    // included), plus the one period held back until the end of the stream is known.
+    // included) from the first unconsumed one, plus the one period held back until the end
+    // of the stream is known.
     const uint64_t T = d_dec->params().traceback;
-    const uint64_t want = d_state.next_out + uint64_t(noutput_items) + T;
-    const uint64_t have = held_steps();
-    const uint64_t steps = want > have ? want - have : 0;
+    const uint64_t want = d_next_out + uint64_t(noutput_items) + T;
+    const uint64_t steps = want > d_base ? want - d_base : 0;
     const uint64_t periods = (steps + d_pat.period - 1) / d_pat.period + 1;
     ninput_items_required[0] = int(std::min<uint64_t>(periods * d_pat.kept, 1u << 30));
 }
@@ -141,9 +174,9 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
     const uint64_t avail_periods = uint64_t(n_avail) / d_pat.kept;
     const uint64_t P = d_pat.period, L = d_dec->params().chunk_len,
                    T = d_dec->params().traceback;
-    const uint64_t have = held_steps();
     const float* in = static_cast<const float*>(input_items[0]);
     uint8_t* out = static_cast<uint8_t*>(output_items[0]);
+    const uint64_t read = nitems_read(0);
 
     if (d_flushed) { // input after the end of a stream: never expected, so drop it
         consume(0, n_avail);
@@ -151,46 +184,57 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
     }
     // End of stream: decode everything when it fits, flush, and stop.
     if (input_final(n_avail)) {
-        const uint64_t end = have + avail_periods * P;
-        if (end - d_state.next_out <= uint64_t(noutput_items)) {
-            depuncture(in, avail_periods);
-            size_t n = d_dec->process(d_mother.data(), d_mother.size(), out, d_state);
-            n += d_dec->flush(out + n, d_state, false);
+        const uint64_t end = d_base + avail_periods * P;
+        if (end - d_next_out <= uint64_t(noutput_items) &&
+            avail_periods * P <= d_max_steps_call) {
+            const size_t n = d_dec->decode_window(mother(in, size_t(avail_periods)), d_base,
+                                                  size_t(avail_periods * P), d_next_out, true,
+                                                  true, false, out, size_t(noutput_items));
             if (n_avail % d_pat.kept)
                 d_logger->warn("end of stream: {} LLRs short of a whole puncturing period "
                                "dropped",
                                n_avail % d_pat.kept);
-            queue_tags(size_t(n_avail));
+            queue_tags(read + uint64_t(n_avail));
             emit_tags(nitems_written(0) + n, true);
             consume(0, n_avail);
+            d_next_out += n;
             d_flushed = true;
             return int(n);
         }
     }
-    // Otherwise as many periods as the output space takes, one held back: then some input
-    // is always left for the call that sees the end of the stream.
-    const uint64_t room = uint64_t(noutput_items) / L * L;
-    const uint64_t limit = d_state.next_out + room + L + T - 1; // largest step count to hold
-    uint64_t m = limit > have ? (limit - have) / P : 0;
+    // Otherwise as many periods as one launch's output takes, one held back: then some
+    // input is always left for the call that sees the end of the stream.
+    const uint64_t room =
+        std::min<uint64_t>(uint64_t(noutput_items), d_dec->stream_bits_per_launch()) / L * L;
+    const uint64_t limit = d_next_out + room + L + T - 1; // largest step count to look at
+    uint64_t m = (limit - d_base) / P;
     m = std::min<uint64_t>(m, avail_periods > 0 ? avail_periods - 1 : 0);
     if (m == 0)
         return 0;
-    depuncture(in, size_t(m));
-    const size_t n = d_dec->process(d_mother.data(), d_mother.size(), out, d_state);
-    queue_tags(size_t(m * d_pat.kept));
+    const size_t n = d_dec->decode_window(mother(in, size_t(m)), d_base, size_t(m * P),
+                                          d_next_out, true, false, false, out, size_t(room));
+    d_next_out += n;
+    queue_tags(read + m * d_pat.kept);
     emit_tags(nitems_written(0) + n, false);
-    consume(0, int(m * d_pat.kept));
+    // Consume up to the warm-up of the next chunk (whole periods): the rest stays in the
+    // buffer as the next call's window.
+    const uint64_t keep = std::max(d_base, d_dec->window_begin(d_next_out) / P * P);
+    consume(0, int((keep - d_base) / P * d_pat.kept));
+    d_base = keep;
     return int(n);
 }
 
-void viterbi_decoder_fb_impl::queue_tags(size_t n_in)
+void viterbi_decoder_fb_impl::queue_tags(uint64_t in_end)
 {
-    std::vector<tag_t> tags;
-    get_tags_in_window(tags, 0, 0, n_in);
-    for (auto& tag : tags) {
+    if (in_end <= d_tags_to)
+        return;
+    const uint64_t read = nitems_read(0);
+    get_tags_in_window(d_tags, 0, d_tags_to - read, in_end - read);
+    for (auto& tag : d_tags) {
         tag.offset = step_of(tag.offset);
         d_pending.push_back(tag);
     }
+    d_tags_to = in_end;
 }
 
 void viterbi_decoder_fb_impl::emit_tags(uint64_t written_end, bool all)
@@ -224,12 +268,10 @@ int viterbi_decoder_fb_impl::work(int noutput_items,
     }
     if (steps > size_t(noutput_items))
         return 0; // not reached: tagged_stream_block checked the space
-    depuncture(static_cast<const float*>(input_items[0]), n / d_pat.kept);
-    d_dec->decode_frames(d_mother.data(), d_mother.size(), steps,
-                         static_cast<uint8_t*>(output_items[0]));
-    std::vector<tag_t> tags;
-    get_tags_in_window(tags, 0, 0, n);
-    for (auto& tag : tags) {
+    d_dec->decode_frames(mother(static_cast<const float*>(input_items[0]), n / d_pat.kept),
+                         2 * steps, steps, static_cast<uint8_t*>(output_items[0]));
+    get_tags_in_window(d_tags, 0, 0, n);
+    for (auto& tag : d_tags) {
         if (pmt::eqv(tag.key, d_len_key))
             continue; // tagged_stream_block writes the frame's new length
         tag.offset = nitems_written(0) + step_of(tag.offset - nitems_read(0));

@@ -35,6 +35,8 @@ public:
     int period_steps() const override { return int(d_pat.period); }
     int period_llrs() const override { return int(d_pat.kept); }
 
+    bool start() override;
+    bool stop() override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,
@@ -49,26 +51,32 @@ protected:
     int calculate_output_stream_length(const gr_vector_int& ninput_items) override;
 
 private:
-    //! Trellis steps held in the stream state.
-    uint64_t held_steps() const;
     //! True when the upstream is done and every item it wrote is in \p n_avail.
     bool input_final(int n_avail);
-    //! Depunctures n_periods periods of in into d_mother.
-    void depuncture(const float* in, size_t n_periods);
+    //! Mother-code LLR pairs of n_periods periods of in: in itself at rate 1/2, else
+    //! depunctured into d_mother (sized in the constructor for the largest call).
+    const float* mother(const float* in, size_t n_periods);
     //! Trellis step of the LLR \p i items into a stream (or frame).
     uint64_t step_of(uint64_t i) const;
-    //! Stream mode: queues the tags of the first n_in items, emits those now written.
-    void queue_tags(size_t n_in);
+    //! Stream mode: queues the tags of the input items up to \p in_end (absolute), once.
+    void queue_tags(uint64_t in_end);
     void emit_tags(uint64_t written_end, bool all);
 
     std::unique_ptr<core::viterbi_decoder> d_dec; //!< CPU twin or CUDA backend
     core::depuncture_pattern d_pat;
     const bool d_frames;
     pmt::pmt_t d_len_key;
-    core::viterbi_stream_state d_state;  //!< stream mode
-    std::vector<float> d_mother;         //!< depunctured LLR pairs, reused
-    std::vector<tag_t> d_pending;        //!< stream mode: tags at steps not yet written
-    bool d_flushed = false;              //!< stream mode: end of stream decoded
+    // Stream mode. The block holds no LLRs: it consumes its input only up to the warm-up of
+    // the next chunk, so GNU Radio's buffer is the decoder's window (no copy at rate 1/2,
+    // and the CUDA backend DMAs straight from the page-locked buffer).
+    uint64_t d_next_out = 0;       //!< stream step of the next bit to decode
+    uint64_t d_base = 0;           //!< stream step of input item nitems_read(0)
+    uint64_t d_tags_to = 0;        //!< input items whose tags are queued
+    size_t d_max_steps_call;       //!< most steps one general_work() call looks at
+    std::vector<float> d_mother;   //!< depunctured LLR pairs, sized once
+    std::vector<tag_t> d_pending;  //!< tags at steps not yet written
+    std::vector<tag_t> d_tags;     //!< get_tags_in_window() scratch, reused
+    bool d_flushed = false;        //!< end of stream decoded
 };
 
 } // namespace gpuofdm

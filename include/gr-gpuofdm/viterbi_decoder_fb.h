@@ -46,8 +46,15 @@ namespace gpuofdm {
  *   n / rate bits, tail included, with a length tag of that count. Other tags move to the
  *   bit of their trellis step. A frame of a wrong length is dropped with a warning.
  *
- * On the GPU, \p batch trellis steps at most go in one launch; give the block upstream a
- * min_output_buffer of about 2 batch / rate items for full launches.
+ * Buffers and speed (stream mode): the block keeps no copy of its input; it consumes
+ * LLRs only up to the warm-up of the next chunk, so GNU Radio's input buffer is the
+ * decoder's window. On the GPU, \p batch trellis steps at most go in one launch, and the
+ * block page-locks its input and output buffers in start() so transfers go straight
+ * between them and the device (GPUOFDM_PIN_BUFFERS=0 in the environment turns that off).
+ * It asks for an output buffer of two launches and an output multiple of about a quarter
+ * launch, which makes GNU Radio give the upstream buffer at least half a launch of LLRs;
+ * for full launches give the block upstream a min_output_buffer of about 2 batch / rate
+ * items. The CPU twin decodes chunks on every core (output multiple 8 chunks per core).
  */
 class GPUOFDM_API viterbi_decoder_fb : virtual public gr::tagged_stream_block
 {

@@ -10,6 +10,7 @@
 #include "viterbi.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace gr::gpuofdm::core {
@@ -139,36 +140,68 @@ void viterbi_decoder::decode_frames_hard(const uint8_t* bits, size_t n_bits, siz
     decode_frames(d_hard.data(), n_bits, frame_steps, out);
 }
 
+size_t viterbi_decoder::stream_bits_per_launch() const
+{
+    const uint64_t L = d_params.chunk_len, W = d_params.warmup, T = d_params.traceback;
+    return size_t(L * std::max<uint64_t>(
+                          1, std::min<uint64_t>((d_params.max_steps - W - T) / L, max_chunks())));
+}
+
+size_t viterbi_decoder::decode_window(const float* llr, uint64_t base, size_t n_steps,
+                                      uint64_t next_out, bool zero_start, bool end,
+                                      bool zero_end, uint8_t* out, size_t max_bits)
+{
+    const uint64_t L = d_params.chunk_len, T = d_params.traceback;
+    const uint64_t total = base + n_steps;
+    if (next_out < base || next_out > total)
+        throw std::logic_error("viterbi_decoder::decode_window: next_out outside the window");
+    // Chunks whose traceback tail has arrived; later ones wait for more input or the end.
+    uint64_t ready = total >= T ? (total - T) / L * L : 0;
+    if (ready > next_out)
+        ready = std::min<uint64_t>(ready, next_out + uint64_t(max_bits) / L * L);
+    const uint64_t per_run = stream_bits_per_launch();
+    size_t written = 0;
+    viterbi_job job = make_job();
+    job.n_segments = 1;
+    job.known_start = zero_start;
+    job.zero_end = false;
+    while (next_out < ready) {
+        job.out_begin = next_out;
+        job.out_end = std::min<uint64_t>(ready, next_out + per_run);
+        job.base = std::max<uint64_t>(base, window_begin(job.out_begin));
+        job.seg_steps = job.out_end + T - job.base;
+        run(llr + 2 * (job.base - base), job, out + written);
+        written += size_t(job.out_end - job.out_begin);
+        next_out = job.out_end;
+    }
+    if (end && next_out < total) {
+        // The last chunk or two, their tail cut short by the end: at most L + T - 1 bits.
+        if (total - next_out > max_bits - written)
+            throw std::logic_error("viterbi_decoder::decode_window: no room for the end");
+        job.zero_end = zero_end;
+        job.out_begin = next_out;
+        job.out_end = total;
+        job.base = std::max<uint64_t>(base, window_begin(job.out_begin));
+        job.seg_steps = total - job.base;
+        run(llr + 2 * (job.base - base), job, out + written);
+        written += size_t(total - next_out);
+    }
+    return written;
+}
+
 size_t viterbi_decoder::process(const float* llr, size_t n_llr, uint8_t* out,
                                 viterbi_stream_state& st)
 {
     if (n_llr % 2 != 0)
         throw std::invalid_argument("n_llr: must be even (LLR pairs), got " +
                                     std::to_string(n_llr));
-    const uint64_t L = d_params.chunk_len, W = d_params.warmup, T = d_params.traceback;
     st.llr.insert(st.llr.end(), llr, llr + n_llr);
-    const uint64_t total = st.base + st.llr.size() / 2;
-    // Chunks whose traceback tail has arrived; later ones wait for more input or flush().
-    const uint64_t ready = total >= T ? (total - T) / L * L : 0;
-    const uint64_t per_run =
-        std::max<uint64_t>(1, std::min<uint64_t>((d_params.max_steps - W - T) / L, max_chunks()));
-    size_t written = 0;
-    viterbi_job job = make_job();
-    job.n_segments = 1;
-    job.known_start = st.zero_start;
-    job.zero_end = false;
-    while (st.next_out < ready) {
-        const uint64_t k = std::min<uint64_t>((ready - st.next_out) / L, per_run);
-        job.out_begin = st.next_out;
-        job.out_end = st.next_out + k * L;
-        job.base = std::max<uint64_t>(st.base, job.out_begin > W ? job.out_begin - W : 0);
-        job.seg_steps = job.out_end + T - job.base;
-        run(st.llr.data() + 2 * (job.base - st.base), job, out + written);
-        written += size_t(k * L);
-        st.next_out = job.out_end;
-    }
+    const size_t written =
+        decode_window(st.llr.data(), st.base, st.llr.size() / 2, st.next_out, st.zero_start,
+                      false, false, out, std::numeric_limits<size_t>::max());
+    st.next_out += written;
     // Keep only what the next chunk's warm-up and the undecoded steps need.
-    const uint64_t keep = std::max<uint64_t>(st.base, st.next_out > W ? st.next_out - W : 0);
+    const uint64_t keep = std::max<uint64_t>(st.base, window_begin(st.next_out));
     st.llr.erase(st.llr.begin(), st.llr.begin() + ptrdiff_t(2 * (keep - st.base)));
     st.base = keep;
     return written;
@@ -184,21 +217,10 @@ size_t viterbi_decoder::process_hard(const uint8_t* bits, size_t n_bits, uint8_t
 
 size_t viterbi_decoder::flush(uint8_t* out, viterbi_stream_state& st, bool zero_end)
 {
-    const uint64_t W = d_params.warmup;
-    const uint64_t total = st.base + st.llr.size() / 2;
-    size_t written = 0;
-    if (st.next_out < total) {
-        viterbi_job job = make_job();
-        job.n_segments = 1;
-        job.known_start = st.zero_start;
-        job.zero_end = zero_end;
-        job.out_begin = st.next_out;
-        job.out_end = total;
-        job.base = std::max<uint64_t>(st.base, job.out_begin > W ? job.out_begin - W : 0);
-        job.seg_steps = total - job.base;
-        run(st.llr.data() + 2 * (job.base - st.base), job, out);
-        written = size_t(total - st.next_out);
-    }
+    // Whatever process() left is less than one chunk plus its traceback tail.
+    const size_t written =
+        decode_window(st.llr.data(), st.base, st.llr.size() / 2, st.next_out, st.zero_start,
+                      true, zero_end, out, std::numeric_limits<size_t>::max());
     st.reset();
     return written;
 }

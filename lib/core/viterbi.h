@@ -114,6 +114,38 @@ public:
      */
     size_t flush(uint8_t* out, viterbi_stream_state& st, bool zero_end);
 
+    /*!
+     * \brief Continuous stream over LLRs the caller holds (no copy into a stream state:
+     * GNU Radio blocks pass their input buffer). llr holds n_steps LLR pairs from stream
+     * position base on, base <= next_out; with base <= window_begin(next_out) the bits do
+     * not depend on how the stream is cut into calls (a later base shortens the warm-up).
+     *
+     * Decodes from next_out on every whole chunk whose traceback tail is in the window, at
+     * most max_bits bits (whole chunks), in launches of up to max_steps steps; with \p end
+     * (no more input) then also the rest up to base + n_steps, as flush() does (zero_end:
+     * state 0 there; max_bits must then leave room for it). zero_start: state 0 at stream
+     * position 0. Returns the bits written to out; the caller adds them to next_out and may
+     * drop every step before window_begin() of the new next_out. Allocates nothing.
+     */
+    size_t decode_window(const float* llr, uint64_t base, size_t n_steps, uint64_t next_out,
+                         bool zero_start, bool end, bool zero_end, uint8_t* out,
+                         size_t max_bits);
+    //! First stream position the chunk decoded from next_out reads (its warm-up).
+    uint64_t window_begin(uint64_t next_out) const
+    {
+        return next_out > d_params.warmup ? next_out - d_params.warmup : 0;
+    }
+    //! Most bits one launch decodes from a stream: whole chunks of chunk_len.
+    size_t stream_bits_per_launch() const;
+
+    /*!
+     * \brief Page-locks caller memory (e.g. a GNU Radio buffer) so the CUDA backend copies
+     * straight between it and the device; false when refused (CPU twin: always false).
+     * unpin_host_ranges() undoes it before the memory goes away.
+     */
+    virtual bool pin_host_range(const void* /*p*/, size_t /*bytes*/) { return false; }
+    virtual void unpin_host_ranges() {}
+
     //! Backend primitive: decodes one job from host memory; out gets
     //! n_segments * (out_end - out_begin) bits, segment after segment.
     virtual void run(const float* llr, const viterbi_job& job, uint8_t* out) = 0;

@@ -9,6 +9,7 @@
 // comes from viterbi_common.h, as in the CPU twin.
 
 #include "cuda_check.h"
+#include "cuda_pinned.h"
 #include "viterbi.h"
 
 #include <algorithm>
@@ -100,9 +101,12 @@ public:
           d_dec(max_chunks() * d_dec_words),
           d_out(d_params.max_steps),
           d_host_llr(2 * d_params.max_steps),
-          d_host_out(d_params.max_steps)
+          d_host_out(d_params.max_steps),
+          d_pinned(dev.cuda_index)
     {
     }
+
+    ~viterbi_decoder_cuda() override { unpin_host_ranges(); }
 
     device_spec device() const override { return d_device; }
 
@@ -117,19 +121,29 @@ public:
         if (n_out == 0)
             return;
         use_device(d_device.cuda_index);
-        std::memcpy(d_host_llr.get(), llr, 2 * n_in * sizeof(float));
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), d_host_llr.get(), 2 * n_in * sizeof(float),
-                                           cudaMemcpyHostToDevice, d_stream.get()));
+        // Pinned caller memory (a GNU Radio buffer) goes straight over PCIe; other memory
+        // through our staging buffers.
+        const size_t in_bytes = 2 * n_in * sizeof(float);
+        const bool direct_in = d_pinned.contains(llr, in_bytes);
+        const bool direct_out = d_pinned.contains(out, n_out);
+        if (!direct_in)
+            std::memcpy(d_host_llr.get(), llr, in_bytes);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), direct_in ? llr : d_host_llr.get(),
+                                           in_bytes, cudaMemcpyHostToDevice, d_stream.get()));
         const uint64_t warps = job.n_segments * n_chunks;
         const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
         viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_stream.get()>>>(
             d_llr.get(), job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
         GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), n_out,
-                                           cudaMemcpyDeviceToHost, d_stream.get()));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(),
+                                           n_out, cudaMemcpyDeviceToHost, d_stream.get()));
         d_stream.synchronize();
-        std::memcpy(out, d_host_out.get(), n_out);
+        if (!direct_out)
+            std::memcpy(out, d_host_out.get(), n_out);
     }
+
+    bool pin_host_range(const void* p, size_t bytes) override { return d_pinned.pin(p, bytes); }
+    void unpin_host_ranges() override { d_pinned.clear(); }
 
     void device_load(const float* llr, size_t n_llr) override
     {
@@ -193,6 +207,7 @@ private:
     device_buffer<uint8_t> d_out;
     pinned_buffer<float> d_host_llr;
     pinned_buffer<uint8_t> d_host_out;
+    pinned_ranges d_pinned; //!< caller memory transfers go straight from / to
 };
 
 } // namespace

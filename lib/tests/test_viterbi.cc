@@ -432,6 +432,33 @@ TEST(viterbi, twin_matches_per_state_acs_and_threads_do_not_change_the_output)
     }
 }
 
+TEST(viterbi, decode_window_equals_process)
+{
+    // A caller-held window (a GNU Radio buffer) instead of the stream state: drop
+    // everything before window_begin() after each call, as the block does.
+    std::mt19937 rng(17);
+    const auto bits = terminated_frame(20000, rng);
+    const auto ch = awgn(encode(bits, wifi), 2.0, 0.5, 23);
+    auto p = viterbi_params::for_protocol("80211a", "1/2");
+    p.max_steps = 2000;
+    auto dec = core::make_viterbi_decoder(p, {});
+    const auto ref = decode_stream(*dec, ch.llr, false, rng);
+    std::vector<uint8_t> out(bits.size());
+    uint64_t base = 0, next = 0, have = 0;
+    std::uniform_int_distribution<size_t> step(1, 3000);
+    while (have < bits.size()) {
+        have = std::min<uint64_t>(bits.size(), have + step(rng));
+        const bool end = have == bits.size();
+        const size_t n =
+            dec->decode_window(ch.llr.data() + 2 * base, base, size_t(have - base), next, true,
+                               end, false, out.data() + next, size_t(bits.size() - next));
+        next += n;
+        base = std::max(base, dec->window_begin(next) / 3 * 3); // whole "periods" of 3 steps
+    }
+    EXPECT_EQ(next, bits.size());
+    EXPECT_EQ(out, ref);
+}
+
 TEST(viterbi, chunked_equals_full_reference_at_high_snr)
 {
     std::mt19937 rng(21);
