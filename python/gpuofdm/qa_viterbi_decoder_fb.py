@@ -180,7 +180,8 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
         tag.value = pmt.from_long(7)
         tb = gr.top_block()
         src = blocks.vector_source_f(llr.tolist(), False, 1, [tag])
-        blk = gpuofdm.viterbi_decoder_fb("802.11a", "1/2", "stream", "", 0, "cpu")
+        # The smallest batch (one 256-step chunk a launch, output multiple 256): many calls.
+        blk = gpuofdm.viterbi_decoder_fb("802.11a", "1/2", "stream", "", 384, "cpu")
         snk = blocks.vector_sink_b()
         tb.connect(src, blk, snk)
         tb.run(1024)  # at most 1024 items a call: many short calls
@@ -188,6 +189,32 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
         self.assertTrue(np.array_equal(got, ref))
         tags = [t for t in snk.tags() if pmt.symbol_to_string(t.key) == "mark"]
         self.assertEqual([t.offset for t in tags], [12345])
+
+    def test_006b_punctured_stream_is_independent_of_call_sizes(self):
+        # Every 802.16 rate, noisy, a partial period at the end: the smallest batch (many
+        # one-chunk calls) and a large one give the same bits and tag offsets.
+        rng = np.random.default_rng(SEED + 66)
+        for rate, kept, min_batch in (("2/3", 3, 448), ("3/4", 4, 512), ("5/6", 6, 576)):
+            n = 6000 * kept + 1
+            llr = (rng.standard_normal(n) * 2).astype(np.float32)
+            got = []
+            for batch in (min_batch, 1 << 16):
+                tag = gr.tag_t()
+                tag.offset = 4321
+                tag.key = pmt.intern("mark")
+                tag.value = pmt.from_long(1)
+                tb = gr.top_block()
+                src = blocks.vector_source_f(llr.tolist(), False, 1, [tag])
+                blk = gpuofdm.viterbi_decoder_fb("802.16", rate, "stream", "", batch, "cpu")
+                snk = blocks.vector_sink_b()
+                tb.connect(src, blk, snk)
+                tb.run()
+                got.append((np.array(snk.data(), dtype=np.uint8),
+                            [t.offset for t in snk.tags() if pmt.symbol_to_string(t.key) == "mark"]))
+            self.assertEqual(got[0][0].size, n // kept * blk.period_steps())
+            self.assertTrue(np.array_equal(got[0][0], got[1][0]), rate)
+            self.assertEqual(got[0][1], got[1][1], rate)
+            self.assertEqual(len(got[0][1]), 1, rate)
 
     def test_007_bad_parameters_raise_naming_them(self):
         cases = [
