@@ -77,6 +77,8 @@ viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_d
     // traceback tail too, plus up to a chunk and a period of rounding.
     const size_t per_launch = d_dec->stream_bits_per_launch();
     d_max_steps_call = per_launch + p.warmup + p.traceback + p.chunk_len + 2 * d_pat.period;
+    if (d_frames && d_dec->device().is_cuda())
+        set_min_output_buffer(0, long(2 * p.max_steps)); // two launches of frames
     if (!d_frames) {
         // process() writes whole chunks. The output multiple also sizes the upstream
         // buffer: GNU Radio gives it at least 2 * multiple / relative_rate items, so on the
@@ -144,7 +146,7 @@ int viterbi_decoder_fb_impl::calculate_output_stream_length(const gr_vector_int&
 void viterbi_decoder_fb_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
 {
     if (d_frames) {
-        tagged_stream_block::forecast(noutput_items, ninput_items_required);
+        ninput_items_required[0] = int(d_frame_need); // the next frame, whole
         return;
     }
     if (detail()->input(0)->done()) {
@@ -166,9 +168,11 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
                                           gr_vector_const_void_star& input_items,
                                           gr_vector_void_star& output_items)
 {
-    if (d_frames) // frames: tagged_stream_block calls work() once per frame
-        return tagged_stream_block::general_work(
-            noutput_items, ninput_items, input_items, output_items);
+    if (d_frames)
+        return frames_work(noutput_items,
+                           ninput_items[0],
+                           static_cast<const float*>(input_items[0]),
+                           static_cast<uint8_t*>(output_items[0]));
 
     const int n_avail = ninput_items[0];
     const uint64_t avail_periods = uint64_t(n_avail) / d_pat.kept;
@@ -252,12 +256,90 @@ void viterbi_decoder_fb_impl::emit_tags(uint64_t written_end, bool all)
     d_pending.resize(kept);
 }
 
+bool viterbi_decoder_fb_impl::frame_length(uint64_t offset, size_t& len)
+{
+    // As tagged_stream_block: the last length tag on the item wins. A zero length has no
+    // items to decode, so it is skipped (with a warning) for a later tag on the same item.
+    get_tags_in_range(d_tags, 0, offset, offset + 1, d_len_key);
+    bool found = false;
+    for (const auto& tag : d_tags) {
+        const long v = pmt::to_long(tag.value);
+        if (v > 0) {
+            len = size_t(v);
+            found = true;
+        } else if (offset != d_zero_warned) {
+            d_logger->warn("empty frame (length tag {}) at item {} skipped", v, offset);
+            d_zero_warned = offset;
+        }
+    }
+    return found;
+}
+
+int viterbi_decoder_fb_impl::frames_work(int noutput_items,
+                                         int n_avail,
+                                         const float* in,
+                                         uint8_t* out)
+{
+    // Every whole frame that is here and fits the output: runs of frames of one length go
+    // to decode_frames() together, which puts as many in a launch as max_steps holds.
+    const uint64_t read = nitems_read(0), written = nitems_written(0);
+    const size_t max_steps = d_dec->params().max_steps;
+    size_t pos = 0, produced = 0;
+    d_frame_need = 1;
+    while (pos < size_t(n_avail)) {
+        size_t len = 0;
+        if (!frame_length(read + pos, len))
+            throw std::runtime_error("viterbi_decoder_fb: missing a length tag (" +
+                                     pmt::symbol_to_string(d_len_key) + ") at item " +
+                                     std::to_string(read + pos));
+        if (pos + len > size_t(n_avail)) {
+            d_frame_need = std::min<size_t>(len, 1u << 30); // after consuming pos items
+            break;
+        }
+        const size_t steps = len / d_pat.kept * d_pat.period;
+        if (len % d_pat.kept != 0 || steps > max_steps) {
+            d_logger->warn("frame of {} LLRs dropped: it must be a positive multiple of {} "
+                           "LLRs and at most {} trellis steps",
+                           len, d_pat.kept, max_steps);
+            pos += len;
+            continue;
+        }
+        if (produced + steps > size_t(noutput_items))
+            break; // no room: the next call
+        // The run of frames of this length that is here and fits.
+        size_t k = 1;
+        size_t next_len = 0;
+        while (pos + (k + 1) * len <= size_t(n_avail) &&
+               produced + (k + 1) * steps <= size_t(noutput_items) &&
+               frame_length(read + pos + k * len, next_len) && next_len == len)
+            k++;
+        d_dec->decode_frames(mother(in + pos, k * len / d_pat.kept), 2 * k * steps, steps,
+                             out + produced);
+        // Tags: each frame's new length, the others to the bit of their trellis step.
+        get_tags_in_window(d_tags, 0, pos, pos + k * len);
+        for (size_t f = 0; f < k; f++)
+            add_item_tag(0, written + produced + f * steps, d_len_key,
+                         pmt::from_long(long(steps)));
+        for (auto& tag : d_tags) {
+            if (pmt::eqv(tag.key, d_len_key))
+                continue;
+            const uint64_t rel = tag.offset - (read + pos);
+            tag.offset = written + produced + (rel / len) * steps + step_of(rel % len);
+            add_item_tag(0, tag);
+        }
+        pos += k * len;
+        produced += k * steps;
+    }
+    consume(0, int(pos));
+    return int(produced);
+}
+
 int viterbi_decoder_fb_impl::work(int noutput_items,
                                   gr_vector_int& ninput_items,
                                   gr_vector_const_void_star& input_items,
                                   gr_vector_void_star& output_items)
 {
-    // One whole terminated frame; tagged_stream_block consumes it and writes the length tag.
+    // One whole terminated frame (not called: general_work() batches frames itself).
     const size_t n = size_t(ninput_items[0]);
     const size_t steps = n / d_pat.kept * d_pat.period;
     if (n == 0 || n % d_pat.kept != 0 || steps > d_dec->params().max_steps) {

@@ -18,9 +18,10 @@ namespace gr {
 namespace gpuofdm {
 
 /*!
- * One class for both modes, as conv_encoder_bb: with mode "frame" the tagged_stream_block
- * machinery frames the input; with "stream" forecast() and general_work() run the
- * continuous stream (the core's process() and flush()).
+ * One class for both modes, as conv_encoder_bb. With mode "frame" general_work() reads
+ * the length tags itself (as tagged_stream_block would) so that it can hand many frames to
+ * one launch; with "stream" forecast() and general_work() run the continuous stream (the
+ * core's decode_window()).
  */
 class viterbi_decoder_fb_impl : public viterbi_decoder_fb
 {
@@ -58,6 +59,11 @@ private:
     const float* mother(const float* in, size_t n_periods);
     //! Trellis step of the LLR \p i items into a stream (or frame).
     uint64_t step_of(uint64_t i) const;
+    //! Frame mode: the length on the length tag(s) at absolute input item offset.
+    bool frame_length(uint64_t offset, size_t& len);
+    //! Frame mode: decodes every whole frame here that fits the output, runs of equal
+    //! length together (many frames per launch); writes the length tags itself.
+    int frames_work(int noutput_items, int n_avail, const float* in, uint8_t* out);
     //! Stream mode: queues the tags of the input items up to \p in_end (absolute), once.
     void queue_tags(uint64_t in_end);
     void emit_tags(uint64_t written_end, bool all);
@@ -77,6 +83,8 @@ private:
     std::vector<tag_t> d_pending;  //!< tags at steps not yet written
     std::vector<tag_t> d_tags;     //!< get_tags_in_window() scratch, reused
     bool d_flushed = false;        //!< end of stream decoded
+    size_t d_frame_need = 1;       //!< frame mode: input items the next frame needs
+    uint64_t d_zero_warned = ~uint64_t(0); //!< frame mode: item of the last empty-frame warning
 };
 
 } // namespace gpuofdm

@@ -216,6 +216,42 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
             self.assertEqual(got[0][1], got[1][1], rate)
             self.assertEqual(len(got[0][1]), 1, rate)
 
+    def test_006c_frames_of_mixed_lengths_batched(self):
+        # Runs of equal-length frames go to one launch; lengths change, a bad frame is
+        # dropped, tags move: the same as decoding each frame on its own.
+        rng = np.random.default_rng(SEED + 67)
+        lengths = [2 * 300, 2 * 300, 2 * 300, 2 * 450, 2 * 450, 2 * 100 + 1, 2 * 300]
+        llr = (rng.standard_normal(sum(lengths)) * 2).astype(np.float32)
+        tags, starts, pos = [], [], 0
+        for i, n in enumerate(lengths):
+            starts.append(pos)
+            tags.append(gr.tag_t())
+            tags[-1].offset, tags[-1].key, tags[-1].value = pos, pmt.intern("packet_len"), pmt.from_long(n)
+            tags.append(gr.tag_t())
+            tags[-1].offset, tags[-1].key, tags[-1].value = pos + 7, pmt.intern("mark"), pmt.from_long(i)
+            pos += n
+        tb = gr.top_block()
+        src = blocks.vector_source_f(llr.tolist(), False, 1, tags)
+        blk = gpuofdm.viterbi_decoder_fb("802.11a", "1/2", "frame", "packet_len", 0, "cpu")
+        snk = blocks.vector_sink_b()
+        tb.connect(src, blk, snk)
+        tb.run()
+        got = np.array(snk.data(), dtype=np.uint8)
+        want, want_len, want_mark, out = [], [], [], 0
+        for i, (s, n) in enumerate(zip(starts, lengths)):
+            if n % 2:
+                continue  # dropped
+            one, _ = ours(llr[s:s + n], "frame", n)
+            want.append(one)
+            want_len.append((out, n // 2))
+            want_mark.append((out + 3, i))
+            out += n // 2
+        self.assertTrue(np.array_equal(got, np.concatenate(want)))
+        by_key = lambda k: [(t.offset, pmt.to_long(t.value)) for t in snk.tags()
+                            if pmt.symbol_to_string(t.key) == k]
+        self.assertEqual(by_key("packet_len"), want_len)
+        self.assertEqual(by_key("mark"), want_mark)
+
     def test_007_bad_parameters_raise_naming_them(self):
         cases = [
             (dict(standard="802.11b"), "standard"),
