@@ -20,6 +20,7 @@ void bind_wifi_tx(py::module& m);
 void bind_wimax_tx(py::module& m);
 void bind_viterbi_decoder_fb(py::module& m);
 void bind_demapper_cf(py::module& m);
+void bind_rs_codec(py::module& m);
 
 PYBIND11_MODULE(gpuofdm_python, m)
 {
@@ -38,4 +39,5 @@ PYBIND11_MODULE(gpuofdm_python, m)
     bind_wimax_tx(m);
     bind_viterbi_decoder_fb(m);
     bind_demapper_cf(m);
+    bind_rs_codec(m);
 }
