@@ -186,6 +186,7 @@ class viterbi_decoder_cpu : public viterbi_decoder
 {
 public:
     explicit viterbi_decoder_cpu(const viterbi_params& p);
+    ~viterbi_decoder_cpu() override;
     device_spec device() const override { return {}; }
     void run(const float* llr, const viterbi_job& job, uint8_t* out) override;
     //! Threads run() uses at most.
@@ -197,8 +198,10 @@ private:
     void run_chunks(const float* llr, const viterbi_job& job, uint8_t* out, uint64_t first,
                     uint64_t end, uint32_t* dec) const;
 
+    class worker_pool; //!< threads started once, in the constructor
     unsigned d_threads = 1;
     std::vector<uint32_t> d_dec; //!< decisions of one chunk per thread, two words a step
+    std::unique_ptr<worker_pool> d_pool; //!< d_threads - 1 workers (none for one thread)
 };
 
 #ifdef GPUOFDM_HAVE_CUDA

@@ -24,6 +24,8 @@
 #include <array>
 #include <limits>
 #include <stdexcept>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #if defined(__SSE2__)
@@ -226,8 +228,7 @@ using forward_fn = void (*)(const branch_tables&, const float*, uint64_t, const 
                             float*, float&, uint32_t*);
 forward_fn pick_forward()
 {
-    static const forward_fn f = __builtin_cpu_supports("avx2") ? forward_avx2 : forward;
-    return f;
+    return __builtin_cpu_supports("avx2") ? forward_avx2 : forward;
 }
 #else
 using forward_fn = void (*)(const branch_tables&, const float*, uint64_t, const viterbi_chunk&,
@@ -237,12 +238,92 @@ forward_fn pick_forward() { return forward; }
 
 } // namespace
 
+/*!
+ * Worker threads started once: run(n, f, ctx) calls f(ctx, 0) here and f(ctx, i) on
+ * worker i - 1 for i < n, and returns when all are done. No allocation per run.
+ */
+class viterbi_decoder_cpu::worker_pool
+{
+public:
+    using task_fn = void (*)(void*, unsigned);
+
+    explicit worker_pool(unsigned n_workers)
+    {
+        d_threads.reserve(n_workers);
+        for (unsigned i = 0; i < n_workers; i++)
+            d_threads.emplace_back([this, i] { loop(i + 1); });
+    }
+
+    ~worker_pool()
+    {
+        {
+            std::lock_guard<std::mutex> lk(d_mutex);
+            d_stop = true;
+        }
+        d_go.notify_all();
+        for (auto& t : d_threads)
+            t.join();
+    }
+
+    void run(unsigned n_slices, task_fn f, void* ctx)
+    {
+        {
+            std::lock_guard<std::mutex> lk(d_mutex);
+            d_fn = f;
+            d_ctx = ctx;
+            d_slices = n_slices;
+            d_pending = n_slices - 1;
+            d_generation++;
+        }
+        d_go.notify_all();
+        f(ctx, 0);
+        std::unique_lock<std::mutex> lk(d_mutex);
+        d_done.wait(lk, [this] { return d_pending == 0; });
+    }
+
+private:
+    void loop(unsigned slice)
+    {
+        uint64_t seen = 0;
+        std::unique_lock<std::mutex> lk(d_mutex);
+        for (;;) {
+            d_go.wait(lk, [&] { return d_stop || d_generation != seen; });
+            if (d_stop)
+                return;
+            seen = d_generation;
+            if (slice >= d_slices)
+                continue; // not needed this round
+            const task_fn f = d_fn;
+            void* const ctx = d_ctx;
+            lk.unlock();
+            f(ctx, slice);
+            lk.lock();
+            if (--d_pending == 0)
+                d_done.notify_one();
+        }
+    }
+
+    std::mutex d_mutex;
+    std::condition_variable d_go, d_done;
+    std::vector<std::thread> d_threads;
+    task_fn d_fn = nullptr;
+    void* d_ctx = nullptr;
+    unsigned d_slices = 0;
+    unsigned d_pending = 0;
+    uint64_t d_generation = 0;
+    bool d_stop = false;
+};
+
 viterbi_decoder_cpu::viterbi_decoder_cpu(const viterbi_params& p) : viterbi_decoder(p)
 {
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     d_threads = d_params.cpu_threads ? std::min<unsigned>(d_params.cpu_threads, hw) : hw;
     d_dec.resize(size_t(d_threads) * 2 * (d_params.chunk_len + d_params.traceback));
+    if (d_threads > 1)
+        d_pool = std::make_unique<worker_pool>(d_threads - 1);
 }
+
+viterbi_decoder_cpu::~viterbi_decoder_cpu() = default;
 
 void viterbi_decoder_cpu::run_chunks(const float* llr, const viterbi_job& job, uint8_t* out,
                                      uint64_t first, uint64_t end, uint32_t* dec) const
@@ -278,24 +359,30 @@ void viterbi_decoder_cpu::run(const float* llr, const viterbi_job& job, uint8_t*
 {
     const uint64_t total = job.n_segments * viterbi_chunks_per_segment(job);
     const size_t dec_words = 2 * (d_params.chunk_len + d_params.traceback);
-    // Threads only where each gets several chunks: starting one costs tens of microseconds.
-    constexpr uint64_t min_chunks_per_thread = 8;
+    // Threads only where each gets several chunks: waking one costs microseconds.
+    constexpr uint64_t min_chunks_per_thread = 4;
     const uint64_t n_threads =
         std::max<uint64_t>(1, std::min<uint64_t>(d_threads, total / min_chunks_per_thread));
     if (n_threads == 1) {
         run_chunks(llr, job, out, 0, total, d_dec.data());
         return;
     }
-    std::vector<std::thread> workers;
-    workers.reserve(n_threads - 1);
-    for (uint64_t i = 1; i < n_threads; i++)
-        workers.emplace_back([&, i] {
-            run_chunks(llr, job, out, total * i / n_threads, total * (i + 1) / n_threads,
-                       d_dec.data() + i * dec_words);
-        });
-    run_chunks(llr, job, out, 0, total / n_threads, d_dec.data());
-    for (auto& w : workers)
-        w.join();
+    struct slices {
+        viterbi_decoder_cpu* self;
+        const float* llr;
+        const viterbi_job* job;
+        uint8_t* out;
+        uint64_t total, n;
+        size_t dec_words;
+    } s{ this, llr, &job, out, total, n_threads, dec_words };
+    d_pool->run(
+        unsigned(n_threads),
+        [](void* ctx, unsigned i) {
+            const auto& s = *static_cast<const slices*>(ctx);
+            s.self->run_chunks(s.llr, *s.job, s.out, s.total * i / s.n,
+                               s.total * (i + 1) / s.n, s.self->d_dec.data() + i * s.dec_words);
+        },
+        &s);
 }
 
 std::vector<uint8_t> viterbi_decode_reference(const float* llr, size_t n_steps, unsigned poly0,
