@@ -157,8 +157,11 @@ size_t viterbi_decoder::decode_window(const float* llr, uint64_t base, size_t n_
         throw std::logic_error("viterbi_decoder::decode_window: next_out outside the window");
     // Chunks whose traceback tail has arrived; later ones wait for more input or the end.
     uint64_t ready = total >= T ? (total - T) / L * L : 0;
-    if (ready > next_out)
-        ready = std::min<uint64_t>(ready, next_out + uint64_t(max_bits) / L * L);
+    // At most max_bits of output, in whole chunks (written as a difference: next_out +
+    // max_bits overflows for the "no limit" SIZE_MAX that process() passes).
+    const uint64_t room = uint64_t(max_bits) / L * L;
+    if (ready > next_out && ready - next_out > room)
+        ready = next_out + room;
     const uint64_t per_run = stream_bits_per_launch();
     size_t written = 0;
     viterbi_job job = make_job();

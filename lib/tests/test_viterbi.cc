@@ -600,3 +600,24 @@ TEST(depuncture_cuda, matches_cpu)
         }
 }
 #endif
+
+// process() decodes what it can as input arrives: all but the last chunk and its
+// traceback tail, not everything at flush() (whose launch would then be the whole stream).
+TEST(viterbi, stream_decodes_as_input_arrives)
+{
+    std::mt19937 rng(77);
+    auto p = viterbi_params::for_protocol("80211a", "1/2");
+    p.chunk_len = 100;
+    auto dec = core::make_viterbi_decoder(p, {});
+    const auto bits = terminated_frame(20000, rng);
+    const auto tx = encode(bits, wifi);
+    std::vector<float> llr(tx.size());
+    core::hard_to_llr(tx.data(), tx.size(), llr.data());
+    std::vector<uint8_t> out(bits.size() + p.chunk_len + p.traceback);
+    core::viterbi_stream_state st;
+    const size_t early = dec->process(llr.data(), llr.size(), out.data(), st);
+    EXPECT_GE(early, bits.size() - p.chunk_len - p.traceback);
+    const size_t late = dec->flush(out.data() + early, st, true);
+    out.resize(early + late);
+    EXPECT_EQ(out, bits);
+}
