@@ -65,33 +65,6 @@ core::wimax_preamble parse_preamble(const std::string& p)
     throw std::invalid_argument("preamble: must be \"long\", \"short\" or \"none\", got \"" + p + "\"");
 }
 
-/*!
- * An integer from a metadata value: a PMT integer, or a real with an integral value (as
- * pmt.to_pmt(36.0) gives). False for anything else.
- */
-bool integer_value(const pmt::pmt_t& v, long& out)
-{
-    if (pmt::is_integer(v)) {
-        out = pmt::to_long(v);
-        return true;
-    }
-    if (pmt::is_uint64(v)) {
-        const uint64_t u = pmt::to_uint64(v);
-        if (u > 1000000)
-            return false;
-        out = long(u);
-        return true;
-    }
-    if (pmt::is_real(v)) {
-        const double d = pmt::to_double(v);
-        if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 1e6)
-            return false;
-        out = long(d);
-        return true;
-    }
-    return false;
-}
-
 } // namespace
 
 wimax_tx::sptr wimax_tx::make(int rate_id,
@@ -158,7 +131,8 @@ wimax_tx_impl::wimax_tx_impl(const wimax_tx_config& cfg, const std::string& devi
       d_gap(size_t(cfg.gap_samples)),
       d_max_batch(size_t(cfg.max_bursts_per_batch)),
       d_rate(cfg.rate_id),
-      d_seed(cfg.seed)
+      d_seed(cfg.seed),
+      d_queue(d_gap, d_max_batch)
 {
     message_port_register_in(pdus_port());
     set_msg_handler(pdus_port(), [this](const pmt::pmt_t& msg) { handle_pdu(msg); });
@@ -169,8 +143,6 @@ wimax_tx_impl::wimax_tx_impl(const wimax_tx_config& cfg, const std::string& devi
                            (typical_psdu + 1 + 23) / 24 * d_tx->symbol_samples() + d_gap;
     const size_t frames = d_tx->device().is_cuda() ? 2 * d_max_batch : 4;
     set_min_output_buffer(0, long(std::min(frames * typical, size_t(1) << 23)));
-    d_requests.reserve(d_max_batch);
-    d_packed.resize(d_max_batch);
 
     if (d_tx->device().is_cuda())
         d_logger->debug("on {}, up to {} bursts per launch", d_tx->device().to_string(),
@@ -217,77 +189,38 @@ void wimax_tx_impl::handle_pdu(const pmt::pmt_t& msg)
     long rate = d_rate.load();
     if (pmt::dict_has_key(meta, pmt::mp("rate_id"))) {
         const pmt::pmt_t v = pmt::dict_ref(meta, pmt::mp("rate_id"), pmt::PMT_NIL);
-        if (!integer_value(v, rate) || !known_rate(rate))
+        if (!pmt_integer(v, rate) || !known_rate(rate))
             return drop("metadata rate_id " + pmt::write_string(v) + " is not 0..6");
     }
     long seed = d_seed.load();
     if (pmt::dict_has_key(meta, pmt::mp("seed"))) {
         const pmt::pmt_t v = pmt::dict_ref(meta, pmt::mp("seed"), pmt::PMT_NIL);
-        if (!integer_value(v, seed) || seed < 1 || seed > 32767)
+        if (!pmt_integer(v, seed) || seed < 1 || seed > 32767)
             return drop("metadata seed " + pmt::write_string(v) + " is not 1..32767");
     }
 
-    frame f;
+    queue::burst f;
     f.rate = int(rate);
+    size_t n_symbols = 0;
     try {
-        f.n_symbols = d_tx->burst_symbols(len, f.rate);
+        n_symbols = d_tx->burst_symbols(len, f.rate);
     } catch (const std::invalid_argument& e) {
         return drop(e.what()); // a partial block without pad
     }
     size_t io = 0;
     const uint8_t* p = pmt::u8vector_elements(data, io);
-    f.psdu.assign(p, p + len);
+    f.data.assign(p, p + len);
     f.n_samples = d_tx->burst_samples(len, f.rate);
-
-    std::lock_guard<std::mutex> lock(d_mutex);
-    if (d_queue.size() >= queue_limit) {
-        // Outside the lock would be nicer for the log, but drops here are rare.
-        ++d_pdus_dropped;
-        d_logger->warn("dropped PDU ({} so far): {} PDUs already waiting", d_pdus_dropped.load(),
-                       queue_limit);
-        return;
-    }
     f.seed = int(seed);
-    d_queue.push_back(std::move(f));
-}
-
-void wimax_tx_impl::take_queued()
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    while (d_frames.size() < d_max_batch && !d_queue.empty()) {
-        d_frames.push_back(std::move(d_queue.front()));
-        d_queue.pop_front();
-    }
-}
-
-pmt::pmt_t wimax_tx_impl::start_tag_value(const frame& f)
-{
-    pmt::pmt_t d = pmt::make_dict();
-    d = pmt::dict_add(d, pmt::mp("profile"), pmt::from_long(f.rate));
-    d = pmt::dict_add(d, pmt::mp("n_bytes"), pmt::from_long(long(f.psdu.size())));
-    d = pmt::dict_add(d, pmt::mp("n_symbols"), pmt::from_long(long(f.n_symbols)));
-    d = pmt::dict_add(d, pmt::mp("seed"), pmt::from_long(f.seed));
-    d = pmt::dict_add(d, pmt::mp("n_samples"), pmt::from_long(long(f.n_samples)));
-    return d;
-}
-
-size_t wimax_tx_impl::write_spill(gr_complex* out, size_t n, uint64_t first_item)
-{
-    const size_t m = std::min(d_spill.size() - d_spill_pos, n);
-    if (m == 0)
-        return 0;
-    if (!d_spill_tagged) {
-        add_item_tag(0, first_item, start_key(), d_spill_tag, alias_pmt());
-        d_spill_tagged = true;
-    }
-    std::memcpy(out, d_spill.data() + d_spill_pos, m * sizeof(gr_complex));
-    d_spill_pos += m;
-    if (d_spill_pos == d_spill.size()) {
-        d_spill.clear();
-        d_spill_pos = 0;
-        ++d_frames_sent;
-    }
-    return m;
+    pmt::pmt_t tag = pmt::make_dict();
+    tag = pmt::dict_add(tag, pmt::mp("profile"), pmt::from_long(f.rate));
+    tag = pmt::dict_add(tag, pmt::mp("n_bytes"), pmt::from_long(long(len)));
+    tag = pmt::dict_add(tag, pmt::mp("n_symbols"), pmt::from_long(long(n_symbols)));
+    tag = pmt::dict_add(tag, pmt::mp("seed"), pmt::from_long(f.seed));
+    tag = pmt::dict_add(tag, pmt::mp("n_samples"), pmt::from_long(long(f.n_samples)));
+    f.tag = tag;
+    if (!d_queue.push(std::move(f)))
+        return drop(std::to_string(queue::limit) + " PDUs already waiting");
 }
 
 int wimax_tx_impl::general_work(int noutput_items,
@@ -295,79 +228,16 @@ int wimax_tx_impl::general_work(int noutput_items,
                                gr_vector_const_void_star&,
                                gr_vector_void_star& output_items)
 {
-    auto* out = static_cast<gr_complex*>(output_items[0]);
-    const size_t n_out = size_t(noutput_items);
-    const uint64_t written = nitems_written(0);
-    size_t produced = 0;
-
-    // The rest of a frame that did not fit last time goes first.
-    if (!d_spill.empty()) {
-        produced = write_spill(out, n_out, written);
-        if (!d_spill.empty())
-            return int(produced);
-    }
-
-    take_queued();
-
-    // As many waiting frames as fit, in one batch.
-    size_t k = 0, total = 0;
-    while (k < d_frames.size() && k < d_max_batch) {
-        const size_t s = d_frames[k].n_samples + d_gap;
-        if (produced + total + s > n_out)
-            break;
-        total += s;
-        k++;
-    }
-
-    if (k > 0) {
-        d_requests.clear();
-        for (size_t i = 0; i < k; i++) {
-            const frame& f = d_frames[i];
-            d_requests.push_back(
-                core::wimax_burst_request{ f.psdu.data(), f.psdu.size(), f.rate, f.seed });
-        }
-        gr_complex* dst = out + produced;
-        d_tx->process(d_requests.data(), k, dst); // the frames back to back
-
-        // Open the gaps: move each frame to its place, last first (it only moves later).
-        auto& packed = d_packed;
-        size_t p = 0;
-        for (size_t i = 0; i < k; i++) {
-            packed[i] = p;
-            p += d_frames[i].n_samples;
-        }
-        for (size_t i = k; i-- > 0;) {
-            const size_t to = packed[i] + i * d_gap;
-            const size_t n = d_frames[i].n_samples;
-            if (to != packed[i])
-                std::memmove(dst + to, dst + packed[i], n * sizeof(gr_complex));
-            std::fill_n(dst + to + n, d_gap, gr_complex(0.0f, 0.0f));
-        }
-        for (size_t i = 0; i < k; i++)
-            add_item_tag(0, written + produced + packed[i] + i * d_gap, start_key(),
-                         start_tag_value(d_frames[i]), alias_pmt());
-
-        produced += total;
-        d_frames_sent += k;
-        d_frames.erase(d_frames.begin(), d_frames.begin() + std::ptrdiff_t(k));
-    } else if (produced == 0 && !d_frames.empty()) {
-        // The next frame is longer than the free output space: encode it aside and write
-        // it out over several calls.
-        const frame& f = d_frames.front();
-        const core::wimax_burst_request r{ f.psdu.data(), f.psdu.size(), f.rate, f.seed };
-        d_spill.assign(f.n_samples + d_gap, gr_complex(0.0f, 0.0f));
-        d_tx->process(&r, 1, d_spill.data());
-        d_spill_pos = 0;
-        d_spill_tag = start_tag_value(f);
-        d_spill_tagged = false;
-        d_frames.pop_front();
-        produced = write_spill(out, n_out, written);
-    }
-
-    // Nothing to write: returning 0 lets the scheduler sleep until a message arrives
-    // (a block without stream inputs waits as if blocked on input), or end the block when
-    // its PDU senders are done.
-    return int(produced);
+    // Nothing to write returns 0: the scheduler then sleeps until a message arrives, or
+    // ends the block when its PDU senders are done.
+    return int(d_queue.write(
+        static_cast<gr_complex*>(output_items[0]), size_t(noutput_items), nitems_written(0),
+        [this](const core::wimax_burst_request* r, size_t n, gr_complex* out) {
+            d_tx->process(r, n, out);
+        },
+        [this](uint64_t offset, const pmt::pmt_t& value) {
+            add_item_tag(0, offset, start_key(), value, alias_pmt());
+        }));
 }
 
 } // namespace gpuofdm
