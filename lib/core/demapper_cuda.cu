@@ -33,6 +33,30 @@ __global__ void demap_kernel(const float2* __restrict__ in, const float* __restr
     }
 }
 
+// One thread per point of a run (blockIdx.y strides over the runs); the same arithmetic
+// as demap_kernel and demapper_cpu::run().
+__global__ void demap_runs_kernel(const float2* __restrict__ in, const float* __restrict__ gain,
+                                  float* __restrict__ out, const demap_run* __restrict__ runs,
+                                  unsigned long long n_runs, bool hard)
+{
+    for (unsigned long long r = blockIdx.y; r < n_runs; r += gridDim.y) {
+        const demap_run run = runs[r];
+        const unsigned n = bits_per_symbol(run.mod);
+        for (unsigned long long j = blockIdx.x * 256ull + threadIdx.x; j < run.n_points;
+             j += 256ull * gridDim.x) {
+            const float2 y = in[run.in_offset + j];
+            const float wj = run.gain_period
+                                 ? demap_detail::mul(run.w,
+                                                     gain[run.gain_offset + j % run.gain_period])
+                                 : run.w;
+            float v[6];
+            demap_point(y.x, y.y, run.mod, wj, hard, v);
+            for (unsigned i = 0; i < n; i++)
+                out[run.out_offset + j * n + i] = v[i];
+        }
+    }
+}
+
 class demapper_cuda : public demapper
 {
 public:
@@ -97,6 +121,18 @@ private:
 };
 
 } // namespace
+
+void launch_demap(const cfloat* in, const float* gain, float* out, const demap_run* runs,
+                  size_t n_runs, size_t max_n, bool hard, cudaStream_t stream)
+{
+    if (n_runs == 0 || max_n == 0)
+        return;
+    const size_t bx = std::min<size_t>((max_n + 255) / 256, 65535 * 16);
+    const size_t by = std::min<size_t>(n_runs, 65535);
+    demap_runs_kernel<<<dim3(unsigned(bx), unsigned(by)), 256, 0, stream>>>(
+        reinterpret_cast<const float2*>(in), gain, out, runs, n_runs, hard);
+    GPUOFDM_CUDA_CHECK_LAUNCH(demap_runs_kernel);
+}
 
 std::unique_ptr<demapper> make_demapper_cuda(const demapper_params& p, const device_spec& dev)
 {
