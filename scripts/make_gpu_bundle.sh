@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Gathers the core test, the benchmark and the demo with the non-system shared libraries
-# they load (GNU Radio, VOLK, Boost, spdlog, fmt, FFTW, ...) into one folder, so they run
-# on a machine that has the CUDA driver and toolkit but no GNU Radio.
+# Gathers the core test, the block test, the benchmark and the demo with the non-system
+# shared libraries they load (GNU Radio, VOLK, Boost, spdlog, fmt, FFTW, ...) into one
+# folder, so they run on a machine that has the CUDA driver and toolkit but no GNU Radio.
 #   scripts/make_gpu_bundle.sh [BUILD_DIR] [OUT_DIR]      (defaults: build, gpu-bundle)
-# Then, there:  OUT_DIR/run.sh test_gpuofdm_core | gpuofdm_bench ... | gpuofdm_demo ...
+# Then, there:  OUT_DIR/run.sh test_gpuofdm_core | test_gpuofdm_blocks | gpuofdm_bench ... |
+#                  gpuofdm_demo ...
 # libc, libm, libstdc++, libgcc_s, the loader and the CUDA libraries stay behind: the
 # target machine's own are used.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,7 +12,7 @@ set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$src/build}"
 out="${2:-$src/gpu-bundle}"
-bins=(lib/tests/test_gpuofdm_core apps/gpuofdm_bench/gpuofdm_bench apps/gpuofdm_demo/gpuofdm_demo)
+bins=(lib/tests/test_gpuofdm_core lib/tests/blocks/test_gpuofdm_blocks apps/gpuofdm_bench/gpuofdm_bench apps/gpuofdm_demo/gpuofdm_demo)
 
 rm -rf "$out"
 mkdir -p "$out/lib"

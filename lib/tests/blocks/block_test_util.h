@@ -1,0 +1,249 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef GPUOFDM_BLOCK_TEST_UTIL_H
+#define GPUOFDM_BLOCK_TEST_UTIL_H
+
+// Helpers of the block tests: one block in a vector_source -> block -> vector_sink
+// flowgraph (run with a time limit), seeded data, tag and tolerance comparisons.
+
+#include <gnuradio/blocks/vector_sink.h>
+#include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/top_block.h>
+#include <gr-gpuofdm/device.h>
+#include <pmt/pmt.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdlib>
+#include <future>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gr::gpuofdm::block_test {
+
+//! The device of the "cuda" half: "cuda", or GPUOFDM_BLOCKS_GPU_DEVICE (e.g. "cpu", to dry
+//! run the comparisons on a machine without a GPU: the twin against itself).
+inline std::string gpu_device()
+{
+    const char* env = std::getenv("GPUOFDM_BLOCKS_GPU_DEVICE");
+    return env && *env ? env : "cuda";
+}
+
+//! What device() reports for gpu_device().
+inline std::string gpu_device_name() { return gpu_device() == "cpu" ? "cpu" : "cuda:0"; }
+
+//! Skips the calling test, with the reason, where no GPU is usable.
+#define GPUOFDM_BLOCKS_REQUIRE_GPU()                                               \
+    do {                                                                           \
+        const std::string why_ = ::gr::gpuofdm::gpu_unusable_reason(0);            \
+        if (!why_.empty() && ::gr::gpuofdm::block_test::gpu_device() != "cpu")     \
+            GTEST_SKIP() << "no usable GPU: " << why_;                             \
+    } while (0)
+
+constexpr int run_timeout_s = 60;
+
+//! tb->run(max_noutput) that fails the test instead of hanging.
+inline void run_bounded(const gr::top_block_sptr& tb, int max_noutput = 0)
+{
+    auto done = std::async(std::launch::async, [&] {
+        if (max_noutput > 0)
+            tb->run(max_noutput);
+        else
+            tb->run();
+    });
+    if (done.wait_for(std::chrono::seconds(run_timeout_s)) != std::future_status::ready) {
+        tb->stop();
+        done.wait();
+        ADD_FAILURE() << "the flowgraph did not end within " << run_timeout_s << " s";
+    }
+    done.get();
+}
+
+template <typename T>
+struct flow_out {
+    std::vector<T> data;
+    std::vector<gr::tag_t> tags;
+};
+
+//! vector_source<TI> (vlen in_vlen, with tags) -> blk -> vector_sink<TO> (vlen out_vlen).
+template <typename TI, typename TO>
+flow_out<TO> run_block(const gr::basic_block_sptr& blk,
+                       const std::vector<TI>& in,
+                       const std::vector<gr::tag_t>& tags = {},
+                       unsigned in_vlen = 1,
+                       unsigned out_vlen = 1,
+                       int max_noutput = 0)
+{
+    auto tb = gr::make_top_block("gpuofdm_block_test");
+    auto src = gr::blocks::vector_source<TI>::make(in, false, in_vlen, tags);
+    auto snk = gr::blocks::vector_sink<TO>::make(out_vlen);
+    tb->connect(src, 0, blk, 0);
+    tb->connect(blk, 0, snk, 0);
+    run_bounded(tb, max_noutput);
+    return { snk->data(), snk->tags() };
+}
+
+//! A source-less block (wifi_tx, wimax_tx) -> vector_sink_c: posts msgs on "pdus", then
+//! "done" on its system port so the graph ends once everything is out.
+inline flow_out<gr_complex> run_pdus(const gr::basic_block_sptr& blk,
+                                     const std::vector<pmt::pmt_t>& msgs)
+{
+    auto tb = gr::make_top_block("gpuofdm_block_test");
+    auto snk = gr::blocks::vector_sink<gr_complex>::make(1);
+    tb->connect(blk, 0, snk, 0);
+    for (const auto& m : msgs)
+        blk->_post(pmt::mp("pdus"), m);
+    blk->_post(pmt::mp("system"), pmt::cons(pmt::mp("done"), pmt::from_long(1)));
+    run_bounded(tb);
+    return { snk->data(), snk->tags() };
+}
+
+inline gr::tag_t make_tag(uint64_t offset, const std::string& key, const pmt::pmt_t& value)
+{
+    gr::tag_t t;
+    t.offset = offset;
+    t.key = pmt::mp(key);
+    t.value = value;
+    return t;
+}
+
+//! Tags as "offset key value" strings, sorted (srcid left out: it names the block).
+inline std::vector<std::string> tag_strings(const std::vector<gr::tag_t>& tags,
+                                            const std::string& only_key = "")
+{
+    std::vector<std::pair<uint64_t, std::string>> v;
+    for (const auto& t : tags) {
+        const std::string key = pmt::symbol_to_string(t.key);
+        if (!only_key.empty() && key != only_key)
+            continue;
+        v.emplace_back(t.offset, key + " " + pmt::write_string(t.value));
+    }
+    std::stable_sort(v.begin(), v.end());
+    std::vector<std::string> out;
+    for (const auto& [o, s] : v)
+        out.push_back(std::to_string(o) + " " + s);
+    return out;
+}
+
+inline std::vector<uint8_t> random_bits(size_t n, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::vector<uint8_t> v(n);
+    for (auto& b : v)
+        b = uint8_t(rng() & 1);
+    return v;
+}
+
+inline std::vector<uint8_t> random_bytes(size_t n, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::vector<uint8_t> v(n);
+    for (auto& b : v)
+        b = uint8_t(rng() & 0xFF);
+    return v;
+}
+
+inline std::vector<float> random_floats(size_t n, uint32_t seed, float sigma = 1.0f,
+                                        float mean = 0.0f)
+{
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> g(mean, sigma);
+    std::vector<float> v(n);
+    for (auto& x : v)
+        x = g(rng);
+    return v;
+}
+
+inline std::vector<gr_complex> random_complex(size_t n, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> g(0.0f, 1.0f);
+    std::vector<gr_complex> v(n);
+    for (auto& x : v)
+        x = { g(rng), g(rng) };
+    return v;
+}
+
+inline double magnitude(float x) { return std::abs(double(x)); }
+inline double magnitude(gr_complex x) { return std::abs(std::complex<double>(x)); }
+
+/*!
+ * \brief got[i] within rel_tol * RMS(want[first .. first + n)) of want[i] over that range
+ * (n = 0: the whole vectors, whose sizes must agree).
+ */
+template <typename T>
+::testing::AssertionResult near_rms(const std::vector<T>& got,
+                                    const std::vector<T>& want,
+                                    double rel_tol,
+                                    size_t first = 0,
+                                    size_t n = 0)
+{
+    if (n == 0) {
+        if (got.size() != want.size())
+            return ::testing::AssertionFailure()
+                   << "sizes differ: " << got.size() << " vs " << want.size();
+        n = want.size();
+    }
+    if (first + n > got.size() || first + n > want.size())
+        return ::testing::AssertionFailure() << "range " << first << " + " << n
+                                             << " past the end (" << got.size() << ", "
+                                             << want.size() << ")";
+    double power = 0, worst = 0;
+    size_t worst_at = first;
+    for (size_t i = first; i < first + n; i++) {
+        power += magnitude(want[i]) * magnitude(want[i]);
+        const double e = magnitude(T(got[i] - want[i]));
+        if (e > worst) {
+            worst = e;
+            worst_at = i;
+        }
+    }
+    const double rms = std::sqrt(power / double(std::max<size_t>(1, n)));
+    if (worst <= rel_tol * rms)
+        return ::testing::AssertionSuccess() << "max error " << worst / rms << " of RMS";
+    return ::testing::AssertionFailure() << "max error " << worst << " at " << worst_at
+                                         << " is " << worst / rms << " of the RMS " << rms
+                                         << " (tolerance " << rel_tol << ")";
+}
+
+//! Sets an environment variable for one scope (e.g. GPUOFDM_PIN_BUFFERS=0).
+class scoped_env
+{
+public:
+    scoped_env(const char* name, const char* value) : d_name(name)
+    {
+        const char* old = std::getenv(name);
+        d_had = old != nullptr;
+        if (d_had)
+            d_old = old;
+        setenv(name, value, 1);
+    }
+    ~scoped_env()
+    {
+        if (d_had)
+            setenv(d_name.c_str(), d_old.c_str(), 1);
+        else
+            unsetenv(d_name.c_str());
+    }
+    scoped_env(const scoped_env&) = delete;
+    scoped_env& operator=(const scoped_env&) = delete;
+
+private:
+    std::string d_name, d_old;
+    bool d_had = false;
+};
+
+} // namespace gr::gpuofdm::block_test
+
+#endif
