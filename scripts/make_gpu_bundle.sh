@@ -23,11 +23,12 @@ for b in "${bins[@]}"; do
         exit 1
     fi
     cp "$build/$b" "$out/"
-    ldd "$build/$b" | awk '/=>/ { print $1, $3 }' | while read -r name path; do
+    # Process substitution, not a pipe: an exit here must end the script, not a subshell.
+    while read -r name path; do
         [[ "$name" =~ $system ]] && continue
         [ -f "$path" ] || { echo "make_gpu_bundle: $name not found" >&2; exit 1; }
         cp -nL "$path" "$out/lib/$name"
-    done
+    done < <(ldd "$build/$b" | awk '/=>/ { print $1, $3 }')
 done
 # The standards' vectors travel too (they stay out of the repository), for the vector tests.
 vectors="${GPUOFDM_TESTVECTORS:-$src/../shared/testvectors}"
