@@ -22,6 +22,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -52,6 +53,34 @@ inline bool pmt_integer(const pmt::pmt_t& v, long& out)
         return true;
     }
     return false;
+}
+
+/*!
+ * The checks every PDU-driven transmitter makes of a message: a pair of a metadata dict
+ * and a u8vector of 1..max_len octets (\p what names them in the reason). Returns "" and
+ * sets \p meta and \p data, or the reason to drop it.
+ */
+inline std::string unpack_pdu(const pmt::pmt_t& msg,
+                              size_t max_len,
+                              const std::string& what,
+                              pmt::pmt_t& meta,
+                              pmt::pmt_t& data)
+{
+    if (!pmt::is_pair(msg))
+        return "not a PDU (a pair of a metadata dict and a u8vector)";
+    meta = pmt::car(msg);
+    data = pmt::cdr(msg);
+    if (!pmt::is_dict(meta))
+        return "the metadata is not a dict";
+    if (!pmt::is_u8vector(data))
+        return "the " + what + " is not a u8vector";
+    const size_t len = pmt::length(data);
+    if (len == 0)
+        return "empty " + what;
+    if (len > max_len)
+        return what + " of " + std::to_string(len) + " octets; at most " +
+               std::to_string(max_len);
+    return "";
 }
 
 /*!

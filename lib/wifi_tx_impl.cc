@@ -151,20 +151,11 @@ void wifi_tx_impl::drop(const std::string& why)
 
 void wifi_tx_impl::handle_pdu(const pmt::pmt_t& msg)
 {
-    if (!pmt::is_pair(msg))
-        return drop("not a PDU (a pair of a metadata dict and a u8vector)");
-    const pmt::pmt_t meta = pmt::car(msg);
-    const pmt::pmt_t data = pmt::cdr(msg);
-    if (!pmt::is_dict(meta))
-        return drop("the metadata is not a dict");
-    if (!pmt::is_u8vector(data))
-        return drop("the PSDU is not a u8vector");
+    pmt::pmt_t meta, data;
+    const std::string bad = unpack_pdu(msg, max_psdu, "PSDU", meta, data);
+    if (!bad.empty())
+        return drop(bad);
     const size_t len = pmt::length(data);
-    if (len == 0)
-        return drop("empty PSDU");
-    if (len > max_psdu)
-        return drop("PSDU of " + std::to_string(len) + " octets; at most " +
-                    std::to_string(max_psdu));
 
     long rate = d_rate.load();
     if (pmt::dict_has_key(meta, pmt::mp("rate"))) {
