@@ -122,14 +122,29 @@ void viterbi_decoder::decode_frames(const float* llr, size_t n_llr, size_t frame
     job.out_end = frame_steps;
     job.known_start = true;
     job.zero_end = true;
-    const size_t per_frame = viterbi_chunks_per_segment(job);
-    const size_t group = std::max<size_t>(
-        1, std::min(d_params.max_steps / frame_steps, max_chunks() / per_frame));
+    const size_t group = frames_per_launch(frame_steps);
     const size_t n_frames = n_llr / (2 * frame_steps);
     for (size_t f = 0; f < n_frames; f += group) {
         job.n_segments = std::min(group, n_frames - f);
         run(llr + 2 * f * frame_steps, job, out + f * frame_steps);
     }
+}
+
+size_t viterbi_decoder::frames_per_launch(size_t frame_steps) const
+{
+    if (frame_steps == 0)
+        throw std::invalid_argument("frame_steps: must be at least 1");
+    if (frame_steps > d_params.max_steps)
+        throw std::invalid_argument("frame_steps: " + std::to_string(frame_steps) +
+                                    " exceeds max_steps " + std::to_string(d_params.max_steps));
+    viterbi_job job = make_job();
+    job.seg_steps = frame_steps;
+    job.base = 0;
+    job.out_begin = 0;
+    job.out_end = frame_steps;
+    const size_t per_frame = viterbi_chunks_per_segment(job);
+    return std::max<size_t>(
+        1, std::min(d_params.max_steps / frame_steps, max_chunks() / per_frame));
 }
 
 void viterbi_decoder::decode_frames_hard(const uint8_t* bits, size_t n_bits, size_t frame_steps,
@@ -231,6 +246,11 @@ size_t viterbi_decoder::flush(uint8_t* out, viterbi_stream_state& st, bool zero_
 void viterbi_decoder::device_load(const float*, size_t)
 {
     throw std::logic_error("viterbi_decoder: device_load needs the CUDA backend");
+}
+
+void viterbi_decoder::device_load_from_device(const float*, size_t, size_t)
+{
+    throw std::logic_error("viterbi_decoder: device_load_from_device needs the CUDA backend");
 }
 
 void viterbi_decoder::device_decode_frames(size_t, size_t)

@@ -96,6 +96,12 @@ public:
      * \param out n_llr / 2 decoded bits
      */
     void decode_frames(const float* llr, size_t n_llr, size_t frame_steps, uint8_t* out);
+    /*!
+     * \brief Most terminated frames of frame_steps steps that one launch decodes (what
+     * decode_frames() puts in one run() and device_decode_frames() accepts): at least 1.
+     * Throws std::invalid_argument when frame_steps is 0 or above max_steps.
+     */
+    size_t frames_per_launch(size_t frame_steps) const;
     //! The same for hard input: 0/1 bytes, mapped to LLR +1/-1.
     void decode_frames_hard(const uint8_t* bits, size_t n_bits, size_t frame_steps, uint8_t* out);
 
@@ -158,8 +164,19 @@ public:
      * device_decode_frames() decodes n_frames terminated frames of frame_steps steps from it
      * (n_frames * frame_steps <= max_steps) into the device's bit buffer, kernel only, and
      * waits for the stream; device_fetch() copies the first n_bits decoded bits back.
+     * n_frames may be at most frames_per_launch(frame_steps).
      */
     virtual void device_load(const float* llr, size_t n_llr);
+    /*!
+     * \brief Device-to-device load for fused chains: copies n_llr values from \p d_llr,
+     * memory of this decoder's device, to the LLR buffer from value \p at on
+     * (at + n_llr <= 2 max_steps), so that frames gathered from anywhere on the device can be
+     * decoded without a trip through the host. The copy is queued on the decoder's stream
+     * and does not wait: whatever writes d_llr must be complete when it is called (e.g. the
+     * caller's stream synchronized), and d_llr must stay unchanged until the next
+     * device_decode_frames(), which runs after the copy and waits for it.
+     */
+    virtual void device_load_from_device(const float* d_llr, size_t n_llr, size_t at = 0);
     virtual void device_decode_frames(size_t frame_steps, size_t n_frames);
     virtual void device_fetch(uint8_t* out, size_t n_bits);
 

@@ -157,6 +157,20 @@ public:
         d_stream.synchronize();
     }
 
+    void device_load_from_device(const float* d_src, size_t n_llr, size_t at) override
+    {
+        if (at > 2 * d_params.max_steps || n_llr > 2 * d_params.max_steps - at)
+            throw std::invalid_argument("n_llr: at + n_llr at most 2 max_steps = " +
+                                        std::to_string(2 * d_params.max_steps) + ", got " +
+                                        std::to_string(at) + " + " + std::to_string(n_llr));
+        if (n_llr == 0)
+            return;
+        use_device(d_device.cuda_index);
+        // Queued on our stream: device_decode_frames() launches after it on the same stream.
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get() + at, d_src, n_llr * sizeof(float),
+                                           cudaMemcpyDeviceToDevice, d_stream.get()));
+    }
+
     void device_decode_frames(size_t frame_steps, size_t n_frames) override
     {
         viterbi_job job = make_job();

@@ -6,14 +6,11 @@
 
 // CUDA 802.11a DATA-field decoder: every frame of a batch through the stages' device entry
 // points (launch_demap, launch_permute, depuncture_cuda) after one H2D copy of all frames'
-// symbols, gains and run tables; one D2H copy of the mother-code LLRs; then the CUDA
-// Viterbi decoder on the frames grouped by code rate and length, and the shared host step
+// symbols, gains and run tables; then the CUDA Viterbi decoder on the frames grouped by
+// code rate and length, its input gathered device-to-device from the mother-code LLRs
+// (device_load_from_device), and only the decoded bits copied back for the shared host step
 // (descrambling, octets, FCS: a few bytes a frame). Every stage is bit-exact with its CPU
 // twin, so the results equal wifi_decode_cpu.cc's.
-//
-// The Viterbi decoder's device entry points load from host memory (device_load), so its
-// input makes the round trip through pinned host memory; a device-to-device load there
-// would keep the whole chain on the device.
 
 #include "cuda_check.h"
 #include "demapper.h"
@@ -89,7 +86,6 @@ public:
         d_llr = device_buffer<float>(n_sym * max_cbps);
         d_deint = device_buffer<float>(n_sym * max_cbps);
         d_mother = device_buffer<float>(n_sym * 2 * max_dbps);
-        d_host_mother = pinned_buffer<float>(n_sym * 2 * max_dbps);
     }
 
     device_spec device() const override { return d_device; }
@@ -157,29 +153,32 @@ protected:
                             depuncture_pattern::make("80211a", to_string(cr)), s);
             i = j;
         }
-        // One D2H copy of the mother-code LLRs.
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_mother.get(), d_mother.get(),
-                                           d_mother_at[n_frames] * sizeof(float),
-                                           cudaMemcpyDeviceToHost, s));
+        // The depunctured LLRs stay on the device: the Viterbi decoders copy them
+        // device-to-device from d_mother once it is complete.
         d_stream.synchronize();
 
         // 17.3.5.5: the frames of one code rate and length decode together as terminated
-        // frames of their first decoded_steps(len) steps (the pad bits are not decoded).
+        // frames of their first decoded_steps(len) steps (the pad bits are not decoded),
+        // gathered device-to-device into the decoder's LLR buffer, as many as one launch
+        // takes; only the decoded bits (one byte a step) come back to the host.
         std::map<std::pair<int, size_t>, std::vector<size_t>> groups;
         for (size_t i = 0; i < n_frames; i++)
             groups[{ int(wifi_rate(frames[i].rate_mbps).rate), frames[i].len }].push_back(i);
         for (const auto& [key, members] : groups) {
             const size_t steps = decoded_steps(key.second);
-            d_group_llr.resize(2 * steps * members.size());
-            for (size_t m = 0; m < members.size(); m++)
-                std::memcpy(d_group_llr.data() + 2 * steps * m,
-                            d_host_mother.get() + d_mother_at[members[m]],
-                            2 * steps * sizeof(float));
-            d_bits.resize(steps * members.size());
-            d_viterbi.at(key.first)->decode_frames(d_group_llr.data(), d_group_llr.size(), steps,
-                                                   d_bits.data());
-            for (size_t m = 0; m < members.size(); m++)
-                finish_frame(d_bits.data() + steps * m, key.second, out[members[m]]);
+            viterbi_decoder& vit = *d_viterbi.at(key.first);
+            const size_t per_launch = vit.frames_per_launch(steps);
+            d_bits.resize(steps * std::min(per_launch, members.size()));
+            for (size_t g = 0; g < members.size(); g += per_launch) {
+                const size_t n = std::min(per_launch, members.size() - g);
+                for (size_t m = 0; m < n; m++)
+                    vit.device_load_from_device(d_mother.get() + d_mother_at[members[g + m]],
+                                                2 * steps, 2 * steps * m);
+                vit.device_decode_frames(steps, n);
+                vit.device_fetch(d_bits.data(), steps * n);
+                for (size_t m = 0; m < n; m++)
+                    finish_frame(d_bits.data() + steps * m, key.second, out[members[g + m]]);
+            }
         }
     }
 
@@ -201,9 +200,7 @@ private:
     device_buffer<float> d_llr;   //!< demapped, frame after frame
     device_buffer<float> d_deint; //!< deinterleaved
     device_buffer<float> d_mother; //!< depunctured: rate-1/2 LLR pairs
-    pinned_buffer<float> d_host_mother;
     std::vector<size_t> d_mother_at; //!< first mother-code LLR of each frame
-    std::vector<float> d_group_llr;
     std::vector<uint8_t> d_bits;
 };
 

@@ -392,4 +392,40 @@ TEST(wifi_decode, cuda_equals_cpu_mixed_batch)
     }
     EXPECT_GT(ok, frames.size() / 2); // most frames decode, so the comparison means something
 }
+// Many frames of one code rate and length: the CUDA backend gathers each group's LLRs
+// device-to-device into the Viterbi decoder, in several launches when the group is larger
+// than one launch takes (40 frames of 4095 octets: at most 31 per launch of 2^20 steps).
+TEST(wifi_decode, cuda_equals_cpu_large_groups)
+{
+    GPUOFDM_REQUIRE_GPU();
+    core::wifi_decode_params p; // 64 frames, 16384 symbols a batch: one batch here
+    auto cpu_dec = core::make_wifi_decoder(p, cpu);
+    auto gpu_dec = core::make_wifi_decoder(p, core::resolve_device("cuda"));
+    std::mt19937 rng(72);
+    std::vector<tx_frame> frames(60);
+    for (size_t i = 0; i < frames.size(); i++) {
+        tx_frame& f = frames[i];
+        const bool big = i % 3 != 2; // 40 big frames, 20 small ones between them
+        f.psdu = random_psdu(big ? 4095 : 100, rng);
+        f.rate = big ? 54 : 24;
+        f.seed = int(1 + rng() % 127);
+        transmit(f);
+        if (i % 5 == 1)
+            add_awgn(f, std::pow(10.0f, -(moderate_snr_db(f.rate) - 3.0f) / 10.0f), rng());
+    }
+    std::vector<core::wifi_rx_frame> rx;
+    for (const auto& f : frames)
+        rx.push_back(rx_of(f));
+    const auto want = cpu_dec->process(rx);
+    const auto got = gpu_dec->process(rx);
+    ASSERT_EQ(got.size(), want.size());
+    size_t ok = 0;
+    for (size_t i = 0; i < frames.size(); i++) {
+        EXPECT_EQ(got[i].psdu, want[i].psdu) << "frame " << i;
+        EXPECT_EQ(got[i].seed, want[i].seed) << "frame " << i;
+        EXPECT_EQ(got[i].fcs_ok, want[i].fcs_ok) << "frame " << i;
+        ok += want[i].fcs_ok;
+    }
+    EXPECT_GT(ok, frames.size() / 2);
+}
 #endif
