@@ -12,6 +12,7 @@ import numpy as np
 from gnuradio import blocks, fec, gr, gr_unittest
 
 from gnuradio import gpuofdm
+from gpuofdm_testing import gpu_reason, read_octet_bits, testvector_dir
 
 SEED = 20261123
 
@@ -26,26 +27,6 @@ PATTERNS = {
 }
 # First and second mother-code polynomial, octal, MSB on the newest input (Figure 17-8).
 POLYS = {"802.11a": (0o133, 0o171), "802.16": (0o171, 0o133)}
-
-
-def testvector_dir():
-    env = os.environ.get("GPUOFDM_TESTVECTORS")
-    if env:
-        return env
-    src = os.environ.get("GPUOFDM_SOURCE_DIR",
-                         os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    return os.path.join(src, "..", "shared", "testvectors")
-
-
-def read_octet_bits(path):
-    """Hex octets one a line ('#' comments), the first bit in time the MSB."""
-    with open(path) as f:
-        octets = [int(line, 16) for line in f if line.strip() and not line.startswith("#")]
-    return [(o >> (7 - i)) & 1 for o in octets for i in range(8)]
-
-
-def gpu_reason():
-    return gpuofdm.gpu_unusable_reason(0)
 
 
 def reverse7(g):

@@ -12,6 +12,7 @@ import numpy as np
 from gnuradio import blocks, gr, gr_unittest
 
 from gnuradio import gpuofdm
+from gpuofdm_testing import gpu_reason, read_octet_bits, testvector_dir
 
 SEED = 20261124
 
@@ -20,26 +21,6 @@ SEED = 20261124
 MODES = [("802.11a", 48, 1), ("802.11a", 96, 2), ("802.11a", 192, 4), ("802.11a", 288, 6),
          ("802.16", 192, 1), ("802.16", 384, 2), ("802.16", 768, 4), ("802.16", 1152, 6),
          ("802.16", 96, 2)]
-
-
-def testvector_dir():
-    env = os.environ.get("GPUOFDM_TESTVECTORS")
-    if env:
-        return env
-    src = os.environ.get("GPUOFDM_SOURCE_DIR",
-                         os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    return os.path.join(src, "..", "shared", "testvectors")
-
-
-def read_octet_bits(path):
-    """Hex octets one a line ('#' comments), the first bit in time the MSB."""
-    with open(path) as f:
-        octets = [int(line, 16) for line in f if line.strip() and not line.startswith("#")]
-    return [(o >> (7 - i)) & 1 for o in octets for i in range(8)]
-
-
-def gpu_reason():
-    return gpuofdm.gpu_unusable_reason(0)
 
 
 def columns(standard):

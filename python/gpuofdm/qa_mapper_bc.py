@@ -12,6 +12,7 @@ import numpy as np
 from gnuradio import blocks, digital, gr, gr_unittest
 
 from gnuradio import gpuofdm
+from gpuofdm_testing import gpu_reason, read_octet_bits, testvector_dir
 
 SEED = 20261125
 
@@ -24,26 +25,6 @@ TABLE_17_11 = {"000": -7, "001": -5, "011": -3, "010": -1,            # 64-QAM, 
 # Table 17-7: K_MOD.
 MODS = {"BPSK": (1, TABLE_17_8, 1.0), "QPSK": (2, TABLE_17_9, 1 / np.sqrt(2)),
         "16QAM": (4, TABLE_17_10, 1 / np.sqrt(10)), "64QAM": (6, TABLE_17_11, 1 / np.sqrt(42))}
-
-
-def testvector_dir():
-    env = os.environ.get("GPUOFDM_TESTVECTORS")
-    if env:
-        return env
-    src = os.environ.get("GPUOFDM_SOURCE_DIR",
-                         os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    return os.path.join(src, "..", "shared", "testvectors")
-
-
-def read_octet_bits(path):
-    """Hex octets one a line ('#' comments), the first bit in time the MSB."""
-    with open(path) as f:
-        octets = [int(line, 16) for line in f if line.strip() and not line.startswith("#")]
-    return [(o >> (7 - i)) & 1 for o in octets for i in range(8)]
-
-
-def gpu_reason():
-    return gpuofdm.gpu_unusable_reason(0)
 
 
 def symbol_table(mod):

@@ -9,6 +9,7 @@ import numpy as np
 from gnuradio import blocks, fft, gr, gr_unittest
 
 from gnuradio import gpuofdm
+from gpuofdm_testing import gpu_reason
 
 SEED = 20261121
 LTE_CP_2048 = [160, 144, 144, 144, 144, 144, 144]
@@ -17,10 +18,6 @@ LTE_CP_2048 = [160, 144, 144, 144, 144, 144, 144]
 def random_samples(n, seed=SEED):
     rng = np.random.default_rng(seed)
     return (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)
-
-
-def gpu_reason():
-    return gpuofdm.gpu_unusable_reason(0)
 
 
 class qa_ofdm_fft(gr_unittest.TestCase):

@@ -11,6 +11,7 @@ import numpy as np
 from gnuradio import blocks, digital, fft, gr, gr_unittest
 
 from gnuradio import gpuofdm
+from gpuofdm_testing import gpu_reason
 
 SEED = 20261122
 LTE_CP_2048 = [160, 144, 144, 144, 144, 144, 144]
@@ -20,10 +21,6 @@ def random_bins(n_sym, fft_len, seed=SEED):
     rng = np.random.default_rng(seed)
     n = n_sym * fft_len
     return (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)
-
-
-def gpu_reason():
-    return gpuofdm.gpu_unusable_reason(0)
 
 
 class qa_ofdm_ifft(gr_unittest.TestCase):

@@ -12,27 +12,19 @@ import numpy as np
 from gnuradio import blocks, gr, gr_unittest
 
 from gnuradio import gpuofdm
+from gpuofdm_testing import gpu_reason, testvector_dir
 
 SEED = 8033
 PROFILES = [(32, 24, 4), (40, 36, 2), (64, 48, 8), (80, 72, 4), (108, 96, 6), (120, 108, 6)]
 
 
 def vector_dir():
-    env = os.environ.get("GPUOFDM_TESTVECTORS")
-    if env:
-        return os.path.join(env, "ieee80216-ofdm")
-    src = os.environ.get("GPUOFDM_SOURCE_DIR",
-                         os.path.join(os.path.dirname(__file__), "..", ".."))
-    return os.path.join(src, "..", "shared", "testvectors", "ieee80216-ofdm")
+    return os.path.join(testvector_dir(), "ieee80216-ofdm")
 
 
 def read_octets(name):
     with open(os.path.join(vector_dir(), name)) as f:
         return [int(line, 16) for line in f if line.strip()]
-
-
-def gpu_reason():
-    return gpuofdm.gpu_unusable_reason(0)
 
 
 def run(block, data):

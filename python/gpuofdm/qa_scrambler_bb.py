@@ -12,6 +12,7 @@ import numpy as np
 from gnuradio import blocks, digital, gr, gr_unittest
 
 from gnuradio import gpuofdm
+from gpuofdm_testing import gpu_reason, read_octet_bits, testvector_dir
 
 SEED = 20261122
 
@@ -19,26 +20,6 @@ SEED = 20261122
 SEQ_80211A_ONES = (
     "00001110 11110010 11001001 00000010 00100110 00101110 10110110 00001100 "
     "11010100 11100111 10110100 00101010 11111010 01010001 10111000 1111111").replace(" ", "")
-
-
-def testvector_dir():
-    env = os.environ.get("GPUOFDM_TESTVECTORS")
-    if env:
-        return env
-    src = os.environ.get("GPUOFDM_SOURCE_DIR",
-                         os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    return os.path.join(src, "..", "shared", "testvectors")
-
-
-def read_octet_bits(path):
-    """Hex octets one a line ('#' comments), the first bit in time the MSB."""
-    with open(path) as f:
-        octets = [int(line, 16) for line in f if line.strip() and not line.startswith("#")]
-    return [(o >> (7 - i)) & 1 for o in octets for i in range(8)]
-
-
-def gpu_reason():
-    return gpuofdm.gpu_unusable_reason(0)
 
 
 def reference_sequence(standard, seed, n):

@@ -16,14 +16,11 @@ import pmt
 from gnuradio import blocks, fec, gr, gr_unittest
 
 from gnuradio import gpuofdm
+from gpuofdm_testing import gpu_reason
 
 SEED = 20261122
 GR_POLYS_80211A = [109, 79]  # 133, 171 octal, bit-reversed for GNU Radio
 TAIL = 6
-
-
-def gpu_reason():
-    return gpuofdm.gpu_unusable_reason(0)
 
 
 def gr_encode(bits, frame_size):

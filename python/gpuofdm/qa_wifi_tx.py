@@ -22,25 +22,13 @@ import pmt
 from gnuradio import blocks, gr, gr_unittest, pdu
 
 from gnuradio import gpuofdm
+from gpuofdm_testing import gpu_reason, source_dir, testvector_dir
 
 PDUS = pmt.intern("pdus")
 UNIT_POWER = 64 / math.sqrt(52)
 N_DBPS = {6: 24, 9: 36, 12: 48, 18: 72, 24: 96, 36: 144, 48: 192, 54: 216}
 TIME_TOL = 2e-3   # Table G.24 prints 3 decimals
 RUN_TIMEOUT_S = 60
-
-
-def source_dir():
-    return os.path.abspath(os.environ.get(
-        "GPUOFDM_SOURCE_DIR",
-        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")))
-
-
-def testvector_dir():
-    env = os.environ.get("GPUOFDM_TESTVECTORS")
-    if env:
-        return env
-    return os.path.join(source_dir(), "..", "shared", "testvectors")
 
 
 def annex_g(name):
@@ -68,10 +56,6 @@ def make_pdu(psdu, **meta):
 
 def random_psdu(n, seed):
     return np.random.default_rng(seed).integers(0, 256, n, dtype=np.uint8)
-
-
-def gpu_reason():
-    return gpuofdm.gpu_unusable_reason(0)
 
 
 def run_with_timeout(tb, timeout=RUN_TIMEOUT_S):

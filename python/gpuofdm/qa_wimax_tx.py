@@ -17,6 +17,7 @@ import pmt
 from gnuradio import blocks, gr, gr_unittest
 
 from gnuradio import gpuofdm
+from gpuofdm_testing import testvector_dir
 
 PDUS = pmt.intern("pdus")
 UNIT_POWER = 256 / math.sqrt(200)
@@ -24,19 +25,6 @@ BLOCK = [12, 24, 36, 48, 72, 96, 108]          # K of Table 215, rate_id 0..6
 BPSC = [1, 2, 2, 4, 4, 6, 6]
 PILOTS = [-88, -63, -38, -13, 13, 38, 63, 88]
 RUN_TIMEOUT_S = 60
-
-
-def source_dir():
-    return os.path.abspath(os.environ.get(
-        "GPUOFDM_SOURCE_DIR",
-        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")))
-
-
-def testvector_dir():
-    env = os.environ.get("GPUOFDM_TESTVECTORS")
-    if env:
-        return env
-    return os.path.join(source_dir(), "..", "shared", "testvectors")
 
 
 def octets(name):
