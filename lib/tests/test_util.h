@@ -11,6 +11,7 @@
 
 #include "device.h"
 #include "ofdm_layout.h"
+#include "test_compare.h"
 
 #include <gtest/gtest.h>
 
@@ -24,17 +25,6 @@ namespace gr::gpuofdm::test {
 
 using core::cfloat;
 
-//! Seeded complex Gaussian samples; the seed goes in the test's output on failure.
-inline std::vector<cfloat> random_complex(size_t n, uint32_t seed)
-{
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> g(0.0f, 1.0f);
-    std::vector<cfloat> v(n);
-    for (auto& x : v)
-        x = { g(rng), g(rng) };
-    return v;
-}
-
 //! Skips the calling test, with the reason, where no GPU is usable.
 #define GPUOFDM_REQUIRE_GPU()                                                      \
     do {                                                                           \
@@ -43,37 +33,11 @@ inline std::vector<cfloat> random_complex(size_t n, uint32_t seed)
             GTEST_SKIP() << "no usable GPU: " << why_;                             \
     } while (0)
 
-/*!
- * \brief Compares two complex vectors to a tolerance relative to the RMS of the
- * expected vector; reports the first three mismatches and their count.
- */
+//! Complex vectors within rel_tol of the RMS of \p want (see near_rms).
 inline ::testing::AssertionResult
 near_relative(const std::vector<cfloat>& got, const std::vector<cfloat>& want, double rel_tol)
 {
-    if (got.size() != want.size())
-        return ::testing::AssertionFailure()
-               << "sizes differ: " << got.size() << " vs " << want.size();
-    double power = 0;
-    for (auto v : want)
-        power += std::norm(v);
-    const double floor = rel_tol * std::sqrt(power / std::max<size_t>(1, want.size()));
-    size_t bad = 0;
-    std::string first;
-    for (size_t i = 0; i < got.size(); i++) {
-        const double err = std::abs(got[i] - want[i]);
-        if (!(err <= floor)) {
-            if (bad < 3)
-                first += "\n  [" + std::to_string(i) + "] got (" + std::to_string(got[i].real()) +
-                         "," + std::to_string(got[i].imag()) + ") want (" +
-                         std::to_string(want[i].real()) + "," + std::to_string(want[i].imag()) +
-                         ") err " + std::to_string(err);
-            bad++;
-        }
-    }
-    if (bad)
-        return ::testing::AssertionFailure() << bad << " of " << got.size()
-                                             << " samples off by more than " << floor << first;
-    return ::testing::AssertionSuccess();
+    return near_rms(got, want, rel_tol);
 }
 
 //! Where the standards' test vectors are: $GPUOFDM_TESTVECTORS, else ../shared/testvectors.

@@ -16,6 +16,8 @@
 #include <gr-gpuofdm/device.h>
 #include <pmt/pmt.h>
 
+#include "test_compare.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,6 +33,10 @@
 #include <vector>
 
 namespace gr::gpuofdm::block_test {
+
+using test::magnitude;
+using test::near_rms;
+using test::random_complex;
 
 //! The device of the "cuda" half: "cuda", or GPUOFDM_BLOCKS_GPU_DEVICE (e.g. "cpu", to dry
 //! run the comparisons on a machine without a GPU: the twin against itself).
@@ -163,58 +169,6 @@ inline std::vector<float> random_floats(size_t n, uint32_t seed, float sigma = 1
     for (auto& x : v)
         x = g(rng);
     return v;
-}
-
-inline std::vector<gr_complex> random_complex(size_t n, uint32_t seed)
-{
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> g(0.0f, 1.0f);
-    std::vector<gr_complex> v(n);
-    for (auto& x : v)
-        x = { g(rng), g(rng) };
-    return v;
-}
-
-inline double magnitude(float x) { return std::abs(double(x)); }
-inline double magnitude(gr_complex x) { return std::abs(std::complex<double>(x)); }
-
-/*!
- * \brief got[i] within rel_tol * RMS(want[first .. first + n)) of want[i] over that range
- * (n = 0: the whole vectors, whose sizes must agree).
- */
-template <typename T>
-::testing::AssertionResult near_rms(const std::vector<T>& got,
-                                    const std::vector<T>& want,
-                                    double rel_tol,
-                                    size_t first = 0,
-                                    size_t n = 0)
-{
-    if (n == 0) {
-        if (got.size() != want.size())
-            return ::testing::AssertionFailure()
-                   << "sizes differ: " << got.size() << " vs " << want.size();
-        n = want.size();
-    }
-    if (first + n > got.size() || first + n > want.size())
-        return ::testing::AssertionFailure() << "range " << first << " + " << n
-                                             << " past the end (" << got.size() << ", "
-                                             << want.size() << ")";
-    double power = 0, worst = 0;
-    size_t worst_at = first;
-    for (size_t i = first; i < first + n; i++) {
-        power += magnitude(want[i]) * magnitude(want[i]);
-        const double e = magnitude(T(got[i] - want[i]));
-        if (e > worst) {
-            worst = e;
-            worst_at = i;
-        }
-    }
-    const double rms = std::sqrt(power / double(std::max<size_t>(1, n)));
-    if (worst <= rel_tol * rms)
-        return ::testing::AssertionSuccess() << "max error " << worst / rms << " of RMS";
-    return ::testing::AssertionFailure() << "max error " << worst << " at " << worst_at
-                                         << " is " << worst / rms << " of the RMS " << rms
-                                         << " (tolerance " << rel_tol << ")";
 }
 
 //! Sets an environment variable for one scope (e.g. GPUOFDM_PIN_BUFFERS=0).
