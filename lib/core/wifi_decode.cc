@@ -62,6 +62,23 @@ void wifi_decoder::validate(const wifi_rx_frame* frames, size_t n_frames) const
 
 void wifi_decoder::process(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out)
 {
+    process_batches(frames, n_frames, out, false);
+}
+
+void wifi_decoder::process_device(const wifi_rx_frame* frames, size_t n_frames,
+                                  wifi_rx_result* out)
+{
+    process_batches(frames, n_frames, out, true);
+}
+
+void wifi_decoder::run_device(const wifi_rx_frame*, size_t, wifi_rx_result*)
+{
+    throw std::logic_error("wifi_decoder: device-resident input needs the CUDA backend");
+}
+
+void wifi_decoder::process_batches(const wifi_rx_frame* frames, size_t n_frames,
+                                   wifi_rx_result* out, bool on_device)
+{
     validate(frames, n_frames);
     if (n_frames > 0 && !out)
         throw std::invalid_argument("out: null with n_frames = " + std::to_string(n_frames));
@@ -78,7 +95,10 @@ void wifi_decoder::process(const wifi_rx_frame* frames, size_t n_frames, wifi_rx
             symbols += s;
             k++;
         }
-        run(frames + first, k, out + first);
+        if (on_device)
+            run_device(frames + first, k, out + first);
+        else
+            run(frames + first, k, out + first);
         first += k;
     }
 }

@@ -106,6 +106,14 @@ public:
         return out;
     }
 
+    /*!
+     * \brief As process(), but every frame's symbols and gains are device memory of this
+     * decoder's GPU (a fused receiver's equalizer output): all frames' symbols in one
+     * allocation, all gains in another, so only the decoded bits cross PCIe. The CUDA
+     * backend only; the CPU twin throws std::logic_error.
+     */
+    void process_device(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out);
+
     //! Trellis steps decoded for a PSDU of \p len octets: SERVICE, PSDU, tail.
     static size_t decoded_steps(size_t len) { return 16 + 8 * len + 6; }
 
@@ -121,8 +129,14 @@ protected:
     //! Backend: a batch of validated frames (at most max_frames_per_batch frames of at most
     //! max_symbols_per_batch symbols).
     virtual void run(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out) = 0;
+    //! Backend: as run(), the symbols and gains on the device (see process_device()).
+    virtual void run_device(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out);
 
     wifi_decode_params d_params;
+
+private:
+    void process_batches(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out,
+                         bool on_device);
 };
 
 //! The CPU twin or the CUDA backend ("cpu" / "cuda:N" resolved); throws

@@ -93,6 +93,20 @@ public:
 protected:
     void run(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out) override
     {
+        decode(frames, n_frames, out, false);
+    }
+
+    void run_device(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out) override
+    {
+        decode(frames, n_frames, out, true);
+    }
+
+private:
+    //! The batch: symbols (and gains) copied from the host into the staging area, or
+    //! (on_device) read where the frames point on the device.
+    void decode(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out,
+                bool on_device)
+    {
         if (n_frames == 0)
             return;
         use_device(d_device.cuda_index);
@@ -101,6 +115,15 @@ protected:
         auto* h_perm = reinterpret_cast<permute_run*>(hs + d_off_permute);
         auto* h_gain = reinterpret_cast<float*>(hs + d_off_gain);
         auto* h_sym = reinterpret_cast<cfloat*>(hs + d_off_symbols);
+
+        // Device input: offsets from the lowest symbol and gain pointers.
+        const cfloat* sym_base = frames[0].symbols;
+        const float* gain_base = nullptr;
+        for (size_t i = 0; i < n_frames; i++) {
+            sym_base = std::min(sym_base, frames[i].symbols);
+            if (frames[i].gain)
+                gain_base = gain_base ? std::min(gain_base, frames[i].gain) : frames[i].gain;
+        }
 
         // Per frame: points from P, coded values from L, mother-code LLRs from M.
         d_mother_at.assign(n_frames + 1, 0);
@@ -112,11 +135,17 @@ protected:
             const size_t n_sym = wifi_n_sym(f.len, f.rate_mbps);
             const size_t n_points = 48 * n_sym;
             const size_t n_coded = size_t(r.n_cbps) * n_sym;
-            std::memcpy(h_sym + points, f.symbols, n_points * sizeof(cfloat));
-            if (f.gain)
-                std::memcpy(h_gain + 48 * i, f.gain, 48 * sizeof(float));
+            size_t in_at = points, gain_at = 48 * i;
+            if (on_device) {
+                in_at = size_t(f.symbols - sym_base);
+                gain_at = f.gain ? size_t(f.gain - gain_base) : 0;
+            } else {
+                std::memcpy(h_sym + points, f.symbols, n_points * sizeof(cfloat));
+                if (f.gain)
+                    std::memcpy(h_gain + 48 * i, f.gain, 48 * sizeof(float));
+            }
             // w = 1 / noise_var as demapper::process() computes it.
-            h_demap[i] = demap_run{ points,      coded_at[i], n_points, 48ull * i,
+            h_demap[i] = demap_run{ in_at,   coded_at[i], n_points, gain_at,
                                     f.gain ? 48u : 0u, r.mod, 1.0f / f.noise_var };
             h_perm[i] = permute_run{ coded_at[i], coded_at[i], n_coded,
                                      d_perm_offset[rate_index(f.rate_mbps)],
@@ -128,15 +157,16 @@ protected:
             max_coded = std::max(max_coded, n_coded);
         }
 
-        // One H2D copy: run tables, gains, symbols.
+        // One H2D copy: run tables (gains and symbols too unless they are on the device).
         const cudaStream_t s = d_stream.get();
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_stage.get(), hs,
-                                           d_off_symbols + points * sizeof(cfloat),
-                                           cudaMemcpyHostToDevice, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
+            d_stage.get(), hs, on_device ? d_off_gain : d_off_symbols + points * sizeof(cfloat),
+            cudaMemcpyHostToDevice, s));
         unsigned char* ds = d_stage.get();
+        const cfloat* d_sym = on_device ? sym_base : reinterpret_cast<const cfloat*>(ds + d_off_symbols);
+        const float* d_gain = on_device ? gain_base : reinterpret_cast<const float*>(ds + d_off_gain);
         // 17.3.5.7 soft demapping, 17.3.5.6 deinterleaving: one launch each for all frames.
-        launch_demap(reinterpret_cast<const cfloat*>(ds + d_off_symbols),
-                     reinterpret_cast<const float*>(ds + d_off_gain), d_llr.get(),
+        launch_demap(d_sym, d_gain, d_llr.get(),
                      reinterpret_cast<const demap_run*>(ds), n_frames, max_points, false, s);
         launch_permute(d_llr.get(), d_deint.get(), d_perm.get(),
                        reinterpret_cast<const permute_run*>(ds + d_off_permute), n_frames,
@@ -182,7 +212,6 @@ protected:
         }
     }
 
-private:
     static device_spec activate(const device_spec& dev)
     {
         use_device(dev.cuda_index);

@@ -1,0 +1,198 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef GPUOFDM_CORE_WIFI_RX_H
+#define GPUOFDM_CORE_WIFI_RX_H
+
+// The 802.11a (clause 17) receiver: complex samples at 20 Msps in, decoded PSDUs out.
+// wifi_sync finds the frames; the front end (this file) estimates the channel on the long
+// training field, decodes SIGNAL and equalizes the DATA symbols with pilot phase
+// tracking; wifi_decoder decodes the DATA field. CPU twin, or CUDA from the synchronizer
+// on (samples copied to the device once a batch, frames decoded many per launch).
+
+#include "constellation.h"
+#include "device.h"
+#include "wifi_decode.h"
+#include "wifi_sync.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gr::gpuofdm::core {
+
+//! The SIGNAL field (17.3.4) as decoded.
+struct wifi_signal_field {
+    bool ok = false;     //!< RATE known, reserved bit 0, even parity, LENGTH 1..4095, tail 0
+    int rate_mbps = 0;   //!< 0 when RATE is not one of Table 17-5's
+    size_t len = 0;      //!< LENGTH
+};
+
+/*!
+ * \brief Decodes the 24 bits of SIGNAL from its 48 equalized BPSK points (data carriers in
+ * the order of wifi_rx_frame, pilot polarity removed) and their gains |H|^2 / noise:
+ * BPSK LLRs, deinterleaving (N_CBPS 48), the full-length Viterbi decoder over 24 steps
+ * ending in state 0, then the fields.
+ */
+wifi_signal_field wifi_decode_signal(const cfloat* points, const float* weight);
+
+//! Where a frame is and what its channel is, when they are known (a reference receiver).
+struct wifi_rx_known {
+    size_t ltf_start = 0; //!< first sample of T1 in the buffer
+    float cfo = 0.0f;     //!< radians per sample
+    /*!
+     * nullptr: estimated on the long training field; else the 64 bins (IFFT order) of
+     * the channel as the front end sees it: Y_k = H_k X_k + noise, X at the level of the
+     * standard's points (BPSK +-1), Y the 64-point FFT (no scaling) of the received T1.
+     */
+    const cfloat* channel = nullptr;
+    float noise_var = 0.0f; //!< with channel: noise variance per FFT bin of Y
+};
+
+//! Receiver parameters.
+struct wifi_rx_params {
+    wifi_sync_params sync;
+    wifi_decode_params decode;
+    /*!
+     * The FFT window of every symbol starts this many samples before the end of its
+     * cyclic prefix (0 .. 8): a margin against early timing and the channel's spread; the
+     * channel estimate takes the same offset, so it costs only delay-spread margin.
+     */
+    int fft_backoff = 3;
+    //! Common phase error from the 4 pilots, removed per symbol (17.3.5.9).
+    bool pilot_tracking = true;
+    /*!
+     * The receiver decodes when it holds this many samples (or at finish()): the batch,
+     * and so the latency (at 20 Msps, 2^18 samples are 13 ms). 4096 .. 2^24.
+     */
+    size_t batch_samples = size_t(1) << 18;
+};
+
+//! One received frame.
+struct wifi_rx_packet {
+    uint64_t ltf_start = 0; //!< stream index of T1's first sample (the frame starts 192 before)
+    float cfo = 0.0f;       //!< radians per sample (Hz = cfo * 20e6 / 2 pi)
+    float snr_db = 0.0f;    //!< mean |H|^2 over the 52 used carriers / noise, on the LTF
+    float sync_metric = 0.0f;
+    float ltf_metric = 0.0f;
+    wifi_signal_field signal;
+    //! The DATA field decoded (empty psdu, fcs_ok false when SIGNAL failed).
+    wifi_rx_result data;
+};
+
+//! Counters since construction.
+struct wifi_rx_stats {
+    uint64_t detected = 0;      //!< synchronizer detections
+    uint64_t signal_errors = 0; //!< SIGNAL failed (parity, rate, length)
+    uint64_t fcs_ok = 0;        //!< decoded with a good FCS
+    uint64_t fcs_errors = 0;    //!< decoded, bad FCS
+    uint64_t truncated = 0;     //!< the stream ended inside the frame
+    uint64_t samples = 0;       //!< samples fed
+};
+
+/*!
+ * \brief The 802.11a receiver over a stream.
+ *
+ * Per frame: derotation by the synchronizer's CFO; the two long training symbols
+ * (averaged) give the least-squares channel H_k = Y_k / L_k and their difference the
+ * noise variance; SIGNAL (pilot polarity p_0) is equalized and decoded; if it is valid,
+ * the N_SYM DATA symbols (pilot polarity p_1 ..) are equalized Y_k / H_k with the common
+ * phase of the four pilots removed, and handed to wifi_decoder with the gains |H_k|^2 and
+ * the noise variance. After a frame with a valid SIGNAL, the search resumes at its end.
+ */
+class wifi_receiver
+{
+public:
+    virtual ~wifi_receiver() = default;
+
+    const wifi_rx_params& params() const { return d_params; }
+    virtual device_spec device() const = 0;
+    const wifi_rx_stats& stats() const { return d_stats; }
+
+    /*!
+     * Feeds the next \p n samples of the stream; returns the frames completed (decoded
+     * when batch_samples samples are held). Non-finite samples are read as 0.
+     */
+    std::vector<wifi_rx_packet> process(const cfloat* x, size_t n);
+    //! End of stream: decodes every complete frame held; frames cut off are counted.
+    std::vector<wifi_rx_packet> finish();
+
+    /*!
+     * One buffer, no stream: frames as wifi_sync finds them (known == nullptr) or at the
+     * given places (n_known of them, in order, not overlapping).
+     */
+    std::vector<wifi_rx_packet> decode_buffer(const cfloat* x, size_t n,
+                                              const wifi_rx_known* known = nullptr,
+                                              size_t n_known = 0);
+
+protected:
+    explicit wifi_receiver(const wifi_rx_params& p, const device_spec& dev);
+
+    //! Per frame after the synchronizer: what the front end needs.
+    struct frame_job {
+        size_t ltf_start = 0; //!< in the buffer
+        float cfo = 0.0f;
+        const cfloat* channel = nullptr; //!< known channel, or nullptr
+        float noise_var = 0.0f;
+    };
+    //! Front end, part 1: channel and noise estimates, SIGNAL points, per frame.
+    struct frame_estimate {
+        cfloat h[64];
+        float noise_var = 0.0f;
+        float snr = 0.0f; //!< linear
+        cfloat signal[48];
+    };
+    /*!
+     * Backend: estimates for \p n frames of buffer x (every LTF and SIGNAL inside the
+     * buffer). The buffer is the one of the last load().
+     */
+    virtual void estimate(const frame_job* jobs, size_t n, frame_estimate* out) = 0;
+    /*!
+     * Backend: equalizes the DATA symbols of each frame (jobs[i], est[i], n_sym[i]
+     * symbols) and decodes them with the given SIGNAL fields into out[i].
+     */
+    virtual void equalize_and_decode(const frame_job* jobs, const frame_estimate* est,
+                                     const wifi_signal_field* sig, size_t n,
+                                     wifi_rx_result* out) = 0;
+    //! Backend: the buffer the next calls read (x stays valid until then).
+    virtual void load(const cfloat* x, size_t n) = 0;
+
+    wifi_rx_params d_params;
+    std::unique_ptr<wifi_sync> d_sync;
+
+private:
+    //! Decodes buffer d_buf from d_search on; returns packets, sets how much to drop.
+    std::vector<wifi_rx_packet> decode_held(bool at_end);
+    std::vector<wifi_rx_packet> decode_jobs(const std::vector<frame_job>& jobs,
+                                            const std::vector<wifi_sync_result>* sync,
+                                            size_t n_buf, bool at_end, size_t* resume,
+                                            size_t* keep_from);
+
+    wifi_rx_stats d_stats;
+    std::vector<cfloat> d_buf; //!< samples held
+    uint64_t d_buf_start = 0;  //!< stream index of d_buf[0]
+    size_t d_search = 0;       //!< next detection may start here (in d_buf)
+};
+
+/*!
+ * \brief The CPU twin or the CUDA backend; throws std::invalid_argument for a bad
+ * parameter (its name first).
+ */
+std::unique_ptr<wifi_receiver> make_wifi_receiver(const wifi_rx_params& p,
+                                                  const device_spec& dev);
+
+//! CPU twin (wifi_rx_cpu.cc).
+std::unique_ptr<wifi_receiver> make_wifi_receiver_cpu(const wifi_rx_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+//! CUDA backend (wifi_rx_cuda.cu).
+std::unique_ptr<wifi_receiver> make_wifi_receiver_cuda(const wifi_rx_params& p,
+                                                       const device_spec& dev);
+#endif
+
+} // namespace gr::gpuofdm::core
+
+#endif

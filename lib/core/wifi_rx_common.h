@@ -1,0 +1,103 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef GPUOFDM_CORE_WIFI_RX_COMMON_H
+#define GPUOFDM_CORE_WIFI_RX_COMMON_H
+
+// The 802.11a front end's per-symbol arithmetic, shared by the CPU twin and the CUDA
+// kernels (host and device), so both equalize with the same formulas.
+
+#include "host_device.h"
+#include "wifi_tx_common.h"
+
+#include <cmath>
+
+namespace gr::gpuofdm::core::wifi_rx_detail {
+
+struct cpx {
+    float re, im;
+};
+
+GPUOFDM_HD inline cpx mul(cpx a, cpx b) { return { a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re }; }
+//! a conj(b)
+GPUOFDM_HD inline cpx mul_conj(cpx a, cpx b) { return { a.re * b.re + a.im * b.im, a.im * b.re - a.re * b.im }; }
+GPUOFDM_HD inline float norm(cpx a) { return a.re * a.re + a.im * a.im; }
+
+//! FFT bin of data carrier k (0 .. 47), as wifi_tx maps it (17.3.5.9, Equation 17-23).
+GPUOFDM_HD inline int data_bin(int k) { return int(wifi_bin(wifi_data_subcarrier(unsigned(k)))); }
+
+//! Bins of the pilots -21, -7, 7, 21 and their values before the polarity p_n (17.3.5.9).
+GPUOFDM_HD inline int pilot_bin(int i) { return int(wifi_nondata_bin(unsigned(i))); }
+GPUOFDM_HD inline float pilot_value(int i) { return i == 3 ? -1.0f : 1.0f; }
+
+/*!
+ * \brief The common phase of one symbol from its pilots: sum of Y_p conj(H_p) P_p, as a
+ * unit rotation that removes it (1 when tracking is off or the pilots are all zero).
+ */
+GPUOFDM_HD inline cpx pilot_derotation(const cpx* y, const cpx* h, float polarity, bool track)
+{
+    if (!track)
+        return { 1.0f, 0.0f };
+    cpx s{ 0.0f, 0.0f };
+    for (int i = 0; i < 4; i++) {
+        const int b = pilot_bin(i);
+        const cpx t = mul_conj(y[b], h[b]);
+        const float v = pilot_value(i) * polarity;
+        s.re += v * t.re;
+        s.im += v * t.im;
+    }
+    const float m = sqrtf(norm(s));
+    if (!(m > 0.0f))
+        return { 1.0f, 0.0f };
+    return { s.re / m, -s.im / m };
+}
+
+//! Data carrier k of one symbol: Y_b rot / H_b (0 where H_b is 0).
+GPUOFDM_HD inline cpx equalize(const cpx* y, const cpx* h, cpx rot, int k)
+{
+    const int b = data_bin(k);
+    const float g = norm(h[b]);
+    if (!(g > 0.0f))
+        return { 0.0f, 0.0f };
+    const cpx t = mul_conj(mul(y[b], rot), h[b]);
+    return { t.re / g, t.im / g };
+}
+
+
+/*!
+ * \brief Least-squares channel on the long training field: h_k = (Y1_k + Y2_k) / 2 / L_k
+ * on the 52 used bins (0 elsewhere); the noise variance per bin mean |Y1 - Y2|^2 / 2 and
+ * the SNR mean |h|^2 / noise over the used bins. The noise is floored at 1e-5 of the mean
+ * |h|^2 (a 50 dB SNR), so noiseless input still gives finite LLRs.
+ */
+GPUOFDM_HD inline void estimate_channel(const cpx* y1, const cpx* y2, const float* ltf, cpx* h,
+                                        float* noise_var, float* snr)
+{
+    float d = 0.0f, p = 0.0f;
+    int used = 0;
+    for (int b = 0; b < 64; b++) {
+        if (ltf[b] == 0.0f) {
+            h[b] = { 0.0f, 0.0f };
+            continue;
+        }
+        h[b] = { 0.5f * (y1[b].re + y2[b].re) / ltf[b], 0.5f * (y1[b].im + y2[b].im) / ltf[b] };
+        d += norm({ y1[b].re - y2[b].re, y1[b].im - y2[b].im });
+        p += norm(h[b]);
+        used++;
+    }
+    p /= float(used);
+    float n = 0.5f * d / float(used);
+    if (!(n >= 1e-5f * p))
+        n = 1e-5f * p;
+    if (!(n > 0.0f))
+        n = 1e-30f;
+    *noise_var = n;
+    *snr = p / n;
+}
+
+} // namespace gr::gpuofdm::core::wifi_rx_detail
+
+#endif

@@ -1,0 +1,305 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CUDA 802.11a receiver front end. The batch's samples go to the device once; one kernel
+// estimates the channel and equalizes SIGNAL for every frame (a block of 64 threads a
+// frame: derotation, 64-point DFT of T1, T2 and SIGNAL, wifi_rx_common.h's estimate and
+// equalizer), and only the estimates come back (the host decodes the 24 SIGNAL bits, as
+// the CPU twin does); a second kernel equalizes every DATA symbol of the frames taken (a
+// block a symbol, pilot phase removed) into device memory, which the CUDA DATA decoder
+// reads in place (wifi_decoder::process_device): only the decoded bits come back.
+
+#include "cuda_check.h"
+#include "wifi_rx.h"
+#include "wifi_rx_common.h"
+#include "wifi_tx.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+using namespace wifi_rx_detail;
+
+//! A frame for the kernels.
+struct rx_job {
+    unsigned long long ltf_start;
+    float cfo;
+    int known; //!< 1: the channel is in the estimate already (copied in)
+};
+
+//! The estimate as the kernels write it (frame_estimate's layout, cpx for cfloat).
+struct rx_estimate {
+    cpx h[64];
+    float noise_var;
+    float snr;
+    cpx signal[48];
+};
+static_assert(sizeof(rx_estimate) == sizeof(cfloat) * 64 + 8 + sizeof(cfloat) * 48);
+
+__constant__ float c_ltf[64];
+
+/*!
+ * The 64-point forward DFT (no scaling) of the derotated samples x[from .. from + 64),
+ * bin threadIdx.x into y; s is 64 values of shared scratch. Derotation by
+ * exp(-j cfo (i - ltf_start)) with the phase in double, as the CPU twin steps it.
+ */
+__device__ void dft_symbol(const cpx* x, unsigned long long from, unsigned long long ltf_start,
+                           float cfo, cpx* s, cpx* y)
+{
+    const int t = threadIdx.x;
+    const double ph = -double(cfo) * (double(from + t) - double(ltf_start));
+    double sn, cs;
+    sincos(ph, &sn, &cs);
+    const cpx v = x[from + t];
+    s[t] = mul(v, cpx{ float(cs), float(sn) });
+    __syncthreads();
+    cpx acc{ 0.0f, 0.0f };
+    for (int n = 0; n < 64; n++) {
+        float ws, wc;
+        // e^{-j 2 pi b n / 64}, the angle reduced to one turn first.
+        sincospif(-float((t * n) & 63) / 32.0f, &ws, &wc);
+        const cpx m = mul(s[n], cpx{ wc, ws });
+        acc.re += m.re;
+        acc.im += m.im;
+    }
+    __syncthreads();
+    y[t] = acc;
+}
+
+__global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, bool track,
+                                rx_estimate* est)
+{
+    __shared__ cpx s[64], y1[64], y2[64], h[64];
+    __shared__ cpx rot;
+    const rx_job j = jobs[blockIdx.x];
+    rx_estimate& e = est[blockIdx.x];
+    const int t = threadIdx.x;
+    dft_symbol(x, j.ltf_start - backoff, j.ltf_start, j.cfo, s, y1);
+    dft_symbol(x, j.ltf_start + 64 - backoff, j.ltf_start, j.cfo, s, y2);
+    __syncthreads();
+    if (t == 0) {
+        if (j.known) {
+            float p = 0.0f;
+            for (int b = 0; b < 64; b++) {
+                h[b] = e.h[b];
+                p += c_ltf[b] != 0.0f ? norm(h[b]) : 0.0f;
+            }
+            e.snr = p / 52.0f / e.noise_var;
+        } else {
+            estimate_channel(y1, y2, c_ltf, h, &e.noise_var, &e.snr);
+        }
+    }
+    __syncthreads();
+    e.h[t] = h[t];
+    dft_symbol(x, j.ltf_start + 128 + 16 - backoff, j.ltf_start, j.cfo, s, y1);
+    __syncthreads();
+    if (t == 0)
+        rot = pilot_derotation(y1, h, 1.0f, track);
+    __syncthreads();
+    if (t < 48)
+        e.signal[t] = equalize(y1, h, rot, t);
+}
+
+/*!
+ * One DATA symbol a block: symbol sym_index[b] of frame sym_frame[b]; writes its 48
+ * equalized carriers to out[48 b ..] and, for a frame's first symbol, the frame's gains.
+ */
+__global__ void equalize_kernel(const cpx* x, const rx_job* jobs, const rx_estimate* est,
+                                const unsigned* sym_frame, const unsigned* sym_index,
+                                const float* polarity, int backoff, bool track, cpx* out,
+                                float* gain)
+{
+    __shared__ cpx s[64], y[64], h[64];
+    __shared__ cpx rot;
+    const unsigned f = sym_frame[blockIdx.x];
+    const unsigned k = sym_index[blockIdx.x];
+    const rx_job j = jobs[f];
+    const int t = threadIdx.x;
+    h[t] = est[f].h[t];
+    dft_symbol(x, j.ltf_start + 128 + 80ull * (k + 1) + 16 - backoff, j.ltf_start, j.cfo, s, y);
+    __syncthreads();
+    if (t == 0)
+        rot = pilot_derotation(y, h, polarity[(k + 1) % 127], track);
+    __syncthreads();
+    if (t < 48) {
+        out[48ull * blockIdx.x + t] = equalize(y, h, rot, t);
+        if (k == 0)
+            gain[48ull * f + t] = norm(h[data_bin(t)]);
+    }
+}
+
+class wifi_receiver_cuda : public wifi_receiver
+{
+public:
+    wifi_receiver_cuda(const wifi_rx_params& p, const device_spec& dev)
+        : wifi_receiver(p, dev), d_device(dev)
+    {
+        use_device(dev.cuda_index);
+        d_decoder = make_wifi_decoder(p.decode, dev);
+        const size_t n = p.batch_samples;
+        // At most one frame per 208 samples (the synchronizer's resume), one DATA
+        // symbol per 80.
+        d_max_frames = n / 208 + 2;
+        d_max_symbols = n / 80 + 2;
+        d_host_x = pinned_buffer<cfloat>(n);
+        d_x = device_buffer<cpx>(n);
+        d_host_jobs = pinned_buffer<rx_job>(d_max_frames);
+        d_jobs = device_buffer<rx_job>(d_max_frames);
+        d_host_est = pinned_buffer<rx_estimate>(d_max_frames);
+        d_est = device_buffer<rx_estimate>(d_max_frames);
+        d_host_sym_map = pinned_buffer<unsigned>(2 * d_max_symbols);
+        d_sym_map = device_buffer<unsigned>(2 * d_max_symbols);
+        d_sym = device_buffer<cpx>(48 * d_max_symbols);
+        d_gain = device_buffer<float>(48 * d_max_frames);
+        float ltf[64], pol[127];
+        const auto l = wifi_long_training_bins();
+        for (int b = 0; b < 64; b++)
+            ltf[b] = l[b].real();
+        for (unsigned i = 0; i < 127; i++)
+            pol[i] = float(wifi_pilot_polarity(i));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_ltf, ltf, sizeof(ltf)));
+        d_polarity = device_buffer<float>(127);
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpy(d_polarity.get(), pol, sizeof(pol), cudaMemcpyHostToDevice));
+    }
+
+    device_spec device() const override { return d_device; }
+
+protected:
+    void load(const cfloat* x, size_t n) override
+    {
+        use_device(d_device.cuda_index);
+        std::memcpy(d_host_x.get(), x, n * sizeof(cfloat));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get(), d_host_x.get(), n * sizeof(cfloat),
+                                           cudaMemcpyHostToDevice, d_stream.get()));
+        d_n = n;
+    }
+
+    void estimate(const frame_job* jobs, size_t n, frame_estimate* out) override
+    {
+        if (n == 0)
+            return;
+        if (n > d_max_frames)
+            throw std::runtime_error("wifi_rx: more frames in a batch than sized for");
+        const cudaStream_t s = d_stream.get();
+        bool any_known = false;
+        for (size_t i = 0; i < n; i++) {
+            d_host_jobs.get()[i] = rx_job{ jobs[i].ltf_start, jobs[i].cfo, jobs[i].channel ? 1 : 0 };
+            if (jobs[i].channel) {
+                any_known = true;
+                rx_estimate& e = d_host_est.get()[i];
+                std::memcpy(e.h, jobs[i].channel, sizeof(e.h));
+                e.noise_var = jobs[i].noise_var;
+            }
+        }
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_jobs.get(), d_host_jobs.get(), n * sizeof(rx_job),
+                                           cudaMemcpyHostToDevice, s));
+        if (any_known)
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_est.get(), d_host_est.get(),
+                                               n * sizeof(rx_estimate),
+                                               cudaMemcpyHostToDevice, s));
+        estimate_kernel<<<unsigned(n), 64, 0, s>>>(d_x.get(), d_jobs.get(),
+                                                   d_params.fft_backoff,
+                                                   d_params.pilot_tracking, d_est.get());
+        GPUOFDM_CUDA_CHECK(cudaGetLastError());
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_est.get(), d_est.get(),
+                                           n * sizeof(rx_estimate), cudaMemcpyDeviceToHost, s));
+        d_stream.synchronize();
+        for (size_t i = 0; i < n; i++) {
+            const rx_estimate& e = d_host_est.get()[i];
+            std::memcpy(out[i].h, e.h, sizeof(e.h));
+            out[i].noise_var = e.noise_var;
+            out[i].snr = e.snr;
+            std::memcpy(out[i].signal, e.signal, sizeof(e.signal));
+        }
+        d_n_est = n;
+    }
+
+    void equalize_and_decode(const frame_job* jobs, const frame_estimate* est,
+                             const wifi_signal_field* sig, size_t n,
+                             wifi_rx_result* out) override
+    {
+        if (n == 0)
+            return;
+        // The frames taken are a subset of the estimated ones: their jobs and estimates
+        // go again (small), in the order taken.
+        const cudaStream_t s = d_stream.get();
+        size_t total = 0;
+        std::vector<size_t> at(n + 1, 0);
+        for (size_t i = 0; i < n; i++) {
+            at[i + 1] = at[i] + wifi_n_sym(sig[i].len, sig[i].rate_mbps);
+            d_host_jobs.get()[i] = rx_job{ jobs[i].ltf_start, jobs[i].cfo, 1 };
+            rx_estimate& e = d_host_est.get()[i];
+            std::memcpy(e.h, est[i].h, sizeof(e.h));
+        }
+        total = at[n];
+        if (total > d_max_symbols)
+            throw std::runtime_error("wifi_rx: more symbols in a batch than sized for");
+        unsigned* map = d_host_sym_map.get();
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < at[i + 1] - at[i]; k++) {
+                map[at[i] + k] = unsigned(i);
+                map[d_max_symbols + at[i] + k] = unsigned(k);
+            }
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_jobs.get(), d_host_jobs.get(), n * sizeof(rx_job),
+                                           cudaMemcpyHostToDevice, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_est.get(), d_host_est.get(), n * sizeof(rx_estimate),
+                                           cudaMemcpyHostToDevice, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_sym_map.get(), map, total * sizeof(unsigned),
+                                           cudaMemcpyHostToDevice, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_sym_map.get() + d_max_symbols, map + d_max_symbols,
+                                           total * sizeof(unsigned), cudaMemcpyHostToDevice, s));
+        if (total > 0) {
+            equalize_kernel<<<unsigned(total), 64, 0, s>>>(
+                d_x.get(), d_jobs.get(), d_est.get(), d_sym_map.get(),
+                d_sym_map.get() + d_max_symbols, d_polarity.get(), d_params.fft_backoff,
+                d_params.pilot_tracking, d_sym.get(), d_gain.get());
+            GPUOFDM_CUDA_CHECK(cudaGetLastError());
+        }
+        d_stream.synchronize();
+
+        std::vector<wifi_rx_frame> frames(n);
+        for (size_t i = 0; i < n; i++) {
+            frames[i].symbols = reinterpret_cast<const cfloat*>(d_sym.get()) + 48 * at[i];
+            frames[i].n_symbols = at[i + 1] - at[i];
+            frames[i].gain = d_gain.get() + 48 * i;
+            frames[i].noise_var = est[i].noise_var;
+            frames[i].rate_mbps = sig[i].rate_mbps;
+            frames[i].len = sig[i].len;
+        }
+        d_decoder->process_device(frames.data(), n, out);
+    }
+
+private:
+    device_spec d_device;
+    std::unique_ptr<wifi_decoder> d_decoder;
+    cuda_stream d_stream;
+    size_t d_max_frames = 0, d_max_symbols = 0, d_n = 0, d_n_est = 0;
+    pinned_buffer<cfloat> d_host_x;
+    device_buffer<cpx> d_x;
+    pinned_buffer<rx_job> d_host_jobs;
+    device_buffer<rx_job> d_jobs;
+    pinned_buffer<rx_estimate> d_host_est;
+    device_buffer<rx_estimate> d_est;
+    pinned_buffer<unsigned> d_host_sym_map;
+    device_buffer<unsigned> d_sym_map;
+    device_buffer<cpx> d_sym;
+    device_buffer<float> d_gain;
+    device_buffer<float> d_polarity;
+};
+
+} // namespace
+
+std::unique_ptr<wifi_receiver> make_wifi_receiver_cuda(const wifi_rx_params& p,
+                                                       const device_spec& dev)
+{
+    return std::make_unique<wifi_receiver_cuda>(p, dev);
+}
+
+} // namespace gr::gpuofdm::core

@@ -1,0 +1,345 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The 802.11a receiver against the core transmitter: the Annex G packet (G.24 as the
+// standard prints it) is received exactly; frames of every rate come back through AWGN,
+// CFO and a 3-tap channel with the receiver's own sync and estimates; a stream fed in
+// small pieces gives the frames of the whole buffer, none lost at a batch edge; noise,
+// NaNs, truncated frames and a bad SIGNAL give no false PDU; CUDA equals the CPU twin.
+
+#include "test_util.h"
+#include "tx_test_vectors.h"
+#include "wifi_rx.h"
+#include "wifi_rx_common.h"
+#include "wifi_rx_bits.h"
+#include "wifi_tx.h"
+
+#include <cmath>
+#include <complex>
+#include <random>
+
+using namespace gr::gpuofdm;
+using core::cfloat;
+
+namespace {
+
+const char* annex = "ieee80211a-annex-g";
+const core::device_spec cpu{};
+constexpr double two_pi = 6.283185307179586;
+
+std::vector<uint8_t> random_psdu(size_t len, std::mt19937& rng)
+{
+    std::vector<uint8_t> p(len);
+    for (auto& b : p)
+        b = uint8_t(rng());
+    if (len >= 4) {
+        const uint32_t c = core::crc32_ieee(p.data(), len - 4);
+        for (int i = 0; i < 4; i++)
+            p[len - 4 + i] = uint8_t(c >> (8 * i));
+    }
+    return p;
+}
+
+struct sent {
+    std::vector<uint8_t> psdu;
+    int rate;
+    size_t start; //!< first sample of the frame in the stream
+};
+
+//! A stream of frames at unit power (scale 64/sqrt(52)) with gaps of \p gap zeros.
+std::vector<cfloat> make_stream(std::vector<sent>& frames, size_t gap, size_t lead)
+{
+    core::wifi_tx_params tp;
+    tp.scale = float(64.0 / std::sqrt(52.0));
+    auto tx = core::make_wifi_tx(tp, cpu);
+    std::vector<cfloat> out(lead);
+    for (auto& f : frames) {
+        core::wifi_frame_request r;
+        r.psdu = f.psdu.data();
+        r.len = f.psdu.size();
+        r.rate_mbps = f.rate;
+        r.seed = 1 + int(f.psdu[0] % 127);
+        f.start = out.size();
+        const size_t n = tx->frame_samples(r.len, r.rate_mbps);
+        out.resize(out.size() + n);
+        tx->process(&r, 1, out.data() + f.start);
+        out.resize(out.size() + gap);
+    }
+    return out;
+}
+
+//! The channel: 3 taps (or 1), CFO (rad/sample), complex AWGN of variance n0.
+void apply_channel(std::vector<cfloat>& x, const std::vector<cfloat>& taps, double cfo, float n0,
+                   uint32_t seed)
+{
+    std::vector<cfloat> y(x.size());
+    for (size_t i = 0; i < x.size(); i++) {
+        cfloat s = 0;
+        for (size_t t = 0; t < taps.size() && t <= i; t++)
+            s += taps[t] * x[i - t];
+        y[i] = s * cfloat(std::polar(1.0, cfo * double(i)));
+    }
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> g(0.0f, std::sqrt(n0 / 2));
+    for (auto& v : y)
+        v += cfloat(g(rng), g(rng));
+    x.swap(y);
+}
+
+//! Runs f and expects std::invalid_argument whose message contains what.
+template <typename F>
+void expect_invalid(F f, const std::string& what)
+{
+    try {
+        f();
+        ADD_FAILURE() << "no exception, expected one naming " << what;
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+}
+
+//! How many sent frames came back with their exact PSDU and a good FCS, each once.
+size_t count_received(const std::vector<sent>& frames, const std::vector<core::wifi_rx_packet>& got,
+                      size_t* false_ok = nullptr)
+{
+    size_t ok = 0, bad = 0;
+    std::vector<bool> seen(frames.size(), false);
+    for (const auto& p : got) {
+        if (!p.data.fcs_ok)
+            continue;
+        bool matched = false;
+        for (size_t i = 0; i < frames.size(); i++) {
+            if (!seen[i] && p.data.psdu == frames[i].psdu &&
+                p.ltf_start + 2 >= frames[i].start + 192 && p.ltf_start <= frames[i].start + 194) {
+                seen[i] = true;
+                matched = true;
+                ok++;
+                break;
+            }
+        }
+        if (!matched)
+            bad++;
+    }
+    if (false_ok)
+        *false_ok = bad;
+    return ok;
+}
+
+std::vector<sent> random_frames(size_t n, size_t len, std::mt19937& rng)
+{
+    std::vector<sent> f;
+    const auto& rates = core::wifi_rates();
+    for (size_t i = 0; i < n; i++)
+        f.push_back({ random_psdu(len, rng), rates[i % rates.size()].mbps, 0 });
+    return f;
+}
+
+} // namespace
+
+TEST(wifi_rx, signal_field_decodes_and_rejects_bad_parity)
+{
+    // SIGNAL of Annex G (36 Mb/s, 100 octets) through the transmitter's bins.
+    auto tx = core::make_wifi_tx(core::wifi_tx_params{}, cpu);
+    std::vector<uint8_t> psdu(100, 0x55);
+    core::wifi_frame_request r;
+    r.psdu = psdu.data();
+    r.len = psdu.size();
+    r.rate_mbps = 36;
+    std::vector<cfloat> bins(64 * core::wifi_tx::frame_symbols(100, 36));
+    tx->process_bins(&r, 1, bins.data());
+    cfloat pts[48];
+    float w[48];
+    for (int k = 0; k < 48; k++) {
+        pts[k] = bins[core::wifi_rx_detail::data_bin(k)];
+        w[k] = 10.0f;
+    }
+    auto f = core::wifi_decode_signal(pts, w);
+    EXPECT_TRUE(f.ok);
+    EXPECT_EQ(f.rate_mbps, 36);
+    EXPECT_EQ(f.len, 100u);
+    // Every single flipped coded bit is corrected; flipping a whole SIGNAL to its
+    // negation is not a valid SIGNAL.
+    for (int k = 0; k < 48; k++)
+        pts[k] = -pts[k];
+    EXPECT_FALSE(core::wifi_decode_signal(pts, w).ok);
+}
+
+TEST(wifi_rx, annex_g_packet_received_exactly)
+{
+    GPUOFDM_LOAD_OCTETS(psdu, annex, "G1.txt");
+    std::vector<cfloat> g24;
+    const std::string path = test::vector_path(annex, "G24.txt");
+    if (!test::read_complex_lines(path, g24))
+        GTEST_SKIP() << "test vector absent: " << path
+                     << " (set GPUOFDM_TESTVECTORS to the testvectors folder)";
+    // G.24 scaled to about unit power, with zeros around it.
+    std::vector<cfloat> x(500, cfloat(0, 0));
+    for (const auto& v : g24)
+        x.push_back(v * 8.875f);
+    x.resize(x.size() + 500);
+    for (int pass = 0; pass < 2; pass++) {
+        auto rx = core::make_wifi_receiver(core::wifi_rx_params{}, cpu);
+        core::wifi_rx_known k;
+        k.ltf_start = 500 + 192;
+        const auto got = pass == 0 ? rx->decode_buffer(x.data(), x.size())
+                                   : rx->decode_buffer(x.data(), x.size(), &k, 1);
+        ASSERT_EQ(got.size(), 1u) << "pass " << pass;
+        EXPECT_EQ(got[0].ltf_start, 500u + 192u);
+        EXPECT_TRUE(got[0].signal.ok);
+        EXPECT_EQ(got[0].signal.rate_mbps, 36);
+        EXPECT_EQ(got[0].signal.len, 100u);
+        EXPECT_EQ(got[0].data.seed, 93u);
+        // The PSDU bits exactly (Annex G's printed FCS is known to be wrong, so the FCS
+        // flag is not asserted).
+        EXPECT_EQ(got[0].data.psdu, psdu) << "pass " << pass;
+    }
+}
+
+TEST(wifi_rx, every_rate_awgn_cfo_multipath)
+{
+    std::mt19937 rng(7);
+    auto frames = random_frames(16, 200, rng);
+    auto x = make_stream(frames, 300, 1000);
+    // 3 taps, CFO 100 kHz at 20 Msps, 30 dB SNR: every rate decodes.
+    apply_channel(x, { cfloat(0.9f, 0.1f), cfloat(0.3f, -0.2f), cfloat(0.1f, 0.05f) },
+                  two_pi * 100e3 / 20e6, 1e-3f, 11);
+    auto rx = core::make_wifi_receiver(core::wifi_rx_params{}, cpu);
+    size_t false_ok = 0;
+    const auto got = rx->decode_buffer(x.data(), x.size());
+    EXPECT_EQ(count_received(frames, got, &false_ok), frames.size());
+    EXPECT_EQ(false_ok, 0u);
+    for (const auto& p : got) {
+        EXPECT_NEAR(p.cfo, two_pi * 100e3 / 20e6, 2e-4);
+        EXPECT_GT(p.snr_db, 20.0f);
+    }
+}
+
+TEST(wifi_rx, negative_cfo_and_low_rate_at_low_snr)
+{
+    std::mt19937 rng(8);
+    std::vector<sent> frames;
+    for (int i = 0; i < 8; i++)
+        frames.push_back({ random_psdu(100, rng), 6, 0 });
+    auto x = make_stream(frames, 200, 700);
+    // 6 Mb/s needs about 5 dB; at 10 dB SNR with -100 kHz every frame comes through.
+    apply_channel(x, { cfloat(1, 0) }, -two_pi * 100e3 / 20e6, 0.1f, 12);
+    auto rx = core::make_wifi_receiver(core::wifi_rx_params{}, cpu);
+    EXPECT_EQ(count_received(frames, rx->decode_buffer(x.data(), x.size())), frames.size());
+}
+
+TEST(wifi_rx, stream_in_pieces_loses_no_frame_at_batch_edges)
+{
+    std::mt19937 rng(9);
+    // 400 frames of 300 octets at mixed rates: about 1.1 M samples, so many batch edges
+    // at the smallest batch (131072 samples).
+    auto frames = random_frames(400, 300, rng);
+    auto x = make_stream(frames, 37, 100);
+    apply_channel(x, { cfloat(1, 0) }, two_pi * 30e3 / 20e6, 1e-3f, 13);
+    core::wifi_rx_params p;
+    p.batch_samples = size_t(1) << 17;
+    auto rx = core::make_wifi_receiver(p, cpu);
+    std::vector<core::wifi_rx_packet> got;
+    size_t at = 0;
+    std::mt19937 cut(3);
+    while (at < x.size()) {
+        const size_t n = std::min<size_t>(x.size() - at, 1 + cut() % 20000);
+        auto g = rx->process(x.data() + at, n);
+        got.insert(got.end(), g.begin(), g.end());
+        at += n;
+    }
+    auto g = rx->finish();
+    got.insert(got.end(), g.begin(), g.end());
+    size_t false_ok = 0;
+    EXPECT_EQ(count_received(frames, got, &false_ok), frames.size());
+    EXPECT_EQ(false_ok, 0u);
+    EXPECT_EQ(rx->stats().fcs_ok, frames.size());
+    EXPECT_EQ(rx->stats().truncated, 0u);
+}
+
+TEST(wifi_rx, bad_input_gives_no_false_frame)
+{
+    std::mt19937 rng(10);
+    auto rx = core::make_wifi_receiver(core::wifi_rx_params{}, cpu);
+    // Noise only.
+    std::vector<cfloat> noise(200000);
+    std::normal_distribution<float> g(0.0f, 1.0f);
+    for (auto& v : noise)
+        v = cfloat(g(rng), g(rng));
+    auto got = rx->decode_buffer(noise.data(), noise.size());
+    for (const auto& p : got)
+        EXPECT_FALSE(p.data.fcs_ok);
+    // NaNs and infinities inside a stream with frames: the frames away from them decode.
+    auto frames = random_frames(6, 100, rng);
+    auto x = make_stream(frames, 3000, 1000);
+    for (size_t i = 0; i < 500; i++)
+        x[200 + i] = cfloat(NAN, INFINITY);
+    for (auto& v : x)
+        v += cfloat(1e-3f * g(rng), 1e-3f * g(rng));
+    got = rx->process(x.data(), x.size());
+    auto tail = rx->finish();
+    got.insert(got.end(), tail.begin(), tail.end());
+    size_t false_ok = 0;
+    EXPECT_EQ(count_received(frames, got, &false_ok), frames.size());
+    EXPECT_EQ(false_ok, 0u);
+    // A truncated last frame: counted, not passed on as good.
+    auto rx2 = core::make_wifi_receiver(core::wifi_rx_params{}, cpu);
+    auto cut = x;
+    cut.resize(frames.back().start + 600); // SIGNAL held, DATA cut
+    got = rx2->process(cut.data(), cut.size());
+    tail = rx2->finish();
+    got.insert(got.end(), tail.begin(), tail.end());
+    EXPECT_EQ(count_received(frames, got, &false_ok), frames.size() - 1);
+    EXPECT_EQ(false_ok, 0u);
+    EXPECT_EQ(rx2->stats().truncated, 1u);
+}
+
+TEST(wifi_rx, bad_parameters_throw_naming_them)
+{
+    core::wifi_rx_params p;
+    p.fft_backoff = 9;
+    expect_invalid([&] { core::make_wifi_receiver(p, cpu); }, "fft_backoff");
+    p = {};
+    p.batch_samples = 1000;
+    expect_invalid([&] { core::make_wifi_receiver(p, cpu); }, "batch_samples");
+    auto rx = core::make_wifi_receiver(core::wifi_rx_params{}, cpu);
+    expect_invalid([&] { rx->process(nullptr, 5); }, "x:");
+}
+
+TEST(wifi_rx, cuda_equals_cpu_twin)
+{
+    GPUOFDM_REQUIRE_GPU();
+    const core::device_spec dev = core::resolve_device("cuda");
+    std::mt19937 rng(12);
+    auto frames = random_frames(64, 400, rng);
+    auto x = make_stream(frames, 50, 300);
+    apply_channel(x, { cfloat(0.9f, 0.1f), cfloat(0.3f, -0.2f), cfloat(0.1f, 0.05f) },
+                  two_pi * 60e3 / 20e6, 3e-3f, 21);
+    core::wifi_rx_params p;
+    p.batch_samples = size_t(1) << 17;
+    auto run = [&](const core::device_spec& d) {
+        auto rx = core::make_wifi_receiver(p, d);
+        std::vector<core::wifi_rx_packet> got;
+        for (size_t at = 0; at < x.size(); at += 50000) {
+            auto g = rx->process(x.data() + at, std::min<size_t>(50000, x.size() - at));
+            got.insert(got.end(), g.begin(), g.end());
+        }
+        auto g = rx->finish();
+        got.insert(got.end(), g.begin(), g.end());
+        return got;
+    };
+    const auto a = run(cpu);
+    const auto b = run(dev);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); i++) {
+        EXPECT_EQ(a[i].ltf_start, b[i].ltf_start);
+        EXPECT_NEAR(a[i].cfo, b[i].cfo, 1e-4);
+        EXPECT_NEAR(a[i].snr_db, b[i].snr_db, 0.05);
+        EXPECT_EQ(a[i].signal.ok, b[i].signal.ok);
+        EXPECT_EQ(a[i].data.psdu, b[i].data.psdu);
+        EXPECT_EQ(a[i].data.fcs_ok, b[i].data.fcs_ok);
+    }
+    EXPECT_EQ(count_received(frames, b), frames.size());
+}
