@@ -148,14 +148,29 @@ GPUOFDM_HD inline cpx mul_c(cpx a, cpx b)
 }
 
 GPUOFDM_HD inline float norm2(cpx a) { return add(mul(a.re, a.re), mul(a.im, a.im)); }
-GPUOFDM_HD inline float mag(cpx a) { return root(norm2(a)); }
+/*!
+ * |a| as hi sqrt(1 + (lo / hi)^2), hi and lo the larger and smaller of |re| and |im|: no
+ * overflow of the squares for large finite values (sums of loud samples), 0 for 0.
+ */
+GPUOFDM_HD inline float mag(cpx a)
+{
+    const float u = a.re < 0.0f ? -a.re : a.re;
+    const float v = a.im < 0.0f ? -a.im : a.im;
+    const float hi = u > v ? u : v;
+    const float lo = u > v ? v : u;
+    if (!(hi > 0.0f))
+        return hi == 0.0f ? 0.0f : hi; // 0, or NaN
+    const float r = div(lo, hi);
+    return mul(hi, root(add(1.0f, mul(r, r))));
+}
 
 //! m = |c| / p (NaN when p = 0, which never passes the threshold).
 GPUOFDM_HD inline float metric(cpx c, float p) { return div(mag(c), p); }
 
+//! The detection flag; an overflow (|c| or p infinite: m infinite or NaN) never sets it.
 GPUOFDM_HD inline bool flag(float m, float p, float threshold, float min_power)
 {
-    return p >= min_power && m > threshold;
+    return p >= min_power && finite(p) && finite(m) && m > threshold;
 }
 
 //! The coarse CFO -arg(c) / 16, in double.

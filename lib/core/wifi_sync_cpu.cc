@@ -70,13 +70,18 @@ protected:
                 const float* qr = d_qr.data() + k;
                 const float* qi = d_qi.data() + k;
                 const float* e = d_e.data() + sync_detail::delay + k;
-                for (size_t j = 0; j < len; j++) {
-                    cr[j] += qr[j];
-                    ci[j] += qi[j];
-                    p[j] += e[j];
-                }
+                accumulate(cr, qr, len);
+                accumulate(ci, qi, len);
+                accumulate(p, e, len);
             }
             for (size_t j = 0; j < len; j++) {
+                // Screen in double: |c|^2 well below (threshold p)^2 cannot pass the exact
+                // float test below (whose rounding is a few ulp), so skip it there.
+                const double tp = double(thr) * double(p[j]);
+                if (double(cr[j]) * cr[j] + double(ci[j]) * ci[j] < 0.99 * tp * tp) {
+                    run = 0;
+                    continue;
+                }
                 const cpx c = { cr[j], ci[j] };
                 const float m = sync_detail::metric(c, p[j]);
                 run = sync_detail::flag(m, p[j], thr, min_power) ? run + 1 : 0;
@@ -87,6 +92,13 @@ protected:
     }
 
 private:
+    //! acc[j] += v[j]: one term of every n's sum (vectorized over n, the order per n kept).
+    static void accumulate(float* __restrict__ acc, const float* __restrict__ v, size_t n)
+    {
+        for (size_t j = 0; j < n; j++)
+            acc[j] += v[j];
+    }
+
     //! The fine timing of candidate n, as the kernel computes it.
     wifi_sync_candidate fine_timing(const cpx* in, size_t n, cpx c, float m)
     {

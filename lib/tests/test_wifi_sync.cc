@@ -160,6 +160,30 @@ TEST(wifi_sync, high_snr_exact_timing_every_cfo)
     }
 }
 
+TEST(wifi_sync, level_independent)
+{
+    // Scaling by a power of two scales every intermediate exactly: the same frames, the
+    // same floats, from 2^-16 (power 2^-32, above min_power) to 2^40 (sums near 2^88).
+    channel ch;
+    ch.snr_db = 15;
+    ch.cfo = -0.02f;
+    const sync_signal s = make_signal(8, ch, 23);
+    const auto ref = run(cpu, s);
+    ASSERT_TRUE(frames_found(ref, s.t1, 1, 1, ch.cfo, 2e-3f));
+    for (float scale : { 0x1p-16f, 0x1p40f }) {
+        sync_signal t = s;
+        for (auto& v : t.x)
+            v *= scale;
+        const auto got = run(cpu, t);
+        ASSERT_EQ(got.size(), ref.size()) << "scale " << scale;
+        for (size_t i = 0; i < got.size(); i++) {
+            EXPECT_EQ(got[i].ltf_start, ref[i].ltf_start) << "scale " << scale;
+            EXPECT_EQ(got[i].cfo, ref[i].cfo) << "scale " << scale;
+            EXPECT_EQ(got[i].metric, ref[i].metric) << "scale " << scale;
+        }
+    }
+}
+
 TEST(wifi_sync, awgn_20db_and_10db)
 {
     {
@@ -186,6 +210,53 @@ TEST(wifi_sync, multipath_three_taps)
     ch.multipath = true;
     const sync_signal s = make_signal(30, ch, 14);
     EXPECT_TRUE(frames_found(run(cpu, s), s.t1, 1, 3, ch.cfo, 2e-3f));
+}
+
+namespace {
+
+//! The channels of the CUDA comparison (checked against the truth on the CPU below).
+channel comparison_channel(int snr, bool multipath)
+{
+    channel ch;
+    ch.snr_db = snr;
+    ch.cfo = multipath ? -0.0314f : 0.0314f;
+    ch.multipath = multipath;
+    return ch;
+}
+
+} // namespace
+
+TEST(wifi_sync, extreme_cfo_low_snr_multipath)
+{
+    for (int snr : { 30, 10 })
+        for (bool mp : { false, true }) {
+            const channel ch = comparison_channel(snr, mp);
+            const sync_signal s = make_signal(40, ch, 30 + snr + mp);
+            EXPECT_TRUE(frames_found(run(cpu, s), s.t1, 2, 3, ch.cfo, 3e-3f))
+                << "snr " << snr << " multipath " << mp;
+        }
+}
+
+namespace {
+
+//! Frames close together (gaps 1 .. 700 samples) for the CUDA piece-edge test.
+channel dense_channel()
+{
+    channel ch;
+    ch.snr_db = 20;
+    ch.cfo = 0.015f;
+    ch.min_gap = 1;
+    ch.max_gap = 700;
+    return ch;
+}
+
+} // namespace
+
+TEST(wifi_sync, dense_frames)
+{
+    const channel ch = dense_channel();
+    const sync_signal s = make_signal(60, ch, 40);
+    EXPECT_TRUE(frames_found(run(cpu, s), s.t1, 1, 1, ch.cfo, 1e-3f));
 }
 
 TEST(wifi_sync, every_min_plateau_finds_the_frames)
@@ -290,6 +361,12 @@ TEST(wifi_sync, noise_zeros_nan_inf_give_nothing)
     auto sync = core::make_wifi_sync({}, cpu);
     const auto noise = test::random_complex(200000, 20);
     EXPECT_TRUE(sync->detect(noise.data(), noise.size()).empty());
+    for (float scale : { 1e-15f, 1e-3f, 1e15f }) {
+        auto scaled = noise;
+        for (auto& v : scaled)
+            v *= scale;
+        EXPECT_TRUE(sync->detect(scaled.data(), scaled.size()).empty()) << "scale " << scale;
+    }
     const std::vector<cfloat> zeros(50000);
     EXPECT_TRUE(sync->detect(zeros.data(), zeros.size()).empty());
     const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -379,10 +456,7 @@ TEST(wifi_sync, cuda_equals_cpu)
     const auto gpu = core::resolve_device("cuda");
     for (int snr : { 30, 10 }) {
         for (bool mp : { false, true }) {
-            channel ch;
-            ch.snr_db = snr;
-            ch.cfo = mp ? -0.0314f : 0.0314f;
-            ch.multipath = mp;
+            const channel ch = comparison_channel(snr, mp);
             const sync_signal s = make_signal(40, ch, 30 + snr + mp);
             const auto c = run(cpu, s);
             EXPECT_TRUE(frames_found(c, s.t1, 2, 3, ch.cfo, 3e-3f));
@@ -400,11 +474,7 @@ TEST(wifi_sync, cuda_small_batches_piece_edges)
 {
     GPUOFDM_REQUIRE_GPU();
     const auto gpu = core::resolve_device("cuda");
-    channel ch;
-    ch.snr_db = 20;
-    ch.cfo = 0.015f;
-    ch.min_gap = 1;
-    ch.max_gap = 700;
+    const channel ch = dense_channel();
     const sync_signal s = make_signal(60, ch, 40);
     const auto c = run(cpu, s);
     ASSERT_TRUE(frames_found(c, s.t1, 1, 1, ch.cfo, 1e-3f));
