@@ -1,0 +1,248 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "wifi_rx_impl.h"
+
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/io_signature.h>
+
+#include <boost/thread/thread.hpp>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpuofdm {
+
+namespace {
+
+constexpr int min_batch = 1 << 17; // the longest frame (109681 samples) must fit
+constexpr int max_batch = 1 << 24;
+constexpr int max_failures = 10;   // failed receiver calls in a row before the block stops
+constexpr double sample_rate = 20e6;
+constexpr uint64_t preamble_before_ltf = 192; // 10 short periods + GI2
+
+const pmt::pmt_t& pdus_port()
+{
+    static const pmt::pmt_t p = pmt::mp("pdus");
+    return p;
+}
+
+} // namespace
+
+wifi_rx::sptr wifi_rx::make(int batch_samples,
+                            float threshold,
+                            bool pass_bad_crc,
+                            const std::string& pcap_file,
+                            const std::string& device,
+                            int fft_backoff)
+{
+    if (batch_samples < min_batch || batch_samples > max_batch)
+        throw std::invalid_argument(
+            "batch_samples: must be " + std::to_string(min_batch) + ".." +
+            std::to_string(max_batch) + " (the longest frame, 109681 samples, must fit), got " +
+            std::to_string(batch_samples));
+    if (!(threshold > 0.0f && threshold < 1.0f))
+        throw std::invalid_argument("threshold: must be in (0, 1), got " +
+                                    std::to_string(threshold));
+    if (fft_backoff < 0 || fft_backoff > 8)
+        throw std::invalid_argument("fft_backoff: must be 0..8 samples, got " +
+                                    std::to_string(fft_backoff));
+    return gnuradio::make_block_sptr<wifi_rx_impl>(
+        wifi_rx_config{ batch_samples, threshold, pass_bad_crc, pcap_file, fft_backoff },
+        device);
+}
+
+namespace {
+
+std::unique_ptr<core::wifi_receiver> make_core(const wifi_rx_config& cfg,
+                                               const std::string& device)
+{
+    core::wifi_rx_params p;
+    p.batch_samples = size_t(cfg.batch_samples);
+    p.sync.threshold = cfg.threshold;
+    p.fft_backoff = cfg.fft_backoff;
+    return core::make_wifi_receiver(p, core::resolve_device(device));
+}
+
+} // namespace
+
+wifi_rx_impl::wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device)
+    : gr::sync_block("wifi_rx",
+                     gr::io_signature::make(1, 1, sizeof(gr_complex)),
+                     gr::io_signature::make(0, 0, 0)),
+      d_rx(make_core(cfg, device)),
+      d_pcap(cfg.pcap_file.empty() ? nullptr
+                                   : std::make_unique<core::pcap_writer>(cfg.pcap_file)),
+      d_pcap_path(cfg.pcap_file),
+      d_pass_bad_crc(cfg.pass_bad_crc)
+{
+    message_port_register_out(pdus_port());
+    if (d_rx->device().is_cuda())
+        d_logger->debug("on {}, {} samples per batch", d_rx->device().to_string(),
+                        cfg.batch_samples);
+    else
+        d_logger->debug("on the CPU twin, {} samples per batch", cfg.batch_samples);
+}
+
+bool wifi_rx_impl::start()
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_finished = false;
+    d_failures = 0;
+    return sync_block::start();
+}
+
+bool wifi_rx_impl::stop()
+{
+    // The flowgraph was stopped, or the block ended without seeing the end in work() (an
+    // upstream that finished with nothing left to read). PDUs posted here may not reach
+    // subscribers that have already ended; the counters and the PCAP file are complete.
+    finish_once("stop");
+    return sync_block::stop();
+}
+
+void wifi_rx_impl::refresh_counters()
+{
+    const core::wifi_rx_stats& s = d_rx->stats();
+    d_fcs_ok = s.fcs_ok;
+    d_fcs_errors = s.fcs_errors;
+    d_signal_errors = s.signal_errors;
+    d_truncated = s.truncated;
+    d_samples = s.samples;
+}
+
+template <typename F>
+bool wifi_rx_impl::guarded(const char* what, F&& f)
+{
+    bool ok = false;
+    try {
+        f();
+        ok = true;
+    } catch (const boost::thread_interrupted&) {
+        throw; // the scheduler's own way of stopping a thread
+    } catch (const std::exception& e) {
+        d_logger->error("{}: {}", what, e.what());
+    } catch (...) {
+        d_logger->error("{}: unknown exception", what);
+    }
+    d_failures = ok ? 0 : d_failures + 1;
+    refresh_counters();
+    return ok;
+}
+
+void wifi_rx_impl::publish(const std::vector<core::wifi_rx_packet>& packets)
+{
+    const bool pass_bad = d_pass_bad_crc.load();
+    for (const auto& p : packets) {
+        if (!p.signal.ok || p.data.psdu.empty())
+            continue; // counted by the receiver
+        if (!p.data.fcs_ok && !pass_bad)
+            continue;
+        const uint64_t ltf = d_base + p.ltf_start;
+        const uint64_t start = ltf >= preamble_before_ltf ? ltf - preamble_before_ltf : 0;
+        const auto& psdu = p.data.psdu;
+
+        pmt::pmt_t meta = pmt::make_dict();
+        meta = pmt::dict_add(meta, pmt::mp("rate"), pmt::from_long(p.signal.rate_mbps));
+        meta = pmt::dict_add(meta, pmt::mp("psdu_len"), pmt::from_long(long(psdu.size())));
+        meta = pmt::dict_add(meta, pmt::mp("crc_ok"), pmt::from_bool(p.data.fcs_ok));
+        meta = pmt::dict_add(meta, pmt::mp("seed"), pmt::from_long(long(p.data.seed)));
+        meta = pmt::dict_add(meta, pmt::mp("snr_db"), pmt::from_double(p.snr_db));
+        meta = pmt::dict_add(meta, pmt::mp("cfo_hz"),
+                             pmt::from_double(double(p.cfo) * sample_rate / (2.0 * M_PI)));
+        meta = pmt::dict_add(meta, pmt::mp("start"), pmt::from_uint64(start));
+        meta = pmt::dict_add(meta, pmt::mp("sync_metric"), pmt::from_double(p.sync_metric));
+        message_port_pub(pdus_port(),
+                         pmt::cons(meta, pmt::init_u8vector(psdu.size(), psdu.data())));
+        d_published++;
+
+        if (d_pcap) {
+            try {
+                d_pcap->write(psdu.data(), psdu.size(), double(start) / sample_rate);
+            } catch (const std::exception& e) {
+                d_logger->error("PCAP file no longer written: {}", e.what());
+                d_pcap.reset();
+            }
+        }
+    }
+}
+
+void wifi_rx_impl::feed(const gr_complex* x, size_t n)
+{
+    std::vector<core::wifi_rx_packet> got;
+    if (guarded("receiver", [&] { got = d_rx->process(x, n); }))
+        publish(got);
+}
+
+void wifi_rx_impl::finish_once(const char* where)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    finish_locked(where);
+}
+
+void wifi_rx_impl::finish_locked(const char* where)
+{
+    if (d_finished)
+        return;
+    d_finished = true;
+    std::vector<core::wifi_rx_packet> got;
+    if (guarded("end of stream", [&] { got = d_rx->finish(); }))
+        publish(got);
+    d_base = d_rx->stats().samples;
+    d_logger->debug("end of stream ({}): {} frames, {} FCS errors, {} SIGNAL errors, {} "
+                    "truncated, {} samples",
+                    where, d_fcs_ok.load(), d_fcs_errors.load(), d_signal_errors.load(),
+                    d_truncated.load(), d_samples.load());
+}
+
+void wifi_rx_impl::wait_for_input()
+{
+    // No interruption point here: a tb.stop() meanwhile ends the thread at the
+    // scheduler's next one, right after this returns.
+    boost::this_thread::disable_interruption no_interrupt;
+    gr::block_detail* d = detail().get();
+    gr::thread::scoped_lock guard(d->d_tpb.mutex);
+    if (!d->d_tpb.input_changed)
+        d->d_tpb.input_cond.wait_for(guard, boost::chrono::milliseconds(100));
+}
+
+int wifi_rx_impl::work(int noutput_items,
+                       gr_vector_const_void_star& input_items,
+                       gr_vector_void_star&)
+{
+    // The end of the stream: the upstream has finished and this call holds everything it
+    // wrote. GNU Radio 3.10 calls work() no more once a finished input is empty, so the
+    // newest sample stays unread until the next call (or the end): the call that sees
+    // the end always comes.
+    bool at_end = false;
+    {
+        const gr::buffer_reader_sptr& r = detail()->input(0);
+        gr::thread::scoped_lock guard(*r->mutex());
+        at_end = r->done() && r->items_available() <= noutput_items;
+    }
+    const int take = at_end ? noutput_items : noutput_items - 1;
+    if (take <= 0) {
+        wait_for_input(); // only the sample kept back: sleep, do not spin
+        return 0;
+    }
+
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_finished = false; // new samples: the next end of stream decodes them
+    feed(static_cast<const gr_complex*>(input_items[0]), size_t(take));
+    if (d_failures >= max_failures) {
+        d_logger->error("{} receiver calls failed in a row: the block stops", d_failures);
+        return WORK_DONE;
+    }
+    if (at_end)
+        finish_locked("end of input");
+    return take;
+}
+
+} // namespace gpuofdm
+} // namespace gr

@@ -1,0 +1,93 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUOFDM_WIFI_RX_IMPL_H
+#define INCLUDED_GPUOFDM_WIFI_RX_IMPL_H
+
+#include "core/pcap_writer.h"
+#include "core/wifi_rx.h"
+#include <gr-gpuofdm/wifi_rx.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpuofdm {
+
+//! What make() checked, handed to the constructor.
+struct wifi_rx_config {
+    int batch_samples;
+    float threshold;
+    bool pass_bad_crc;
+    std::string pcap_file;
+    int fft_backoff;
+};
+
+class wifi_rx_impl : public wifi_rx
+{
+public:
+    wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device);
+
+    std::string device() const override { return d_rx->device().to_string(); }
+    uint64_t frames_received() const override { return d_fcs_ok.load(); }
+    uint64_t crc_errors() const override { return d_fcs_errors.load(); }
+    uint64_t signal_errors() const override { return d_signal_errors.load(); }
+    uint64_t truncated() const override { return d_truncated.load(); }
+    uint64_t samples() const override { return d_samples.load(); }
+    uint64_t pdus_published() const override { return d_published.load(); }
+    void set_pass_bad_crc(bool pass) override { d_pass_bad_crc = pass; }
+    bool pass_bad_crc() const override { return d_pass_bad_crc.load(); }
+    int batch_samples() const override { return int(d_rx->params().batch_samples); }
+    float threshold() const override { return d_rx->params().sync.threshold; }
+    std::string pcap_file() const override { return d_pcap_path; }
+    int fft_backoff() const override { return d_rx->params().fft_backoff; }
+
+    bool start() override;
+    bool stop() override;
+
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override;
+
+private:
+    /*!
+     * Runs a receiver call, catching everything (work() must not throw): logs, counts the
+     * failure, returns false. The counters are refreshed either way.
+     */
+    template <typename F>
+    bool guarded(const char* what, F&& f);
+    //! Feeds n samples and publishes what they complete.
+    void feed(const gr_complex* x, size_t n);
+    //! End of stream, once: decodes what the receiver holds and publishes it.
+    void finish_once(const char* where);
+    void finish_locked(const char* where); //!< finish_once() with d_mutex held
+    void publish(const std::vector<core::wifi_rx_packet>& packets);
+    void refresh_counters();
+    //! Sleeps until the upstream writes more or finishes (at most 100 ms), as GNU Radio's
+    //! scheduler does when a block is blocked on input, so keeping a sample back never spins.
+    void wait_for_input();
+
+    std::unique_ptr<core::wifi_receiver> d_rx; //!< CPU twin or CUDA backend
+    std::unique_ptr<core::pcap_writer> d_pcap; //!< nullptr without a file, or after a failure
+    const std::string d_pcap_path;
+    std::atomic<bool> d_pass_bad_crc;
+
+    std::mutex d_mutex;        //!< the receiver: work() and stop()
+    bool d_finished = false;   //!< finish() ran for the stream fed so far
+    uint64_t d_base = 0;       //!< samples fed before the last finish() (a rerun)
+    int d_failures = 0;        //!< failed receiver calls in a row
+
+    std::atomic<uint64_t> d_fcs_ok{ 0 }, d_fcs_errors{ 0 }, d_signal_errors{ 0 },
+        d_truncated{ 0 }, d_samples{ 0 }, d_published{ 0 };
+};
+
+} // namespace gpuofdm
+} // namespace gr
+
+#endif
