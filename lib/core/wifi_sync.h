@@ -38,8 +38,12 @@ struct wifi_sync_params {
      * silence (all zeros) does not trigger: >= 0.
      */
     float min_power = 1e-12f;
-    //! The CUDA backend allocates for buffers of at most this many samples; detect()
-    //! cuts longer buffers into such pieces (with overlap). 4096 .. 2^26.
+    /*!
+     * The CUDA backend allocates for buffers of at most this many samples (9 bytes of
+     * device memory and 8 pinned a sample, plus the candidate lists); detect() cuts longer
+     * buffers into such pieces, overlapping by min_plateau + 352 samples so that every
+     * detection point is decided and timed inside one piece. 4096 .. 2^26.
+     */
     size_t max_samples_per_batch = size_t(1) << 22;
 };
 

@@ -173,6 +173,21 @@ GPUOFDM_HD inline bool flag(float m, float p, float threshold, float min_power)
     return p >= min_power && finite(p) && finite(m) && m > threshold;
 }
 
+//! c[i] and p[i] of the clean samples x, directly (the same floats as the tiled sums).
+GPUOFDM_HD inline void metric_at(const cpx* x, cpx* c, float* p)
+{
+    cpx sc = { 0.0f, 0.0f };
+    float sp = 0.0f;
+    for (unsigned k = 0; k < window; k++) {
+        const cpx q = mul_conj(x[k], x[k + delay]);
+        sc.re = add(sc.re, q.re);
+        sc.im = add(sc.im, q.im);
+        sp = add(sp, norm2(x[k + delay]));
+    }
+    *c = sc;
+    *p = sp;
+}
+
 //! The coarse CFO -arg(c) / 16, in double.
 GPUOFDM_HD inline double coarse_cfo(cpx c) { return -atan2(double(c.im), double(c.re)) / 16.0; }
 

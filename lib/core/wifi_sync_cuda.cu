@@ -7,11 +7,11 @@
 // CUDA backend of the 802.11a synchronizer, batch-parallel over the buffer. Per piece of
 // at most max_samples_per_batch samples, on the stage's stream:
 //   1. clean_kernel: non-finite samples -> 0, in place (after the pinned H2D copy);
-//   2. metric_kernel: c[n], p[n], m[n] and the flag of every n, one thread per n, q and e
+//   2. metric_kernel: c[n], p[n], m[n] and the flag of every n (only the flag is kept), one thread per n, q and e
 //      of the block's 256 + 64 samples in shared memory, the 48-term sums direct and in
 //      the CPU twin's order (wifi_sync_common.h), so the flags are the twin's bit for bit;
 //   3. candidate_kernel: n where the run of flags reaches min_plateau exactly, compacted
-//      with an atomic counter (in any order);
+//      with an atomic counter (in any order), with c[n] and m[n] computed again there;
 //   4. ltf_kernel: one block per candidate (grid-stride over the device-side count): the
 //      derotated window in shared memory, one thread per offset for the joint T1 + T2
 //      metric, thread 0 takes the first maximum and the fine CFO;
@@ -58,8 +58,7 @@ __global__ void clean_kernel(cpx* __restrict__ x, unsigned long long n)
 }
 
 __global__ void metric_kernel(const cpx* __restrict__ x, unsigned long long n_x,
-                              unsigned long long n_metric, cpx* __restrict__ c_out,
-                              float* __restrict__ m_out, unsigned char* __restrict__ flag_out,
+                              unsigned long long n_metric, unsigned char* __restrict__ flag_out,
                               float threshold, float min_power)
 {
     constexpr unsigned span = metric_block + sync_detail::metric_span; // 320 samples
@@ -87,18 +86,16 @@ __global__ void metric_kernel(const cpx* __restrict__ x, unsigned long long n_x,
         p = sync_detail::add(p, es[j + k]);
     }
     const float m = sync_detail::metric(c, p);
-    c_out[i0 + j] = c;
-    m_out[i0 + j] = m;
     flag_out[i0 + j] = sync_detail::flag(m, p, threshold, min_power) ? 1 : 0;
 }
 
 // Index i (in the piece, from `first`) is a candidate when flag[i - L + 1 .. i] are set and
 // flag[i - L] is clear, or i = L - 1 at the start of the buffer (the piece then starts
-// at 0; elsewhere first >= L).
+// at 0; elsewhere first >= L). Its c and m are computed again, directly (metric_at: the
+// same floats as the tiled sums), so no per-sample c or m is stored.
 __global__ void candidate_kernel(const unsigned char* __restrict__ flag,
-                                 const cpx* __restrict__ c, const float* __restrict__ m,
-                                 unsigned long long first, unsigned long long n_metric,
-                                 unsigned L, raw_candidate* __restrict__ out,
+                                 const cpx* __restrict__ x, unsigned long long first,
+                                 unsigned long long n_metric, unsigned L, raw_candidate* __restrict__ out,
                                  unsigned* __restrict__ count, unsigned max_count)
 {
     for (unsigned long long i = first + blockIdx.x * 256ull + threadIdx.x; i < n_metric;
@@ -113,8 +110,12 @@ __global__ void candidate_kernel(const unsigned char* __restrict__ flag,
         if (!run)
             continue;
         const unsigned slot = atomicAdd(count, 1u);
-        if (slot < max_count)
-            out[slot] = { i, c[i], m[i], 0.0f };
+        if (slot < max_count) {
+            cpx c;
+            float p;
+            sync_detail::metric_at(x + i, &c, &p);
+            out[slot] = { i, c, sync_detail::metric(c, p), 0.0f };
+        }
     }
 }
 
@@ -179,8 +180,6 @@ public:
           // Candidates of one piece are at least L + 1 apart.
           d_max_cand(unsigned(p.max_samples_per_batch / (p.min_plateau + 1) + 2)),
           d_x(d_samples),
-          d_c(d_samples),
-          d_m(d_samples),
           d_flag(d_samples),
           d_cand(d_max_cand),
           d_res(d_max_cand),
@@ -226,12 +225,12 @@ private:
         GPUOFDM_CUDA_CHECK_LAUNCH(clean_kernel);
         const size_t metric_blocks = (n_metric + metric_block - 1) / metric_block;
         metric_kernel<<<unsigned(metric_blocks), metric_block, 0, s>>>(
-            d_x.get(), n_x, n_metric, d_c.get(), d_m.get(), d_flag.get(), d_params.threshold,
+            d_x.get(), n_x, n_metric, d_flag.get(), d_params.threshold,
             d_params.min_power);
         GPUOFDM_CUDA_CHECK_LAUNCH(metric_kernel);
         const size_t cand_blocks = std::min<size_t>((n_metric - first + 255) / 256, 65535 * 4);
         candidate_kernel<<<unsigned(cand_blocks), 256, 0, s>>>(
-            d_flag.get(), d_c.get(), d_m.get(), first, n_metric, unsigned(d_params.min_plateau),
+            d_flag.get(), d_x.get(), first, n_metric, unsigned(d_params.min_plateau),
             d_cand.get(), d_count.get(), d_max_cand);
         GPUOFDM_CUDA_CHECK_LAUNCH(candidate_kernel);
         const unsigned ltf_blocks = std::min(d_max_cand, 1024u);
@@ -267,8 +266,6 @@ private:
     unsigned d_max_cand;
     cuda_stream d_stream;
     device_buffer<cpx> d_x;
-    device_buffer<cpx> d_c;
-    device_buffer<float> d_m;
     device_buffer<unsigned char> d_flag;
     device_buffer<raw_candidate> d_cand;
     device_buffer<wifi_sync_candidate> d_res;
