@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <stdexcept>
 #include <string>
 
@@ -68,8 +69,92 @@ wifi_signal_field wifi_decode_signal(const cfloat* points, const float* weight)
     return f;
 }
 
+std::vector<int> wifi_used_bins()
+{
+    std::vector<int> used;
+    const auto l = wifi_long_training_bins();
+    for (int b = 0; b < 64; b++)
+        if (l[size_t(b)] != cfloat(0, 0))
+            used.push_back(b);
+    return used;
+}
+
+std::vector<cfloat> wifi_channel_smoother(int taps)
+{
+    const auto used = wifi_used_bins();
+    const size_t n = used.size(), t = size_t(std::max(taps, 0));
+    std::vector<cfloat> proj(n * n, cfloat(0, 0));
+    if (t == 0) {
+        for (size_t r = 0; r < n; r++)
+            proj[r * n + r] = 1.0f;
+        return proj;
+    }
+    using cd = std::complex<double>;
+    // A[k][i] = e^{-j 2 pi k d_i / 64}, d_i = i - 4 (k the signed subcarrier; the bin gives
+    // the same phase).
+    std::vector<cd> a(n * t);
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = 0; i < t; i++)
+            a[k * t + i] = std::polar(1.0, -2.0 * M_PI * used[k] * (double(i) - 4.0) / 64.0);
+    // M = A^H A (t x t), inverted by Gauss-Jordan with partial pivoting.
+    std::vector<cd> m(t * t), inv(t * t, 0.0);
+    for (size_t i = 0; i < t; i++) {
+        inv[i * t + i] = 1.0;
+        for (size_t j = 0; j < t; j++) {
+            cd s = 0;
+            for (size_t k = 0; k < n; k++)
+                s += std::conj(a[k * t + i]) * a[k * t + j];
+            m[i * t + j] = s;
+        }
+    }
+    for (size_t c = 0; c < t; c++) {
+        size_t piv = c;
+        for (size_t r = c + 1; r < t; r++)
+            if (std::abs(m[r * t + c]) > std::abs(m[piv * t + c]))
+                piv = r;
+        for (size_t j = 0; j < t; j++) {
+            std::swap(m[c * t + j], m[piv * t + j]);
+            std::swap(inv[c * t + j], inv[piv * t + j]);
+        }
+        const cd d = m[c * t + c];
+        for (size_t j = 0; j < t; j++) {
+            m[c * t + j] /= d;
+            inv[c * t + j] /= d;
+        }
+        for (size_t r = 0; r < t; r++) {
+            if (r == c)
+                continue;
+            const cd f = m[r * t + c];
+            for (size_t j = 0; j < t; j++) {
+                m[r * t + j] -= f * m[c * t + j];
+                inv[r * t + j] -= f * inv[c * t + j];
+            }
+        }
+    }
+    // P = A M^-1 A^H.
+    std::vector<cd> b(n * t); // A M^-1
+    for (size_t k = 0; k < n; k++)
+        for (size_t j = 0; j < t; j++) {
+            cd s = 0;
+            for (size_t i = 0; i < t; i++)
+                s += a[k * t + i] * inv[i * t + j];
+            b[k * t + j] = s;
+        }
+    for (size_t r = 0; r < n; r++)
+        for (size_t c = 0; c < n; c++) {
+            cd s = 0;
+            for (size_t j = 0; j < t; j++)
+                s += b[r * t + j] * std::conj(a[c * t + j]);
+            proj[r * n + c] = cfloat(s);
+        }
+    return proj;
+}
+
 wifi_receiver::wifi_receiver(const wifi_rx_params& p, const device_spec& dev) : d_params(p)
 {
+    if (p.channel_taps != 0 && (p.channel_taps < 8 || p.channel_taps > 48))
+        throw std::invalid_argument("channel_taps: " + std::to_string(p.channel_taps) +
+                                    " is neither 0 nor in 8 .. 48");
     if (p.fft_backoff < 0 || p.fft_backoff > 8)
         throw std::invalid_argument("fft_backoff: " + std::to_string(p.fft_backoff) +
                                     " is out of range 0 .. 8");

@@ -40,6 +40,16 @@ struct wifi_signal_field {
  */
 wifi_signal_field wifi_decode_signal(const cfloat* points, const float* weight);
 
+//! The 52 used bins of 802.11a (the long training field's nonzero bins), increasing.
+std::vector<int> wifi_used_bins();
+
+/*!
+ * \brief The 52 x 52 projection P (row-major, rows and columns the used bins of
+ * wifi_used_bins()) of channel values onto channels sum_t g_t e^{-j 2 pi k t / 64} with t in
+ * [-4, taps - 4): least squares of g, evaluated on the used bins. Identity for taps = 0.
+ */
+std::vector<cfloat> wifi_channel_smoother(int taps);
+
 //! Where a frame is and what its channel is, when they are known (a reference receiver).
 struct wifi_rx_known {
     size_t ltf_start = 0; //!< first sample of T1 in the buffer
@@ -65,6 +75,15 @@ struct wifi_rx_params {
     int fft_backoff = 3;
     //! Common phase error from the 4 pilots, removed per symbol (17.3.5.9).
     bool pilot_tracking = true;
+    /*!
+     * 0: the channel is the plain least-squares estimate on the long training field.
+     * 8 .. 48: that estimate projected onto channels whose impulse response lies within
+     * this many taps (from 4 samples before the FFT window's start): the estimation noise
+     * drops to about taps / 52 of it, for channels shorter than the window (the cyclic
+     * prefix is 16 samples). Measured with gpuofdm_per (1000-octet frames, 3 taps): 16
+     * taps gain about 0.8 dB over plain least squares at 6 and 54 Mb/s.
+     */
+    int channel_taps = 16;
     /*!
      * The receiver decodes when it holds this many samples (or at finish()): the batch,
      * and so the latency (at 20 Msps, 2^18 samples are 13 ms). 4096 .. 2^24.

@@ -69,15 +69,14 @@ GPUOFDM_HD inline cpx equalize(const cpx* y, const cpx* h, cpx rot, int k)
 
 /*!
  * \brief Least-squares channel on the long training field: h_k = (Y1_k + Y2_k) / 2 / L_k
- * on the 52 used bins (0 elsewhere); the noise variance per bin mean |Y1 - Y2|^2 / 2 and
- * the SNR mean |h|^2 / noise over the used bins. The noise is floored at 1e-5 of the mean
- * |h|^2 (a 50 dB SNR), so noiseless input still gives finite LLRs.
+ * on the 52 used bins (0 elsewhere), and the noise variance per bin mean |Y1 - Y2|^2 / 2,
+ * floored at 1e-5 of the mean |h|^2 (a 50 dB SNR) so noiseless input still gives finite
+ * LLRs.
  */
 GPUOFDM_HD inline void estimate_channel(const cpx* y1, const cpx* y2, const float* ltf, cpx* h,
-                                        float* noise_var, float* snr)
+                                        float* noise_var)
 {
     float d = 0.0f, p = 0.0f;
-    int used = 0;
     for (int b = 0; b < 64; b++) {
         if (ltf[b] == 0.0f) {
             h[b] = { 0.0f, 0.0f };
@@ -86,16 +85,37 @@ GPUOFDM_HD inline void estimate_channel(const cpx* y1, const cpx* y2, const floa
         h[b] = { 0.5f * (y1[b].re + y2[b].re) / ltf[b], 0.5f * (y1[b].im + y2[b].im) / ltf[b] };
         d += norm({ y1[b].re - y2[b].re, y1[b].im - y2[b].im });
         p += norm(h[b]);
-        used++;
     }
-    p /= float(used);
-    float n = 0.5f * d / float(used);
-    if (!(n >= 1e-5f * p))
-        n = 1e-5f * p;
+    float n = 0.5f * d / 52.0f;
+    if (!(n >= 1e-5f * p / 52.0f))
+        n = 1e-5f * p / 52.0f;
     if (!(n > 0.0f))
         n = 1e-30f;
     *noise_var = n;
-    *snr = p / n;
+}
+
+/*!
+ * \brief Row r of the smoothed channel: sum_c P[r][c] h[used[c]] over the 52 used bins,
+ * P the projection onto channels of a few taps (wifi_channel_smoother()).
+ */
+GPUOFDM_HD inline cpx smooth_channel_row(const cpx* h, const cpx* proj, const int* used, int r)
+{
+    cpx acc{ 0.0f, 0.0f };
+    for (int c = 0; c < 52; c++) {
+        const cpx m = mul(proj[52 * r + c], h[used[c]]);
+        acc.re += m.re;
+        acc.im += m.im;
+    }
+    return acc;
+}
+
+//! Mean |h|^2 over the used bins / noise: the SNR per carrier.
+GPUOFDM_HD inline float channel_snr(const cpx* h, const int* used, float noise_var)
+{
+    float p = 0.0f;
+    for (int c = 0; c < 52; c++)
+        p += norm(h[used[c]]);
+    return p / 52.0f / noise_var;
 }
 
 } // namespace gr::gpuofdm::core::wifi_rx_detail

@@ -12,6 +12,7 @@
 #include "wifi_rx_common.h"
 #include "wifi_tx.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -33,6 +34,10 @@ public:
         const auto l = wifi_long_training_bins();
         for (int b = 0; b < 64; b++)
             d_ltf[b] = l[b].real();
+        const auto used = wifi_used_bins();
+        std::copy(used.begin(), used.end(), d_used);
+        const auto proj = wifi_channel_smoother(p.channel_taps);
+        std::memcpy(d_proj, proj.data(), sizeof(d_proj));
     }
 
     device_spec device() const override { return {}; }
@@ -55,14 +60,16 @@ protected:
             fft_at(j, j.ltf_start + 64, y2);
             if (j.channel) {
                 std::memcpy(h, j.channel, 64 * sizeof(cpx));
-                float p = 0.0f;
-                for (int b = 0; b < 64; b++)
-                    p += d_ltf[b] != 0.0f ? norm(h[b]) : 0.0f;
                 e.noise_var = j.noise_var;
-                e.snr = p / 52.0f / j.noise_var;
             } else {
-                estimate_channel(y1, y2, d_ltf, h, &e.noise_var, &e.snr);
+                cpx ls[64];
+                estimate_channel(y1, y2, d_ltf, ls, &e.noise_var);
+                std::memcpy(h, ls, sizeof(ls));
+                if (d_params.channel_taps > 0)
+                    for (int r = 0; r < 52; r++)
+                        h[d_used[r]] = smooth_channel_row(ls, d_proj, d_used, r);
             }
+            e.snr = channel_snr(h, d_used, e.noise_var);
             fft_at(j, j.ltf_start + 128 + 16, y1);
             const cpx rot = pilot_derotation(y1, h, 1.0f, d_params.pilot_tracking);
             for (int k = 0; k < 48; k++) {
@@ -131,6 +138,8 @@ private:
     fftw_plan_1d d_fft;
     std::unique_ptr<wifi_decoder> d_decoder;
     float d_ltf[64];
+    int d_used[52];
+    cpx d_proj[52 * 52];
     const cfloat* d_x = nullptr;
     size_t d_n = 0;
     std::vector<cfloat> d_sym;

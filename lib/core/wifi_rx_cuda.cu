@@ -43,6 +43,7 @@ struct rx_estimate {
 static_assert(sizeof(rx_estimate) == sizeof(cfloat) * 64 + 8 + sizeof(cfloat) * 48);
 
 __constant__ float c_ltf[64];
+__constant__ int c_used[52];
 
 /*!
  * The 64-point forward DFT (no scaling) of the derotated samples x[from .. from + 64),
@@ -73,9 +74,9 @@ __device__ void dft_symbol(const cpx* x, unsigned long long from, unsigned long 
 }
 
 __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, bool track,
-                                rx_estimate* est)
+                                const cpx* proj, rx_estimate* est)
 {
-    __shared__ cpx s[64], y1[64], y2[64], h[64];
+    __shared__ cpx s[64], y1[64], y2[64], h[64], ls[64];
     __shared__ cpx rot;
     const rx_job j = jobs[blockIdx.x];
     rx_estimate& e = est[blockIdx.x];
@@ -83,19 +84,20 @@ __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, b
     dft_symbol(x, j.ltf_start - backoff, j.ltf_start, j.cfo, s, y1);
     dft_symbol(x, j.ltf_start + 64 - backoff, j.ltf_start, j.cfo, s, y2);
     __syncthreads();
-    if (t == 0) {
-        if (j.known) {
-            float p = 0.0f;
-            for (int b = 0; b < 64; b++) {
-                h[b] = e.h[b];
-                p += c_ltf[b] != 0.0f ? norm(h[b]) : 0.0f;
-            }
-            e.snr = p / 52.0f / e.noise_var;
-        } else {
-            estimate_channel(y1, y2, c_ltf, h, &e.noise_var, &e.snr);
-        }
+    if (j.known)
+        h[t] = e.h[t];
+    else if (t == 0)
+        estimate_channel(y1, y2, c_ltf, ls, &e.noise_var);
+    __syncthreads();
+    if (!j.known) {
+        h[t] = ls[t];
+        __syncthreads();
+        if (proj && t < 52)
+            h[c_used[t]] = smooth_channel_row(ls, proj, c_used, t);
     }
     __syncthreads();
+    if (t == 0)
+        e.snr = channel_snr(h, c_used, e.noise_var);
     e.h[t] = h[t];
     dft_symbol(x, j.ltf_start + 128 + 16 - backoff, j.ltf_start, j.cfo, s, y1);
     __syncthreads();
@@ -164,6 +166,12 @@ public:
         for (unsigned i = 0; i < 127; i++)
             pol[i] = float(wifi_pilot_polarity(i));
         GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_ltf, ltf, sizeof(ltf)));
+        const auto used = wifi_used_bins();
+        GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_used, used.data(), 52 * sizeof(int)));
+        const auto proj = wifi_channel_smoother(p.channel_taps);
+        d_proj = device_buffer<cpx>(proj.size());
+        GPUOFDM_CUDA_CHECK(cudaMemcpy(d_proj.get(), proj.data(), proj.size() * sizeof(cpx),
+                                      cudaMemcpyHostToDevice));
         d_polarity = device_buffer<float>(127);
         GPUOFDM_CUDA_CHECK(
             cudaMemcpy(d_polarity.get(), pol, sizeof(pol), cudaMemcpyHostToDevice));
@@ -204,9 +212,9 @@ protected:
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_est.get(), d_host_est.get(),
                                                n * sizeof(rx_estimate),
                                                cudaMemcpyHostToDevice, s));
-        estimate_kernel<<<unsigned(n), 64, 0, s>>>(d_x.get(), d_jobs.get(),
-                                                   d_params.fft_backoff,
-                                                   d_params.pilot_tracking, d_est.get());
+        estimate_kernel<<<unsigned(n), 64, 0, s>>>(
+            d_x.get(), d_jobs.get(), d_params.fft_backoff, d_params.pilot_tracking,
+            d_params.channel_taps > 0 ? d_proj.get() : nullptr, d_est.get());
         GPUOFDM_CUDA_CHECK(cudaGetLastError());
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_est.get(), d_est.get(),
                                            n * sizeof(rx_estimate), cudaMemcpyDeviceToHost, s));
@@ -292,6 +300,7 @@ private:
     device_buffer<cpx> d_sym;
     device_buffer<float> d_gain;
     device_buffer<float> d_polarity;
+    device_buffer<cpx> d_proj; //!< wifi_channel_smoother(), 52 x 52
 };
 
 } // namespace
