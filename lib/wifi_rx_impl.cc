@@ -209,7 +209,8 @@ void wifi_rx_impl::wait_for_input()
     gr::block_detail* d = detail().get();
     gr::thread::scoped_lock guard(d->d_tpb.mutex);
     if (!d->d_tpb.input_changed)
-        d->d_tpb.input_cond.wait_for(guard, boost::chrono::milliseconds(100));
+        d->d_tpb.input_cond.timed_wait(guard, boost::get_system_time() +
+                                                  boost::posix_time::milliseconds(100));
 }
 
 int wifi_rx_impl::work(int noutput_items,

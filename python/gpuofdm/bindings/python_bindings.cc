@@ -17,6 +17,7 @@ void bind_interleaver_bb(py::module& m);
 void bind_interleaver_ff(py::module& m);
 void bind_mapper_bc(py::module& m);
 void bind_wifi_tx(py::module& m);
+void bind_wifi_rx(py::module& m);
 void bind_wimax_tx(py::module& m);
 void bind_viterbi_decoder_fb(py::module& m);
 void bind_demapper_cf(py::module& m);
@@ -36,6 +37,7 @@ PYBIND11_MODULE(gpuofdm_python, m)
     bind_interleaver_ff(m);
     bind_mapper_bc(m);
     bind_wifi_tx(m);
+    bind_wifi_rx(m);
     bind_wimax_tx(m);
     bind_viterbi_decoder_fb(m);
     bind_demapper_cf(m);
