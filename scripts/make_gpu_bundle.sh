@@ -12,7 +12,7 @@ set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$src/build}"
 out="${2:-$src/gpu-bundle}"
-bins=(lib/tests/test_gpuofdm_core lib/tests/blocks/test_gpuofdm_blocks apps/gpuofdm_bench/gpuofdm_bench apps/gpuofdm_demo/gpuofdm_demo)
+bins=(lib/tests/test_gpuofdm_core lib/tests/blocks/test_gpuofdm_blocks apps/gpuofdm_bench/gpuofdm_bench apps/gpuofdm_demo/gpuofdm_demo apps/gpuofdm_per/gpuofdm_per)
 
 rm -rf "$out"
 mkdir -p "$out/lib"

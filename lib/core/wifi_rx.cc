@@ -79,19 +79,13 @@ std::vector<int> wifi_used_bins()
     return used;
 }
 
-std::vector<cfloat> wifi_channel_smoother(int taps)
+wifi_channel_fit wifi_channel_smoother(int taps)
 {
     const auto used = wifi_used_bins();
-    const size_t n = used.size(), t = size_t(std::max(taps, 0));
-    std::vector<cfloat> proj(n * n, cfloat(0, 0));
-    if (t == 0) {
-        for (size_t r = 0; r < n; r++)
-            proj[r * n + r] = 1.0f;
-        return proj;
-    }
+    const size_t n = used.size(), t = size_t(std::max(taps, 1));
     using cd = std::complex<double>;
-    // A[k][i] = e^{-j 2 pi k d_i / 64}, d_i = i - 4 (k the signed subcarrier; the bin gives
-    // the same phase).
+    // A[k][i] = e^{-j 2 pi k d_i / 64}, d_i = i - 4 (k the bin; the subcarrier gives the
+    // same phase).
     std::vector<cd> a(n * t);
     for (size_t k = 0; k < n; k++)
         for (size_t i = 0; i < t; i++)
@@ -131,23 +125,21 @@ std::vector<cfloat> wifi_channel_smoother(int taps)
             }
         }
     }
-    // P = A M^-1 A^H.
-    std::vector<cd> b(n * t); // A M^-1
-    for (size_t k = 0; k < n; k++)
-        for (size_t j = 0; j < t; j++) {
-            cd s = 0;
-            for (size_t i = 0; i < t; i++)
-                s += a[k * t + i] * inv[i * t + j];
-            b[k * t + j] = s;
-        }
-    for (size_t r = 0; r < n; r++)
-        for (size_t c = 0; c < n; c++) {
+    // fit = M^-1 A^H.
+    wifi_channel_fit f;
+    f.taps = int(t);
+    f.fit.resize(t * n);
+    f.basis.resize(n * t);
+    for (size_t i = 0; i < t; i++)
+        for (size_t k = 0; k < n; k++) {
             cd s = 0;
             for (size_t j = 0; j < t; j++)
-                s += b[r * t + j] * std::conj(a[c * t + j]);
-            proj[r * n + c] = cfloat(s);
+                s += inv[i * t + j] * std::conj(a[k * t + j]);
+            f.fit[i * n + k] = cfloat(s);
         }
-    return proj;
+    for (size_t k = 0; k < n * t; k++)
+        f.basis[k] = cfloat(a[k]);
+    return f;
 }
 
 wifi_receiver::wifi_receiver(const wifi_rx_params& p, const device_spec& dev) : d_params(p)

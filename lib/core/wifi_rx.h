@@ -44,11 +44,17 @@ wifi_signal_field wifi_decode_signal(const cfloat* points, const float* weight);
 std::vector<int> wifi_used_bins();
 
 /*!
- * \brief The 52 x 52 projection P (row-major, rows and columns the used bins of
- * wifi_used_bins()) of channel values onto channels sum_t g_t e^{-j 2 pi k t / 64} with t in
- * [-4, taps - 4): least squares of g, evaluated on the used bins. Identity for taps = 0.
+ * \brief The channel model of the estimator: channels sum_t g_t e^{-j 2 pi k t / 64} with
+ * delays t in [-4, taps - 4) samples of the FFT window, on the 52 used bins k.
  */
-std::vector<cfloat> wifi_channel_smoother(int taps);
+struct wifi_channel_fit {
+    int taps = 0;
+    std::vector<cfloat> fit;     //!< taps x 52: least-squares taps g = fit h (h on the used bins)
+    std::vector<cfloat> basis;   //!< 52 x taps: h = basis g
+};
+
+//! The fit for \p taps delays (taps >= 1; 52 x 52 least squares, in double).
+wifi_channel_fit wifi_channel_smoother(int taps);
 
 //! Where a frame is and what its channel is, when they are known (a reference receiver).
 struct wifi_rx_known {
@@ -77,11 +83,11 @@ struct wifi_rx_params {
     bool pilot_tracking = true;
     /*!
      * 0: the channel is the plain least-squares estimate on the long training field.
-     * 8 .. 48: that estimate projected onto channels whose impulse response lies within
-     * this many taps (from 4 samples before the FFT window's start): the estimation noise
-     * drops to about taps / 52 of it, for channels shorter than the window (the cyclic
-     * prefix is 16 samples). Measured with gpuofdm_per (1000-octet frames, 3 taps): 16
-     * taps gain about 0.8 dB over plain least squares at 6 and 54 Mb/s.
+     * 8 .. 48: that estimate fitted (least squares) by a channel of this many taps
+     * (delays from 4 samples before the FFT window's start; the cyclic prefix is 16
+     * samples): the estimation noise drops to taps / 52 of it. Measured with gpuofdm_per
+     * (1000-octet frames, 3 taps): 16 taps gain about 0.8 dB over plain least squares at
+     * 6 and 54 Mb/s.
      */
     int channel_taps = 16;
     /*!

@@ -95,14 +95,28 @@ GPUOFDM_HD inline void estimate_channel(const cpx* y1, const cpx* y2, const floa
 }
 
 /*!
- * \brief Row r of the smoothed channel: sum_c P[r][c] h[used[c]] over the 52 used bins,
- * P the projection onto channels of a few taps (wifi_channel_smoother()).
+ * \brief Tap t of the least-squares fit of h by a channel of a few taps (wifi_channel_fit:
+ * fit is taps x 52). Each tap alone is noisy (the guard bands leave the fit poorly
+ * conditioned in a few directions), but the channel they give back on the used bins is
+ * the projection of h onto such channels, whose noise is taps / 52 of h's.
  */
-GPUOFDM_HD inline cpx smooth_channel_row(const cpx* h, const cpx* proj, const int* used, int r)
+GPUOFDM_HD inline cpx fit_tap(const cpx* h, const cpx* fit, const int* used, int t)
+{
+    cpx g{ 0.0f, 0.0f };
+    for (int c = 0; c < 52; c++) {
+        const cpx m = mul(fit[52 * t + c], h[used[c]]);
+        g.re += m.re;
+        g.im += m.im;
+    }
+    return g;
+}
+
+//! The channel on used bin r from the taps g (basis is 52 x taps).
+GPUOFDM_HD inline cpx channel_from_taps(const cpx* g, const cpx* basis, int taps, int r)
 {
     cpx acc{ 0.0f, 0.0f };
-    for (int c = 0; c < 52; c++) {
-        const cpx m = mul(proj[52 * r + c], h[used[c]]);
+    for (int t = 0; t < taps; t++) {
+        const cpx m = mul(basis[taps * r + t], g[t]);
         acc.re += m.re;
         acc.im += m.im;
     }

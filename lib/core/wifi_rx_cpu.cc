@@ -36,8 +36,7 @@ public:
             d_ltf[b] = l[b].real();
         const auto used = wifi_used_bins();
         std::copy(used.begin(), used.end(), d_used);
-        const auto proj = wifi_channel_smoother(p.channel_taps);
-        std::memcpy(d_proj, proj.data(), sizeof(d_proj));
+        d_fit = wifi_channel_smoother(p.channel_taps);
     }
 
     device_spec device() const override { return {}; }
@@ -65,9 +64,15 @@ protected:
                 cpx ls[64];
                 estimate_channel(y1, y2, d_ltf, ls, &e.noise_var);
                 std::memcpy(h, ls, sizeof(ls));
-                if (d_params.channel_taps > 0)
+                if (d_params.channel_taps > 0) {
+                    cpx g[64];
+                    const auto* fit = reinterpret_cast<const cpx*>(d_fit.fit.data());
+                    const auto* basis = reinterpret_cast<const cpx*>(d_fit.basis.data());
+                    for (int t = 0; t < d_fit.taps; t++)
+                        g[t] = fit_tap(ls, fit, d_used, t);
                     for (int r = 0; r < 52; r++)
-                        h[d_used[r]] = smooth_channel_row(ls, d_proj, d_used, r);
+                        h[d_used[r]] = channel_from_taps(g, basis, d_fit.taps, r);
+                }
             }
             e.snr = channel_snr(h, d_used, e.noise_var);
             fft_at(j, j.ltf_start + 128 + 16, y1);
@@ -139,7 +144,7 @@ private:
     std::unique_ptr<wifi_decoder> d_decoder;
     float d_ltf[64];
     int d_used[52];
-    cpx d_proj[52 * 52];
+    wifi_channel_fit d_fit;
     const cfloat* d_x = nullptr;
     size_t d_n = 0;
     std::vector<cfloat> d_sym;

@@ -74,9 +74,10 @@ __device__ void dft_symbol(const cpx* x, unsigned long long from, unsigned long 
 }
 
 __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, bool track,
-                                const cpx* proj, rx_estimate* est)
+                                const cpx* fit, const cpx* basis, int taps,
+                                rx_estimate* est)
 {
-    __shared__ cpx s[64], y1[64], y2[64], h[64], ls[64];
+    __shared__ cpx s[64], y1[64], y2[64], h[64], ls[64], g[64];
     __shared__ cpx rot;
     const rx_job j = jobs[blockIdx.x];
     rx_estimate& e = est[blockIdx.x];
@@ -92,8 +93,11 @@ __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, b
     if (!j.known) {
         h[t] = ls[t];
         __syncthreads();
-        if (proj && t < 52)
-            h[c_used[t]] = smooth_channel_row(ls, proj, c_used, t);
+        if (taps > 0 && t < taps)
+            g[t] = fit_tap(ls, fit, c_used, t);
+        __syncthreads();
+        if (taps > 0 && t < 52)
+            h[c_used[t]] = channel_from_taps(g, basis, taps, t);
     }
     __syncthreads();
     if (t == 0)
@@ -168,10 +172,14 @@ public:
         GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_ltf, ltf, sizeof(ltf)));
         const auto used = wifi_used_bins();
         GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_used, used.data(), 52 * sizeof(int)));
-        const auto proj = wifi_channel_smoother(p.channel_taps);
-        d_proj = device_buffer<cpx>(proj.size());
-        GPUOFDM_CUDA_CHECK(cudaMemcpy(d_proj.get(), proj.data(), proj.size() * sizeof(cpx),
+        // The channel fit: fit (taps x 52) then basis (52 x taps) in one buffer.
+        const auto fit = wifi_channel_smoother(p.channel_taps);
+        d_taps = size_t(fit.taps);
+        d_fit = device_buffer<cpx>(2 * 52 * d_taps);
+        GPUOFDM_CUDA_CHECK(cudaMemcpy(d_fit.get(), fit.fit.data(), 52 * d_taps * sizeof(cpx),
                                       cudaMemcpyHostToDevice));
+        GPUOFDM_CUDA_CHECK(cudaMemcpy(d_fit.get() + 52 * d_taps, fit.basis.data(),
+                                      52 * d_taps * sizeof(cpx), cudaMemcpyHostToDevice));
         d_polarity = device_buffer<float>(127);
         GPUOFDM_CUDA_CHECK(
             cudaMemcpy(d_polarity.get(), pol, sizeof(pol), cudaMemcpyHostToDevice));
@@ -214,7 +222,8 @@ protected:
                                                cudaMemcpyHostToDevice, s));
         estimate_kernel<<<unsigned(n), 64, 0, s>>>(
             d_x.get(), d_jobs.get(), d_params.fft_backoff, d_params.pilot_tracking,
-            d_params.channel_taps > 0 ? d_proj.get() : nullptr, d_est.get());
+            d_fit.get(), d_fit.get() + 52 * d_taps, d_params.channel_taps,
+            d_est.get());
         GPUOFDM_CUDA_CHECK(cudaGetLastError());
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_est.get(), d_est.get(),
                                            n * sizeof(rx_estimate), cudaMemcpyDeviceToHost, s));
@@ -300,7 +309,8 @@ private:
     device_buffer<cpx> d_sym;
     device_buffer<float> d_gain;
     device_buffer<float> d_polarity;
-    device_buffer<cpx> d_proj; //!< wifi_channel_smoother(), 52 x 52
+    size_t d_taps = 0;
+    device_buffer<cpx> d_fit;       //!< wifi_channel_smoother(): fit, then basis
 };
 
 } // namespace
