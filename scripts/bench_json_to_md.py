@@ -16,6 +16,29 @@ def fmt(v, digits=1):
     return str(v)
 
 
+def ber_table(rows):
+    """--stages ber: one line per Eb/N0, one column per decoder: BER (errors / bits)."""
+    impls = list(dict.fromkeys(r["impl"] for r in rows))
+    points = sorted({r["ebn0_db"] for r in rows})
+    cell = {(r["impl"], r["ebn0_db"]): r for r in rows}
+    print("| Eb/N0 (dB) | " + " | ".join(impls) + " |")
+    print("|---" * (len(impls) + 1) + "|")
+    for x in points:
+        cells = []
+        for i in impls:
+            r = cell.get((i, x))
+            if r is None:
+                cells.append("-")
+                continue
+            c = f"{r['ber']:.2e} ({r['bit_errors']} / {r['bits']})"
+            if r.get("equals_cpu_twin") is not None:
+                c += ", = cpu" if r["equals_cpu_twin"] else ", **differs from cpu**"
+            if r.get("paired_z") is not None:
+                c += f", z {r['paired_z']:+.1f}"
+            cells.append(c)
+        print(f"| {x:.1f} | " + " | ".join(cells) + " |")
+
+
 def main(paths):
     for path in paths:
         with open(path) as f:
@@ -28,7 +51,16 @@ def main(paths):
         for (level, stage), rows in groups.items():
             ofdm = stage.startswith("ofdm")
             print(f"**{level}, {stage}**\n")
-            if ofdm:
+            if stage == "viterbi_ber":
+                ber_table(rows)
+            elif stage == "viterbi_ber_1e-5":
+                print("| curve | Eb/N0 at BER 1e-5 (dB) | gap (dB) | to |")
+                print("|---|---|---|---|")
+                for r in rows:
+                    x, g = (None if v is None else float(v) for v in (r["ebn0_db"], r["gap_db"]))
+                    print(f"| {r['impl']} | {fmt(x, 2)} | {fmt(g, 2)} | "
+                          f"{r['gap_to'] or '-'} |")
+            elif ofdm:
                 print("| impl | device | fft_len | cp | batch | Msps | PCIe GB/s | ms/batch | ratio |")
                 print("|---|---|---|---|---|---|---|---|---|")
                 for r in rows:

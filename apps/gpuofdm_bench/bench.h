@@ -37,6 +37,7 @@ struct options {
     std::vector<stage_kind> stages{ stage_kind::fft, stage_kind::ifft };
     bool tx = false;             //!< --stages tx: the 802.11a transmitter rows (bench_tx.cc)
     bool viterbi = false;        //!< --stages viterbi: the Viterbi rows (bench_viterbi.cc)
+    bool ber = false;            //!< --stages ber: Viterbi BER vs Eb/N0 (bench_ber.cc)
     int cp = -1;                 //!< core rows' CP; -1: fft_len / 4
     double seconds = 1.5;        //!< per flowgraph row
     double core_seconds = 0.5;   //!< per core row
@@ -70,6 +71,16 @@ struct row {
     std::string config;                    //!< "K7 r3/4", "64-QAM", "54M 1500B", ...
     double mbit_s = not_applicable;        //!< input bits (bit stages) or PSDU bits per second
     double frames_s = not_applicable;      //!< wifi_tx frames per second
+    // BER rows (bench_ber.cc); not applicable elsewhere.
+    double ebn0_db = not_applicable;       //!< the point's Eb/N0; 1e-5 rows: the crossing
+    uint64_t bit_errors = 0;               //!< decoded data bits in error
+    uint64_t bits = 0;                     //!< decoded data bits counted
+    double ber = not_applicable;           //!< bit_errors / bits
+    double gap_db = not_applicable;        //!< derived rows: ebn0_db minus that of gap_to
+    std::string gap_to;                    //!< derived rows: the curve the gap is taken to
+    int equals_cpu_twin = -1;              //!< chunked cuda rows: 1 bit for bit, 0 not, -1 n/a
+    //! fec.cc_decoder hard rows: z of its errors minus hard chunked's, paired per frame
+    double paired_z = not_applicable;
 };
 
 //! Default batch list of one size: 2^12, 2^16, 2^18, 2^20, 2^22 samples of FFT
@@ -114,6 +125,12 @@ void run_tx(const options& o, bool cuda_usable, std::vector<row>& rows,
 //! is built, next to GNU Radio's fec.cc_decoder.
 void run_viterbi(const options& o, bool cuda_usable, std::vector<row>& rows,
                  std::vector<std::string>& notes);
+
+//! The BER rows (--stages ber): BER vs Eb/N0 of the full-length reference, the chunked
+//! decoder (CPU twin, CUDA), hard decisions and GNU Radio's fec.cc_decoder on the same
+//! noisy input, with the Eb/N0 gaps at BER 1e-5.
+void run_ber(const options& o, bool cuda_usable, std::vector<row>& rows,
+             std::vector<std::string>& notes);
 
 // ---- flowgraph part (bench_flowgraph.cc, GNU Radio) ----
 

@@ -139,6 +139,19 @@ void write_json(const std::string& path,
         if (!r.config.empty())
             j << ", \"config\": " << json_string(r.config) << ", \"mbit_s\": " << json_number(r.mbit_s)
               << ", \"frames_s\": " << json_number(r.frames_s);
+        if (r.stage.rfind("viterbi_ber", 0) == 0) {
+            j << ", \"ebn0_db\": " << json_number(r.ebn0_db);
+            if (r.stage == "viterbi_ber")
+                j << ", \"bit_errors\": " << r.bit_errors << ", \"bits\": " << r.bits
+                  << ", \"ber\": " << json_number(r.ber);
+            else
+                j << ", \"gap_db\": " << json_number(r.gap_db)
+                  << ", \"gap_to\": " << json_string(r.gap_to);
+            if (std::isfinite(r.paired_z))
+                j << ", \"paired_z\": " << json_number(r.paired_z);
+            if (r.equals_cpu_twin >= 0)
+                j << ", \"equals_cpu_twin\": " << (r.equals_cpu_twin ? "true" : "false");
+        }
         j << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
     }
     j << "  ]\n}\n";

@@ -261,7 +261,7 @@ TEST(viterbi_ber, chunked_decodes_like_full_reference_along_the_curve)
 TEST(viterbi_ber, chunked_within_0p2_db_of_reference_at_1e_5)
 {
     // At 4.2 dB the reference's BER is near 1e-5 (K = 7 unquantised soft: 1e-5 at about
-    // 4.2 dB). 1000 frames (4.09 Mbit) for a few dozen errors (some ten error events);
+    // 4.0 .. 4.2 dB). 1000 frames (4.09 Mbit) for a few dozen errors (some ten error events);
     // the chunked decoder at 4.4 dB on the same noise draw must not do worse than the
     // reference at 4.2 dB, and at 4.2 dB the two outputs must agree as along the curve.
     const code_spec& c = codes[0];
