@@ -49,6 +49,7 @@ struct options {
     int channel_taps = -1; //!< -1: the receiver's default
     float threshold = -1;  //!< -1: the synchronizer's default
     bool diagnose = false; //!< also: true timing and CFO, the channel estimated
+    bool verbose = false;  //!< each lost frame on stderr
 };
 
 void usage()
@@ -67,6 +68,7 @@ void usage()
         "  --channel-taps N the receiver's channel_taps (its default)\n"
         "  --threshold T    the synchronizer's detection threshold (its default)\n"
         "  --diagnose       also a receiver with true timing and CFO, channel estimated\n"
+        "  --verbose        each lost frame on stderr, with the packet nearest it\n"
         "CSV on stdout: rate,channel,snr_db,receiver,frames,ok,per");
 }
 
@@ -111,6 +113,8 @@ options parse(int argc, char** argv)
             o.points = std::stoi(next());
         else if (a == "--step")
             o.step_db = std::stod(next());
+        else if (a == "--verbose")
+            o.verbose = true;
         else if (a == "--diagnose")
             o.diagnose = true;
         else if (a == "--threshold")
@@ -280,6 +284,33 @@ int main(int argc, char** argv)
                                         break;
                                     }
                             }
+                            if (o.verbose)
+                                for (size_t f = 0; f < n; f++) {
+                                    if (seen[f])
+                                        continue;
+                                    // The packet nearest the lost frame, as the receiver saw it.
+                                    const long want = long(known[f].ltf_start);
+                                    const core::wifi_rx_packet* near = nullptr;
+                                    for (const auto& p : got)
+                                        if (!near || std::labs(long(p.ltf_start) - want) <
+                                                         std::labs(long(near->ltf_start) - want))
+                                            near = &p;
+                                    std::fprintf(stderr,
+                                                 "lost: rate %d snr %.1f frame %zu ltf %ld: ", rate,
+                                                 snr, f, want);
+                                    if (!near)
+                                        std::fprintf(stderr, "no packet\n");
+                                    else
+                                        std::fprintf(stderr,
+                                                     "nearest ltf %+ld cfo err %.2e snr_est %.1f "
+                                                     "signal %d rate %d len %zu fcs %d metric "
+                                                     "%.2f ltf_metric %.2f\n",
+                                                     long(near->ltf_start) - want,
+                                                     near->cfo - known[f].cfo, near->snr_db,
+                                                     int(near->signal.ok), near->signal.rate_mbps,
+                                                     near->signal.len, int(near->data.fcs_ok),
+                                                     near->sync_metric, near->ltf_metric);
+                                }
                             return ok;
                         };
                         ok_real += count(rx->decode_buffer(x.data(), x.size()));

@@ -20,6 +20,9 @@ namespace gr::gpuofdm::core {
 
 wifi_sync::wifi_sync(const wifi_sync_params& p) : d_params(p)
 {
+    if (!(p.min_ltf_metric >= 0.0f && p.min_ltf_metric < 1.0f))
+        throw std::invalid_argument("min_ltf_metric: must be in [0, 1), got " +
+                                    std::to_string(p.min_ltf_metric));
     if (!(p.threshold > 0.0f && p.threshold < 1.0f))
         throw std::invalid_argument("threshold: must be in (0, 1), got " +
                                     std::to_string(p.threshold));
@@ -54,12 +57,16 @@ std::vector<cfloat> wifi_long_training_time()
 }
 
 std::vector<wifi_sync_result> wifi_sync_select(const std::vector<wifi_sync_candidate>& cands,
-                                               size_t search_from)
+                                               size_t search_from, float min_ltf_metric)
 {
     std::vector<wifi_sync_result> out;
     unsigned long long resume = 0;
     for (const auto& c : cands) {
         if (c.n < resume)
+            continue;
+        // Not a long training field where one should be: no frame, and the search goes on
+        // from the next candidate.
+        if (!(c.ltf_metric >= min_ltf_metric))
             continue;
         resume = c.ltf_start + sync_detail::resume_after;
         if (c.ltf_start < search_from)
@@ -94,7 +101,7 @@ std::vector<wifi_sync_result> wifi_sync_base::detect(const cfloat* x, size_t n,
     const size_t n_end = n - sync_detail::cand_span + 1;
     std::vector<wifi_sync_candidate> cands;
     find_candidates(x, n, n_end, cands);
-    return wifi_sync_select(cands, search_from);
+    return wifi_sync_select(cands, search_from, d_params.min_ltf_metric);
 }
 
 std::unique_ptr<wifi_sync> make_wifi_sync(const wifi_sync_params& p, const device_spec& dev)

@@ -26,9 +26,11 @@ namespace gr::gpuofdm::core {
 struct wifi_sync_params {
     /*!
      * Detection threshold on m[n] = |c[n]| / p[n], in (0, 1) exclusive, with
-     * c[n] = sum_{k<48} x[n+k] conj(x[n+k+16]) and p[n] = sum_{k<48} |x[n+k+16]|^2:
-     * about 1 on the short training field, about 0 on noise and on OFDM data.
-     * gr-ieee802-11 uses 0.56.
+     * c[n] = sum_{k<48} x[n+k] conj(x[n+k+16]) and p[n] the larger of the powers of the
+     * two windows, sum_{k<48} |x[n+k]|^2 and sum_{k<48} |x[n+k+16]|^2 (so m <= 1, and the
+     * end of a loud burst followed by quiet, where |c| / the later power alone grows as
+     * the square root of the SNR, does not look like a plateau): about SNR / (1 + SNR) on
+     * the short training field, about 0 on noise and on OFDM data. gr-ieee802-11 uses 0.56.
      */
     float threshold = 0.56f;
     //! Consecutive samples with m[n] > threshold that make a detection: 16 .. 96.
@@ -38,6 +40,12 @@ struct wifi_sync_params {
      * silence (all zeros) does not trigger: >= 0.
      */
     float min_power = 1e-12f;
+    /*!
+     * A detection whose long training matched filter peaks below this (ltf_metric, 0 .. 1)
+     * is not a frame: real frames give about sqrt(SNR / (1 + SNR)) (0.7 at 0 dB), bursts
+     * that merely repeat every 16 samples far less. 0 .. 1 exclusive of 1.
+     */
+    float min_ltf_metric = 0.35f;
     /*!
      * The CUDA backend allocates for buffers of at most this many samples (9 bytes of
      * device memory and 8 pinned a sample, plus the candidate lists); detect() cuts longer

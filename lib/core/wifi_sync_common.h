@@ -19,8 +19,11 @@
 //
 // Definitions (x the input with every non-finite sample replaced by 0):
 //   q[i] = x[i] conj(x[i + 16]),  e[i] = |x[i]|^2
-//   c[n] = sum_{k<48} q[n + k],   p[n] = sum_{k<48} e[n + 16 + k]   (k increasing)
+//   c[n] = sum_{k<48} q[n + k],   a[n] = sum_{k<48} e[n + k],   b[n] = a[n + 16]
+//   p[n] = max(a[n], b[n])        (k increasing in every sum)
 //   m[n] = |c[n]| / p[n],         flag[n] = p[n] >= min_power && m[n] > threshold
+// (|c| <= sqrt(a b) <= p: m <= 1, and a loud burst's end followed by quiet, where |c| / b
+// alone grows with the square root of the SNR, stays low.)
 // A candidate is a sample n where the run of flags reaches min_plateau L exactly:
 // flag[n - L + 1 .. n] all set and (n == L - 1 or flag[n - L] clear). This is a property of
 // the whole buffer, so the CUDA backend's pieces (each computing the flags from n - L) give
@@ -173,19 +176,23 @@ GPUOFDM_HD inline bool flag(float m, float p, float threshold, float min_power)
     return p >= min_power && finite(p) && finite(m) && m > threshold;
 }
 
+//! p = the larger of the two windows' powers.
+GPUOFDM_HD inline float window_power(float a, float b) { return a > b ? a : b; }
+
 //! c[i] and p[i] of the clean samples x, directly (the same floats as the tiled sums).
 GPUOFDM_HD inline void metric_at(const cpx* x, cpx* c, float* p)
 {
     cpx sc = { 0.0f, 0.0f };
-    float sp = 0.0f;
+    float sa = 0.0f, sb = 0.0f;
     for (unsigned k = 0; k < window; k++) {
         const cpx q = mul_conj(x[k], x[k + delay]);
         sc.re = add(sc.re, q.re);
         sc.im = add(sc.im, q.im);
-        sp = add(sp, norm2(x[k + delay]));
+        sa = add(sa, norm2(x[k]));
+        sb = add(sb, norm2(x[k + delay]));
     }
     *c = sc;
-    *p = sp;
+    *p = window_power(sa, sb);
 }
 
 //! The coarse CFO -arg(c) / 16, in double.
@@ -258,11 +265,12 @@ struct wifi_sync_candidate {
 
 /*!
  * \brief The rule both backends apply to their candidates (in increasing n): a candidate
- * before the resume point of the previous frame is dropped; otherwise it is a frame, the
- * search resumes at its ltf_start + 208, and it is returned when ltf_start >= search_from.
+ * before the resume point of the previous frame, or with ltf_metric below min_ltf_metric,
+ * is dropped; otherwise it is a frame, the search resumes at its ltf_start + 208, and it is
+ * returned when ltf_start >= search_from.
  */
 std::vector<wifi_sync_result> wifi_sync_select(const std::vector<wifi_sync_candidate>& cands,
-                                               size_t search_from);
+                                               size_t search_from, float min_ltf_metric);
 
 /*!
  * \brief The part of detect() both backends share: checks x, works out which detection

@@ -31,6 +31,7 @@ public:
         d_cr.resize(chunk);
         d_ci.resize(chunk);
         d_p.resize(chunk);
+        d_pa.resize(chunk);
         d_y.resize(sync_detail::ltf_span);
     }
 
@@ -63,9 +64,11 @@ protected:
             float* cr = d_cr.data();
             float* ci = d_ci.data();
             float* p = d_p.data();
+            float* pa = d_pa.data();
             std::fill(cr, cr + len, 0.0f);
             std::fill(ci, ci + len, 0.0f);
             std::fill(p, p + len, 0.0f);
+            std::fill(pa, pa + len, 0.0f);
             for (unsigned k = 0; k < sync_detail::window; k++) {
                 const float* qr = d_qr.data() + k;
                 const float* qi = d_qi.data() + k;
@@ -73,7 +76,10 @@ protected:
                 accumulate(cr, qr, len);
                 accumulate(ci, qi, len);
                 accumulate(p, e, len);
+                accumulate(pa, d_e.data() + k, len);
             }
+            for (size_t j = 0; j < len; j++)
+                p[j] = sync_detail::window_power(pa[j], p[j]);
             for (size_t j = 0; j < len; j++) {
                 // Screen in double: |c|^2 well below (threshold p)^2 cannot pass the exact
                 // float test below (whose rounding is a few ulp), so skip it there.
@@ -137,7 +143,7 @@ private:
     static constexpr size_t chunk = 4096;
     std::vector<cpx> d_x;
     std::vector<float> d_qr, d_qi, d_e;
-    std::vector<float> d_cr, d_ci, d_p;
+    std::vector<float> d_cr, d_ci, d_p, d_pa;
     std::vector<cpx> d_y;
 };
 

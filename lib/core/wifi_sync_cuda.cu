@@ -65,7 +65,8 @@ __global__ void metric_kernel(const cpx* __restrict__ x, unsigned long long n_x,
     constexpr unsigned nq = metric_block + sync_detail::window;        // 304 q and e
     __shared__ cpx xs[span];
     __shared__ cpx qs[nq];
-    __shared__ float es[nq];
+    __shared__ float es[nq]; //!< |x|^2 of the later window's samples
+    __shared__ float ea[nq]; //!< |x|^2 of the earlier window's samples
     const unsigned long long i0 = blockIdx.x * (unsigned long long)metric_block;
     for (unsigned t = threadIdx.x; t < span; t += metric_block)
         xs[t] = i0 + t < n_x ? x[i0 + t] : cpx{ 0.0f, 0.0f };
@@ -73,18 +74,21 @@ __global__ void metric_kernel(const cpx* __restrict__ x, unsigned long long n_x,
     for (unsigned t = threadIdx.x; t < nq; t += metric_block) {
         qs[t] = sync_detail::mul_conj(xs[t], xs[t + sync_detail::delay]);
         es[t] = sync_detail::norm2(xs[t + sync_detail::delay]);
+        ea[t] = sync_detail::norm2(xs[t]);
     }
     __syncthreads();
     const unsigned j = threadIdx.x;
     if (i0 + j >= n_metric)
         return;
     cpx c = { 0.0f, 0.0f };
-    float p = 0.0f;
+    float pb = 0.0f, pa = 0.0f;
     for (unsigned k = 0; k < sync_detail::window; k++) {
         c.re = sync_detail::add(c.re, qs[j + k].re);
         c.im = sync_detail::add(c.im, qs[j + k].im);
-        p = sync_detail::add(p, es[j + k]);
+        pb = sync_detail::add(pb, es[j + k]);
+        pa = sync_detail::add(pa, ea[j + k]);
     }
+    const float p = sync_detail::window_power(pa, pb);
     const float m = sync_detail::metric(c, p);
     flag_out[i0 + j] = sync_detail::flag(m, p, threshold, min_power) ? 1 : 0;
 }
