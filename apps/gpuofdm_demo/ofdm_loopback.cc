@@ -4,9 +4,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The OFDM loopback demo: random QPSK symbols -> ofdm_ifft -> ofdm_fft, on the GPU when
-// one is usable, else on the CPU twin. Prints the throughput and the round-trip error and
-// fails when the error is above tolerance.
+// The OFDM loopback (gpuofdm_demo --mode ofdm): random QPSK symbols -> ofdm_ifft ->
+// ofdm_fft, on the GPU when one is usable, else on the CPU twin. Prints the throughput and
+// the round-trip error and fails when the error is above tolerance.
+
+#include "demo.h"
 
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/vector_source.h>
@@ -40,7 +42,7 @@ struct options {
 void usage()
 {
     std::puts(
-        "gpuofdm_demo: random QPSK OFDM symbols through ofdm_ifft -> ofdm_fft\n"
+        "gpuofdm_demo --mode ofdm: random QPSK OFDM symbols through ofdm_ifft -> ofdm_fft\n"
         "  --device S      auto (default), cpu, cuda, cuda:N\n"
         "  --fft-len N     FFT size (64)\n"
         "  --cp N          cyclic prefix (16)\n"
@@ -126,9 +128,9 @@ private:
 
 } // namespace
 
-int main(int argc, char** argv)
+int run_ofdm_loopback(int argc, char** argv)
 {
-    try {
+    {
         const options o = parse(argc, argv);
         namespace go = gr::gpuofdm;
 
@@ -179,8 +181,5 @@ int main(int argc, char** argv)
         const bool ok = check->symbols() == uint64_t(o.symbols) && check->max_error() <= tolerance;
         std::printf("  %s\n", ok ? "PASS" : "FAIL");
         return ok ? 0 : 1;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "gpuofdm_demo: %s\n", e.what());
-        return 2;
     }
 }
