@@ -38,6 +38,7 @@ struct options {
     bool tx = false;             //!< --stages tx: the 802.11a transmitter rows (bench_tx.cc)
     bool viterbi = false;        //!< --stages viterbi: the Viterbi rows (bench_viterbi.cc)
     bool ber = false;            //!< --stages ber: Viterbi BER vs Eb/N0 (bench_ber.cc)
+    bool rx = false;             //!< --stages rx: the 802.11a receiver end to end (bench_rx.cc)
     int cp = -1;                 //!< core rows' CP; -1: fft_len / 4
     double seconds = 1.5;        //!< per flowgraph row
     double core_seconds = 0.5;   //!< per core row
@@ -131,6 +132,11 @@ void run_viterbi(const options& o, bool cuda_usable, std::vector<row>& rows,
 //! noisy input, with the Eb/N0 gaps at BER 1e-5.
 void run_ber(const options& o, bool cuda_usable, std::vector<row>& rows,
              std::vector<std::string>& notes);
+
+//! The receiver rows (--stages rx): wifi_rx on a recorded stream of back-to-back 1500-octet
+//! 54 Mb/s frames, core level (CPU twin, CUDA) and flowgraph level where GNU Radio is built.
+void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
+            std::vector<std::string>& notes);
 
 // ---- flowgraph part (bench_flowgraph.cc, GNU Radio) ----
 

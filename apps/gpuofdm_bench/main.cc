@@ -38,14 +38,16 @@ const char* usage_text =
     "  --batches LIST     symbols per batch for the core rows, the same for every size\n"
     "                     (default: 2^12, 2^16, 2^18, 2^20, 2^22 samples / fft_len,\n"
     "                     i.e. 64,1024,4096,16384,65536 at 64)\n"
-    "  --stages LIST      fft, ifft, tx, viterbi and/or ber (default fft,ifft); tx: the\n"
+    "  --stages LIST      fft, ifft, tx, viterbi, ber and/or rx (default fft,ifft); tx: the\n"
     "                     802.11a transmitter rows (TX bit stages and wifi_tx, core level);\n"
     "                     viterbi: K=7 r1/2 soft decoding, core and flowgraph level,\n"
     "                     next to GNU Radio's fec.cc_decoder; ber: K=7 r1/2 BER vs\n"
     "                     Eb/N0 (BPSK, AWGN, 0..7 dB) of the full-length reference, the\n"
     "                     chunked decoder (CPU twin, CUDA), hard decisions and\n"
     "                     fec.cc_decoder on the same noisy input, gaps at BER 1e-5\n"
-    "                     (minutes; --quick: 0.5 Mbit a point at most)\n"
+    "                     (minutes; --quick: 0.5 Mbit a point at most); rx: wifi_rx end\n"
+    "                     to end on back-to-back 1500-octet 54 Mb/s frames, core and\n"
+    "                     flowgraph level, CPU twin and CUDA, in Msps and x real time\n"
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
@@ -128,12 +130,14 @@ options parse_options(int argc, char** argv)
                     o.viterbi = true;
                 else if (part == "ber")
                     o.ber = true;
+                else if (part == "rx" || part == "wifi_rx")
+                    o.rx = true;
                 else
                     throw usage_error("--stages: '" + part +
-                                      "' is not fft, ifft, tx, viterbi or ber");
+                                      "' is not fft, ifft, tx, viterbi, ber or rx");
             }
-            if (o.stages.empty() && !o.tx && !o.viterbi && !o.ber)
-                throw usage_error("--stages: give fft, ifft, tx, viterbi and/or ber");
+            if (o.stages.empty() && !o.tx && !o.viterbi && !o.ber && !o.rx)
+                throw usage_error("--stages: give fft, ifft, tx, viterbi, ber and/or rx");
         } else if (a == "--cp") {
             const std::string v = value();
             char* end = nullptr;
@@ -267,6 +271,8 @@ int run(int argc, char** argv)
             run_viterbi(o, cuda_usable, rows, notes);
         if (o.ber)
             run_ber(o, cuda_usable, rows, notes);
+        if (o.rx)
+            run_rx(o, cuda_usable, rows, notes);
         if (o.flowgraph && o.stages.empty()) {
             notes.push_back("flowgraph: no fft/ifft stage asked for");
         } else if (o.flowgraph) {

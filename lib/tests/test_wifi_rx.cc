@@ -343,3 +343,67 @@ TEST(wifi_rx, cuda_equals_cpu_twin)
     }
     EXPECT_EQ(count_received(frames, b), frames.size());
 }
+
+namespace {
+
+//! 10,000 short frames at every rate, back to back (gaps of 0 to 60 samples), through
+//! a 3-tap channel with CFO at 30 dB, fed in random pieces with the smallest batch:
+//! about 80 batch edges. Every frame must come back once.
+void ten_thousand_frames(const core::device_spec& dev)
+{
+    std::mt19937 rng(10000);
+    std::vector<sent> frames;
+    const auto& rates = core::wifi_rates();
+    for (size_t i = 0; i < 10000; i++)
+        frames.push_back({ random_psdu(24 + rng() % 40, rng), rates[rng() % rates.size()].mbps, 0 });
+    core::wifi_tx_params tp;
+    tp.scale = float(64.0 / std::sqrt(52.0));
+    tp.max_frames_per_batch = 1024;
+    auto tx = core::make_wifi_tx(tp, cpu);
+    std::vector<core::wifi_frame_request> req;
+    for (auto& f : frames)
+        req.push_back({ f.psdu.data(), f.psdu.size(), f.rate, 1 + int(f.psdu[0] % 127) });
+    // Frames one after the other, each followed by its own gap.
+    std::vector<cfloat> x(300, cfloat(0, 0));
+    for (size_t i = 0; i < frames.size(); i++) {
+        frames[i].start = x.size();
+        const size_t n = tx->frame_samples(req[i].len, req[i].rate_mbps);
+        x.resize(x.size() + n + rng() % 61, cfloat(0, 0));
+        tx->process(&req[i], 1, x.data() + frames[i].start);
+    }
+    x.resize(x.size() + 300, cfloat(0, 0));
+    apply_channel(x, { cfloat(0.9f, 0.1f), cfloat(0.3f, -0.2f), cfloat(0.1f, 0.05f) },
+                  two_pi * 70e3 / 20e6, 1e-3f, 14);
+    core::wifi_rx_params p;
+    p.batch_samples = size_t(1) << 17;
+    auto rx = core::make_wifi_receiver(p, dev);
+    std::vector<core::wifi_rx_packet> got;
+    std::mt19937 cut(5);
+    for (size_t at = 0; at < x.size();) {
+        const size_t n = std::min<size_t>(x.size() - at, 1 + cut() % 70000);
+        auto g = rx->process(x.data() + at, n);
+        got.insert(got.end(), std::make_move_iterator(g.begin()), std::make_move_iterator(g.end()));
+        at += n;
+    }
+    auto g = rx->finish();
+    got.insert(got.end(), g.begin(), g.end());
+    size_t false_ok = 0;
+    EXPECT_EQ(count_received(frames, got, &false_ok), frames.size()) << dev.to_string();
+    EXPECT_EQ(false_ok, 0u);
+    EXPECT_EQ(rx->stats().fcs_ok, frames.size());
+    EXPECT_EQ(rx->stats().truncated, 0u);
+    EXPECT_GT(x.size(), 60 * p.batch_samples); // many batch edges
+}
+
+} // namespace
+
+TEST(wifi_rx, stream_of_10000_frames_loses_none)
+{
+    ten_thousand_frames(cpu);
+}
+
+TEST(wifi_rx, cuda_stream_of_10000_frames_loses_none)
+{
+    GPUOFDM_REQUIRE_GPU();
+    ten_thousand_frames(core::resolve_device("cuda"));
+}

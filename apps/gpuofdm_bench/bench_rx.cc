@@ -1,0 +1,274 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Receiver rows (--stages rx): the 802.11a receiver end to end on a recorded stream of
+// back-to-back 1500-octet 54 Mb/s frames (made by the core transmitter, 30 dB SNR, 20 kHz
+// CFO), in Msamples/s and as a multiple of real time (20 Msps). Core level: the core
+// wifi_receiver fed the stream in 65536-sample pieces as a block's work() would, then
+// finish(), for several batch sizes, CPU twin and CUDA; the frames decoded are compared
+// (CUDA must decode the same frames as the CPU twin). Flowgraph level, where GNU Radio is
+// built: vector_source -> wifi_rx -> message_debug, the whole stream, CPU and CUDA.
+
+#include "bench.h"
+
+#include "device.h"
+#include "wifi_rx.h"
+#include "wifi_rx_bits.h"
+#include "wifi_tx.h"
+
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+#include <gnuradio/blocks/message_debug.h>
+#include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/top_block.h>
+#include <gr-gpuofdm/wifi_rx.h>
+#endif
+
+#include <complex>
+#include <cstdio>
+#include <random>
+#include <stdexcept>
+
+namespace gpuofdm_bench {
+
+namespace {
+
+namespace core = gr::gpuofdm::core;
+using core::cfloat;
+
+constexpr int rx_rate = 54;
+constexpr size_t rx_psdu = 1500;
+constexpr size_t piece = 65536; //!< samples per process() call, as GNU Radio hands them
+constexpr double air_rate = 20e6;
+
+//! The recorded stream: frames back to back (no gap), unit power, AWGN and CFO.
+std::vector<cfloat> make_stream(size_t frames, std::vector<std::vector<uint8_t>>& psdus)
+{
+    core::wifi_tx_params tp;
+    tp.scale = float(64.0 / std::sqrt(52.0));
+    auto tx = core::make_wifi_tx(tp, core::device_spec{});
+    std::mt19937 rng(2026);
+    psdus.assign(frames, std::vector<uint8_t>(rx_psdu));
+    std::vector<core::wifi_frame_request> req(frames);
+    for (size_t f = 0; f < frames; f++) {
+        for (auto& b : psdus[f])
+            b = uint8_t(rng());
+        const uint32_t c = core::crc32_ieee(psdus[f].data(), rx_psdu - 4);
+        for (int i = 0; i < 4; i++)
+            psdus[f][rx_psdu - 4 + size_t(i)] = uint8_t(c >> (8 * i));
+        req[f] = { psdus[f].data(), rx_psdu, rx_rate, 1 + int(f % 127) };
+    }
+    std::vector<cfloat> x(tx->total_samples(req) + 1000, cfloat(0, 0));
+    tx->process(req, x.data() + 500);
+    const float n0 = 1e-3f; // 30 dB
+    std::normal_distribution<float> g(0.0f, std::sqrt(n0 / 2));
+    std::complex<double> rot = 1.0;
+    const std::complex<double> step = std::polar(1.0, 2.0 * M_PI * 20e3 / air_rate);
+    for (auto& v : x) {
+        v = v * cfloat(rot) + cfloat(g(rng), g(rng));
+        rot *= step;
+    }
+    return x;
+}
+
+struct rx_result {
+    std::vector<core::wifi_rx_packet> packets;
+    double seconds = 0;
+};
+
+rx_result run_core_once(core::wifi_receiver& rx, const std::vector<cfloat>& x)
+{
+    rx_result r;
+    const auto t0 = clock::now();
+    for (size_t at = 0; at < x.size(); at += piece) {
+        auto p = rx.process(x.data() + at, std::min(piece, x.size() - at));
+        r.packets.insert(r.packets.end(), std::make_move_iterator(p.begin()),
+                         std::make_move_iterator(p.end()));
+    }
+    auto p = rx.finish();
+    r.packets.insert(r.packets.end(), p.begin(), p.end());
+    r.seconds = seconds_since(t0);
+    return r;
+}
+
+size_t frames_ok(const std::vector<core::wifi_rx_packet>& got,
+                 const std::vector<std::vector<uint8_t>>& psdus)
+{
+    size_t ok = 0, next = 0;
+    for (const auto& p : got)
+        if (p.data.fcs_ok && next < psdus.size() && p.data.psdu == psdus[next]) {
+            ok++;
+            next++;
+        } else if (p.data.fcs_ok) {
+            // A frame skipped before: find it further on.
+            while (next < psdus.size() && p.data.psdu != psdus[next])
+                next++;
+            if (next < psdus.size()) {
+                ok++;
+                next++;
+            }
+        }
+    return ok;
+}
+
+bool same_frames(const std::vector<core::wifi_rx_packet>& a,
+                 const std::vector<core::wifi_rx_packet>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (size_t i = 0; i < a.size(); i++)
+        if (a[i].ltf_start != b[i].ltf_start || a[i].data.fcs_ok != b[i].data.fcs_ok ||
+            a[i].data.psdu != b[i].data.psdu)
+            return false;
+    return true;
+}
+
+void print_header(const char* level)
+{
+    std::printf("\nReceiver wifi_rx (--stages rx), %s level: 1500-octet 54 Mb/s frames back to "
+                "back, 30 dB, 20 kHz CFO.\nMsps = samples per second end to end; x RT = Msps / "
+                "20; ratio = Msps / the CPU twin's at the same level.\n",
+                level);
+    std::printf("%-9s %-10s %-9s %-7s %9s %8s %9s %9s %7s %7s\n", "level", "stage", "impl",
+                "device", "batch", "frames", "Msps", "Mbit/s", "x RT", "ratio");
+    std::fflush(stdout);
+}
+
+row rx_row(const std::string& level, const std::string& impl, const std::string& dev,
+           size_t batch, size_t ok, double seconds, size_t samples)
+{
+    row r;
+    r.level = level;
+    r.stage = "wifi_rx";
+    r.impl = impl;
+    r.device = dev;
+    r.config = "54M 1500B";
+    r.batch = batch;
+    r.samples = samples;
+    r.seconds = seconds;
+    r.iterations = ok;
+    r.msps = double(samples) / seconds / 1e6;
+    r.mbit_s = 8.0 * double(rx_psdu) * double(ok) / seconds / 1e6;
+    r.frames_s = double(ok) / seconds;
+    return r;
+}
+
+void print_rx_row(const row& r)
+{
+    std::printf("%-9s %-10s %-9s %-7s %9zu %8llu %9.1f %9.1f %7.2f %7s\n", r.level.c_str(),
+                r.stage.c_str(), r.impl.c_str(), r.device.c_str(), r.batch,
+                static_cast<unsigned long long>(r.iterations), r.msps, r.mbit_s,
+                r.msps * 1e6 / air_rate,
+                std::isnan(r.ratio) ? "-" : std::to_string(r.ratio).substr(0, 5).c_str());
+    std::fflush(stdout);
+}
+
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+//! vector_source -> wifi_rx -> message_debug over the whole stream; frames received.
+row run_flowgraph_once(const std::string& device, size_t batch, const std::vector<cfloat>& x,
+                       const std::vector<std::vector<uint8_t>>& psdus)
+{
+    auto src = gr::blocks::vector_source<gr_complex>::make(x, false);
+    auto rx = gr::gpuofdm::wifi_rx::make(int(batch), 0.56f, false, "", device);
+    auto sink = gr::blocks::message_debug::make();
+    auto tb = gr::make_top_block("bench_wifi_rx");
+    tb->connect(src, 0, rx, 0);
+    tb->msg_connect(rx, "pdus", sink, "store");
+    const auto t0 = clock::now();
+    tb->run();
+    const double secs = seconds_since(t0);
+    std::vector<core::wifi_rx_packet> got;
+    for (size_t i = 0; i < sink->num_messages(); i++) {
+        const pmt::pmt_t m = sink->get_message(i);
+        core::wifi_rx_packet p;
+        p.data.psdu = pmt::u8vector_elements(pmt::cdr(m));
+        p.data.fcs_ok =
+            pmt::to_bool(pmt::dict_ref(pmt::car(m), pmt::intern("crc_ok"), pmt::PMT_F));
+        got.push_back(std::move(p));
+    }
+    return rx_row("flowgraph", device == "cpu" ? "cpu twin" : "gpuofdm", rx->device(), batch,
+                  frames_ok(got, psdus), secs, x.size());
+}
+#endif
+
+} // namespace
+
+void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
+            std::vector<std::string>& notes)
+{
+    const size_t frames = o.quick ? 100 : 4000;
+    std::vector<std::vector<uint8_t>> psdus;
+    const auto x = make_stream(frames, psdus);
+    const std::vector<size_t> batches =
+        o.quick ? std::vector<size_t>{ size_t(1) << 18 }
+                : std::vector<size_t>{ size_t(1) << 18, size_t(1) << 20, size_t(1) << 22 };
+
+    print_header("core");
+    // The CPU twin once at the default batch: the reference for the ratio and the frames.
+    core::wifi_rx_params p;
+    p.batch_samples = size_t(1) << 18;
+    auto cpu_rx = core::make_wifi_receiver(p, core::device_spec{});
+    const rx_result cpu = run_core_once(*cpu_rx, x);
+    row cr = rx_row("core", "cpu twin", "cpu", p.batch_samples, frames_ok(cpu.packets, psdus),
+                    cpu.seconds, x.size());
+    cr.ratio = 1.0;
+    rows.push_back(cr);
+    print_rx_row(cr);
+    if (cr.iterations != frames)
+        notes.push_back("rx: the CPU twin decoded " + std::to_string(cr.iterations) + " of " +
+                        std::to_string(frames) + " frames");
+
+    if (!cuda_usable) {
+        notes.push_back("rx: CUDA rows skipped (no usable GPU)");
+    } else {
+        const core::device_spec dev = core::resolve_device(o.device);
+        for (size_t batch : batches) {
+            core::wifi_rx_params q;
+            q.batch_samples = batch;
+            q.decode.max_frames_per_batch = 4096;
+            q.decode.max_symbols_per_batch = size_t(1) << 20;
+            auto rx = core::make_wifi_receiver(q, dev);
+            run_core_once(*rx, x); // warm-up: plans, first launches
+            rx_result best;
+            best.seconds = 1e30;
+            for (int rep = 0; rep < 3; rep++) {
+                auto r = run_core_once(*rx, x);
+                if (r.seconds < best.seconds)
+                    best = std::move(r);
+            }
+            row r = rx_row("core", "cuda", dev.to_string(), batch, frames_ok(best.packets, psdus),
+                           best.seconds, x.size());
+            r.ratio = r.msps / cr.msps;
+            r.equals_cpu_twin = same_frames(best.packets, cpu.packets) ? 1 : 0;
+            rows.push_back(r);
+            print_rx_row(r);
+            notes.push_back(std::string("rx: CUDA (batch ") + std::to_string(batch) +
+                            ") decodes the same frames as the CPU twin: " +
+                            (r.equals_cpu_twin ? "yes" : "NO"));
+        }
+    }
+
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+    if (o.flowgraph) {
+        print_header("flowgraph");
+        row f = run_flowgraph_once("cpu", size_t(1) << 18, x, psdus);
+        f.ratio = 1.0;
+        rows.push_back(f);
+        print_rx_row(f);
+        if (cuda_usable) {
+            for (size_t batch : batches) {
+                row g = run_flowgraph_once(o.device, batch, x, psdus);
+                g.ratio = g.msps / f.msps;
+                rows.push_back(g);
+                print_rx_row(g);
+            }
+        }
+    }
+#else
+    notes.push_back("rx: flowgraph rows not built (no GNU Radio)");
+#endif
+}
+
+} // namespace gpuofdm_bench
