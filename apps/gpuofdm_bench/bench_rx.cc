@@ -76,11 +76,13 @@ std::vector<cfloat> make_stream(size_t frames, std::vector<std::vector<uint8_t>>
 struct rx_result {
     std::vector<core::wifi_rx_packet> packets;
     double seconds = 0;
+    std::string split; //!< where the time went (the receiver's own timers)
 };
 
 rx_result run_core_once(core::wifi_receiver& rx, const std::vector<cfloat>& x)
 {
     rx_result r;
+    const core::wifi_rx_stats s0 = rx.stats();
     const auto t0 = clock::now();
     for (size_t at = 0; at < x.size(); at += piece) {
         auto p = rx.process(x.data() + at, std::min(piece, x.size() - at));
@@ -90,6 +92,18 @@ rx_result run_core_once(core::wifi_receiver& rx, const std::vector<cfloat>& x)
     auto p = rx.finish();
     r.packets.insert(r.packets.end(), p.begin(), p.end());
     r.seconds = seconds_since(t0);
+    const core::wifi_rx_stats& s1 = rx.stats();
+    char buf[256];
+    std::snprintf(buf, sizeof(buf),
+                  "input %.0f%%, sync %.0f%%, upload+estimates %.0f%%, SIGNAL %.0f%%, DATA "
+                  "(equalize+decode) %.0f%% of which the decoder %.0f%%",
+                  100 * (s1.t_input - s0.t_input) / r.seconds,
+                  100 * (s1.t_sync - s0.t_sync) / r.seconds,
+                  100 * (s1.t_estimate - s0.t_estimate) / r.seconds,
+                  100 * (s1.t_signal - s0.t_signal) / r.seconds,
+                  100 * (s1.t_data - s0.t_data) / r.seconds,
+                  100 * (s1.t_decode - s0.t_decode) / r.seconds);
+    r.split = buf;
     return r;
 }
 
@@ -216,6 +230,7 @@ void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
     cr.ratio = 1.0;
     rows.push_back(cr);
     print_rx_row(cr);
+    notes.push_back("rx: CPU twin time: " + cpu.split);
     if (cr.iterations != frames)
         notes.push_back("rx: the CPU twin decoded " + std::to_string(cr.iterations) + " of " +
                         std::to_string(frames) + " frames");
@@ -246,7 +261,7 @@ void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
             print_rx_row(r);
             notes.push_back(std::string("rx: CUDA (batch ") + std::to_string(batch) +
                             ") decodes the same frames as the CPU twin: " +
-                            (r.equals_cpu_twin ? "yes" : "NO"));
+                            (r.equals_cpu_twin ? "yes" : "NO") + "; time: " + best.split);
         }
     }
 

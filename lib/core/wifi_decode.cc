@@ -105,22 +105,32 @@ void wifi_decoder::process_batches(const wifi_rx_frame* frames, size_t n_frames,
 
 void wifi_decoder::finish_frame(const uint8_t* bits, size_t len, wifi_rx_result& r)
 {
-    const size_t n = 16 + 8 * len; // SERVICE and PSDU; the tail is not needed
-    std::vector<uint8_t> plain(bits, bits + n);
+    // 17.3.5.4: the descrambler is the scrambler from the same initial state, whose output
+    // repeats every 127 bits: one table row per seed, made once by the scrambler itself.
+    static const std::vector<uint8_t> sequences = [] {
+        std::vector<uint8_t> t(128 * 127, 0);
+        std::vector<uint8_t> zeros(127, 0);
+        for (int seed = 1; seed < 128; seed++) {
+            scrambler_params sp;
+            sp.standard = phy_standard::ieee80211a;
+            sp.seed = seed;
+            auto s = make_scrambler(sp, device_spec{});
+            scrambler_state st = s->initial_state();
+            s->process(zeros.data(), t.data() + 127 * size_t(seed), 127, st);
+        }
+        return t;
+    }();
     r.seed = wifi_scrambler_seed_from_service(bits);
-    if (r.seed != 0) {
-        // 17.3.5.4: the descrambler is the scrambler from the same initial state.
-        scrambler_params sp;
-        sp.standard = phy_standard::ieee80211a;
-        sp.seed = int(r.seed);
-        auto s = make_scrambler(sp, device_spec{});
-        scrambler_state st = s->initial_state();
-        s->process(plain.data(), plain.data(), n, st);
-    }
     // (seed 0: no scrambler state emits seven zeros; the bits are left as decoded.)
+    const uint8_t* seq = sequences.data() + 127 * size_t(r.seed);
     r.psdu.assign(len, 0);
-    for (size_t i = 0; i < 8 * len; i++)
-        r.psdu[i >> 3] |= uint8_t((plain[16 + i] & 1u) << (i & 7u)); // LSB first, 17.3.5.2
+    size_t phase = 16 % 127; // the PSDU starts after the 16 SERVICE bits
+    for (size_t i = 0; i < 8 * len; i++) {
+        const uint8_t b = (bits[16 + i] ^ seq[phase]) & 1u;
+        r.psdu[i >> 3] |= uint8_t(b << (i & 7u)); // LSB first, 17.3.5.2
+        if (++phase == 127)
+            phase = 0;
+    }
     r.fcs_ok = r.seed != 0 && wifi_fcs_ok(r.psdu.data(), len);
 }
 

@@ -16,6 +16,7 @@
 #include "wifi_tx.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <stdexcept>
@@ -24,6 +25,12 @@
 namespace gr::gpuofdm::core {
 
 namespace {
+
+using timer = std::chrono::steady_clock;
+double since(timer::time_point t0)
+{
+    return std::chrono::duration<double>(timer::now() - t0).count();
+}
 
 constexpr size_t ltf_and_signal = 128 + 80;  //!< T1, T2, SIGNAL
 constexpr size_t keep_before_ltf = 256;      //!< re-detection margin before T1
@@ -165,6 +172,7 @@ std::vector<wifi_rx_packet> wifi_receiver::process(const cfloat* x, size_t n)
     std::vector<wifi_rx_packet> out;
     d_stats.samples += n;
     while (n > 0) {
+        const auto t0 = timer::now();
         // Never hold more than batch_samples: the backends size their buffers by it.
         const size_t take = std::min(n, d_params.batch_samples - d_buf.size());
         const size_t at = d_buf.size();
@@ -175,6 +183,7 @@ std::vector<wifi_rx_packet> wifi_receiver::process(const cfloat* x, size_t n)
         }
         x += take;
         n -= take;
+        d_stats.t_input += since(t0);
         if (d_buf.size() == d_params.batch_samples) {
             auto p = decode_held(false);
             out.insert(out.end(), p.begin(), p.end());
@@ -197,8 +206,12 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_held(bool at_end)
     const size_t n = d_buf.size();
     if (n == 0)
         return {};
-    load(d_buf.data(), n);
+    auto t0 = timer::now();
     const auto found = d_sync->detect(d_buf.data(), n, d_search);
+    d_stats.t_sync += since(t0);
+    t0 = timer::now();
+    load(d_buf.data(), n);
+    d_stats.t_estimate += since(t0);
     std::vector<frame_job> jobs;
     for (const auto& f : found)
         jobs.push_back({ f.ltf_start, f.cfo, nullptr, 0.0f });
@@ -257,7 +270,10 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
            jobs[n_est].ltf_start >= size_t(d_params.fft_backoff))
         n_est++;
     std::vector<frame_estimate> est(n_est);
+    auto t0 = timer::now();
     estimate(jobs.data(), n_est, est.data());
+    d_stats.t_estimate += since(t0);
+    t0 = timer::now();
 
     // In stream order: skip detections inside a frame already taken, stop at the first
     // frame not wholly held.
@@ -321,7 +337,9 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
         out.push_back(std::move(p));
     }
 
+    d_stats.t_signal += since(t0);
     // Part 2: the DATA fields of the frames taken, all in one batch.
+    t0 = timer::now();
     std::vector<wifi_rx_result> res(take_jobs.size());
     equalize_and_decode(take_jobs.data(), take_est.data(), take_sig.data(), take_jobs.size(),
                         res.data());
@@ -329,6 +347,7 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
         (res[t].fcs_ok ? d_stats.fcs_ok : d_stats.fcs_errors)++;
         out[take_at[t]].data = std::move(res[t]);
     }
+    d_stats.t_data += since(t0);
 
     // What to keep: from before an unfinished frame's preamble, else the last lookback()
     // samples (a frame may be starting there), never what a frame taken already covers.

@@ -117,6 +117,12 @@ struct wifi_rx_stats {
     uint64_t fcs_errors = 0;    //!< decoded, bad FCS
     uint64_t truncated = 0;     //!< the stream ended inside the frame
     uint64_t samples = 0;       //!< samples fed
+    //! Wall time spent, seconds: taking samples in (copies), the synchronizer, the
+    //! buffer's upload and the channel/SIGNAL estimates, SIGNAL decoding, and the DATA
+    //! fields (equalization and decoding): where a batch's time goes.
+    double t_input = 0, t_sync = 0, t_estimate = 0, t_signal = 0, t_data = 0;
+    //! Of t_data: the DATA-field decoder (wifi_decoder) alone.
+    double t_decode = 0;
 };
 
 /*!
@@ -188,6 +194,7 @@ protected:
 
     wifi_rx_params d_params;
     std::unique_ptr<wifi_sync> d_sync;
+    wifi_rx_stats d_stats;
 
 private:
     //! Decodes buffer d_buf from d_search on; returns packets, sets how much to drop.
@@ -197,7 +204,6 @@ private:
                                             size_t n_buf, bool at_end, size_t* resume,
                                             size_t* keep_from);
 
-    wifi_rx_stats d_stats;
     std::vector<cfloat> d_buf; //!< samples held
     uint64_t d_buf_start = 0;  //!< stream index of d_buf[0]
     size_t d_search = 0;       //!< next detection may start here (in d_buf)

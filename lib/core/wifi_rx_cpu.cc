@@ -13,6 +13,7 @@
 #include "wifi_tx.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -118,8 +119,11 @@ protected:
             frames[i].rate_mbps = sig[i].rate_mbps;
             frames[i].len = sig[i].len;
         }
+        const auto t0 = std::chrono::steady_clock::now();
         if (n > 0)
             d_decoder->process(frames.data(), n, out);
+        d_stats.t_decode +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
 
 private:

@@ -18,6 +18,7 @@
 #include "wifi_tx.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 namespace gr::gpuofdm::core {
@@ -290,7 +291,10 @@ protected:
             frames[i].rate_mbps = sig[i].rate_mbps;
             frames[i].len = sig[i].len;
         }
+        const auto t0 = std::chrono::steady_clock::now();
         d_decoder->process_device(frames.data(), n, out);
+        d_stats.t_decode +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
 
 private:
