@@ -6,7 +6,12 @@
 """
 The examples a user opens first still work: grcc compiles every examples/*.grc against
 the module's own grc/ block files, the generated loopback flowgraph runs to its end, and
-examples/ofdm_loopback.py gives the bins back.
+examples/ofdm_loopback.py gives the bins back. The 802.11a examples: wifi_loopback.grc
+(wifi_tx -> channel model -> wifi_rx) runs headless and gets its frames back,
+wifi_rx_file.grc decodes a small recording this test writes (and one that
+wifi_tx_to_file.grc writes) into the PCAP file, and wifi_rx_uhd.grc compiles and its
+program answers --help (it needs a USRP to run; skipped where the UHD GRC blocks are
+not installed).
 
 The source tree comes from GPUOFDM_SOURCE_DIR (ctest sets it), else from this file's
 place in the tree (python/gpuofdm/). The flowgraphs import gnuradio.gpuofdm, so run with
@@ -15,14 +20,20 @@ where no GPU is usable.
 """
 
 import glob
+import importlib
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import time
+import zlib
 
-from gnuradio import gr_unittest
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
 
 SOURCE_DIR = os.path.abspath(
     os.environ.get("GPUOFDM_SOURCE_DIR")
@@ -32,6 +43,7 @@ EXAMPLES_DIR = os.path.join(SOURCE_DIR, "examples")
 
 GRCC_TIMEOUT_S = 120
 RUN_TIMEOUT_S = 300
+N_DBPS = {6: 24, 9: 36, 12: 48, 18: 72, 24: 96, 36: 144, 48: 192, 54: 216}
 
 
 def _env():
@@ -45,6 +57,57 @@ def _env():
 
 def _tail(text, n=3000):
     return text if len(text) <= n else "...\n" + text[-n:]
+
+
+def _grc_block_dirs():
+    """The directories grcc reads block .yml files from: GRC_BLOCKS_PATH and its own."""
+    dirs = [p for p in _env()["GRC_BLOCKS_PATH"].split(os.pathsep) if p]
+    try:
+        from gnuradio.grc.core.Config import Config
+        dirs += list(Config(version=gr.version(), prefs=gr.prefs()).block_paths)
+    except Exception:  # an older or newer GRC: its usual place
+        dirs.append(os.path.join(gr.prefix(), "share", "gnuradio", "grc", "blocks"))
+    return dirs
+
+
+def _has_grc_block(block_id):
+    return any(os.path.isfile(os.path.join(d, block_id + ".block.yml"))
+               for d in _grc_block_dirs())
+
+
+def _uses_uhd(grc):
+    """Whether the flowgraph has an enabled UHD block (grcc passes disabled blocks whose
+    GRC block file is missing; wifi_tx_to_file.grc has a disabled USRP sink)."""
+    import yaml
+    with open(grc) as f:
+        data = yaml.safe_load(f)
+    return any(str(b.get("id", "")).startswith("uhd_") and
+               str(b.get("states", {}).get("state", "enabled")) not in ("disabled", "False")
+               for b in data.get("blocks", []))
+
+
+def _fcs(payload):
+    """The 802.11 FCS: CRC-32 of the octets, least significant octet first."""
+    return payload + struct.pack("<I", zlib.crc32(payload) & 0xffffffff)
+
+
+def _read_pcap(path):
+    """(link type, [packet bytes]) of a classic libpcap file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, _, _, _, _, _, linktype = struct.unpack("<IHHiIII", data[:24])
+    assert magic == 0xa1b2c3d4, "not a little-endian libpcap file: magic %#x" % magic
+    packets, off = [], 24
+    while off < len(data):
+        _, _, incl, _ = struct.unpack("<IIII", data[off:off + 16])
+        packets.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return linktype, packets
+
+
+FRAMES_RE = re.compile(r"frames received: (\d+) \((\d+) FCS ok, (\d+) FCS bad\)"
+                       r"(?:, of the source's (\d+) sent: (\d+) received, (\d+) lost, "
+                       r"PER ([0-9.]+))?")
 
 
 class qa_examples(gr_unittest.TestCase):
@@ -61,8 +124,16 @@ class qa_examples(gr_unittest.TestCase):
             self.skipTest("grcc is not on PATH (install gnuradio-dev / GRC); "
                           "the .grc examples are not checked")
 
+    def _need_grc(self, name):
+        self._need_grcc()
+        grc = os.path.join(EXAMPLES_DIR, name)
+        if not os.path.isfile(grc):
+            self.skipTest("examples/{} is absent".format(name))
+        return grc
+
     def _grcc(self, grc):
-        """Compile one .grc into its own temp dir; return the generated .py."""
+        """Compile one .grc into its own temp dir; return the generated .py (an
+        embedded Python block comes as a second file, <id>_epy_block_*.py, beside it)."""
         out_dir = os.path.join(self.tmp, os.path.splitext(os.path.basename(grc))[0])
         os.makedirs(out_dir)
         proc = subprocess.run([self.grcc, grc, "-o", out_dir], env=_env(),
@@ -70,7 +141,8 @@ class qa_examples(gr_unittest.TestCase):
                               universal_newlines=True, timeout=GRCC_TIMEOUT_S)
         self.assertEqual(proc.returncode, 0,
                          "grcc failed on {}:\n{}".format(grc, _tail(proc.stdout)))
-        pys = glob.glob(os.path.join(out_dir, "*.py"))
+        pys = [p for p in glob.glob(os.path.join(out_dir, "*.py"))
+               if "_epy_block_" not in os.path.basename(p)]
         self.assertEqual(len(pys), 1, "grcc made no single .py from {} (got {}):\n{}".format(
             grc, os.listdir(out_dir), _tail(proc.stdout)))
         return pys[0]
@@ -93,8 +165,13 @@ class qa_examples(gr_unittest.TestCase):
         self._need_grcc()
         grcs = sorted(glob.glob(os.path.join(EXAMPLES_DIR, "*.grc")))
         self.assertTrue(grcs, "no .grc files in {}".format(EXAMPLES_DIR))
+        uhd = _has_grc_block("uhd_usrp_source")
         for grc in grcs:
             with self.subTest(grc=os.path.basename(grc)):
+                if _uses_uhd(grc) and not uhd:
+                    self.skipTest("{} uses UHD blocks, and the UHD GRC blocks (gr-uhd: "
+                                  "uhd_usrp_source.block.yml) are not installed"
+                                  .format(os.path.basename(grc)))
                 py = self._grcc(grc)
                 with open(py) as f:
                     self.assertIn("gpuofdm", f.read(),
@@ -125,6 +202,116 @@ class qa_examples(gr_unittest.TestCase):
         m = re.search(r"max \|error\|\s*:\s*(\S+)", out)
         self.assertIsNotNone(m, "no max |error| line in:\n" + _tail(out))
         self.assertLess(float(m.group(1)), 1e-4, _tail(out))
+
+    def test_005_wifi_loopback_gets_its_frames_back(self):
+        # wifi_tx -> channel model (25 dB, 50 kHz, 3 taps: the flowgraph's defaults)
+        # -> wifi_rx, on the CPU where no GPU is usable; ends when every frame is through.
+        py = self._grcc(self._need_grc("wifi_loopback.grc"))
+        pcap = os.path.join(self.tmp, "loopback.pcap")
+        out = self._run([sys.executable, "-u", py, "-n", "120", "-l", "600", "-r", "54",
+                         "-d", "auto", "-p", pcap])
+        finals = [m for m in FRAMES_RE.finditer(out) if m.group(4) is not None]
+        self.assertTrue(finals, "no final 'frames received: ... sent' line in:\n" + _tail(out))
+        m = finals[-1]
+        self.assertEqual(int(m.group(4)), 120, _tail(out))
+        self.assertEqual(int(m.group(3)), 0, _tail(out))
+        self.assertGreaterEqual(int(m.group(5)), 118, "PER over 2% at 25 dB:\n" + _tail(out))
+        self.assertLessEqual(float(m.group(7)), 0.02, _tail(out))
+        linktype, packets = _read_pcap(pcap)
+        self.assertEqual(linktype, 105)
+        self.assertEqual(len(packets), int(m.group(2)))
+        for p in packets:
+            self.assertEqual(len(p), 600)
+            self.assertEqual(_fcs(p[:-4]), p, "a PCAP packet with a bad FCS")
+        # Another rate and length through the command-line parameters.
+        out = self._run([sys.executable, "-u", py, "-n", "40", "-l", "100", "-r", "12",
+                         "-s", "30", "-c=-20e3", "-d", "cpu"])
+        m = [m for m in FRAMES_RE.finditer(out) if m.group(4) is not None][-1]
+        self.assertEqual((int(m.group(4)), int(m.group(5))), (40, 40), _tail(out))
+
+    def _record(self, path, psdus, rates):
+        """The core chain: PSDUs -> wifi_tx -> vector_sink, written as .cf32 with a
+        little noise and leading silence."""
+        from gnuradio import gpuofdm
+        tb = gr.top_block()
+        tx = gpuofdm.wifi_tx(rate=54, seed=0, gap_samples=400, device="cpu")
+        snk = blocks.vector_sink_c()
+        tb.connect(tx, snk)
+        for psdu, rate in zip(psdus, rates):
+            tx._post(pmt.intern("pdus"), pmt.cons(
+                pmt.to_pmt({"rate": rate}), pmt.init_u8vector(len(psdu), bytearray(psdu))))
+        tb.start()
+        want = sum(320 + 80 * (1 + -(-(22 + 8 * len(p)) // N_DBPS[r])) + 1 + 400
+                   for p, r in zip(psdus, rates))
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        while len(snk.data()) < want and time.monotonic() < deadline:
+            time.sleep(0.05)
+        tb.stop()
+        tb.wait()
+        x = np.array(snk.data(), dtype=np.complex64)
+        self.assertEqual(len(x), want, "wifi_tx wrote {} samples, not {}".format(len(x), want))
+        rng = np.random.default_rng(5)
+        x = np.concatenate([np.zeros(1000, np.complex64), x])
+        x += (0.01 * (rng.standard_normal(len(x)) + 1j * rng.standard_normal(len(x)))
+              ).astype(np.complex64)
+        x.astype(np.complex64).tofile(path)
+
+    def test_006_wifi_rx_file_decodes_a_recording(self):
+        py = self._grcc(self._need_grc("wifi_rx_file.grc"))
+        rng = np.random.default_rng(3)
+        rates = [6, 9, 12, 18, 24, 36, 48, 54] * 3
+        psdus = [_fcs(bytes(rng.integers(0, 256, int(rng.integers(20, 1200)),
+                                         dtype=np.uint8))) for _ in rates]
+        cf32 = os.path.join(self.tmp, "recording.cf32")
+        self._record(cf32, psdus, rates)
+        pcap = os.path.join(self.tmp, "rx.pcap")
+        out = self._run([sys.executable, "-u", py, "-f", cf32, "-p", pcap, "-d", "auto"])
+        m = list(FRAMES_RE.finditer(out))
+        self.assertTrue(m, "no 'frames received' line in:\n" + _tail(out))
+        self.assertEqual(int(m[-1].group(2)), len(psdus), _tail(out))
+        self.assertEqual(len(re.findall(r"frame \d+: \d+ Mb/s", out)), len(psdus), _tail(out))
+        linktype, packets = _read_pcap(pcap)
+        self.assertEqual(linktype, 105)
+        self.assertEqual(packets, psdus, "the PCAP does not hold the PSDUs sent, in order")
+
+    def test_007_wifi_tx_to_file_recording_replays(self):
+        # The recorder example writes what the file example reads: cf32 at 20 Msps, and
+        # its fixed PSDU carries a valid FCS, so every frame passes.
+        py_tx = self._grcc(self._need_grc("wifi_tx_to_file.grc"))
+        py_rx = self._grcc(self._need_grc("wifi_rx_file.grc"))
+        cf32 = os.path.join(self.tmp, "frames.cf32")
+        self._run([sys.executable, "-u", py_tx, "-o", cf32, "-n", "9", "-l", "300",
+                   "-r", "24", "-d", "cpu"])
+        pcap = os.path.join(self.tmp, "frames.pcap")
+        out = self._run([sys.executable, "-u", py_rx, "-f", cf32, "-p", pcap, "-d", "cpu"])
+        m = list(FRAMES_RE.finditer(out))
+        self.assertTrue(m, "no 'frames received' line in:\n" + _tail(out))
+        self.assertEqual(int(m[-1].group(2)), 9, _tail(out))
+        _, packets = _read_pcap(pcap)
+        self.assertEqual(len(packets), 9)
+        payload = bytes((7 * i + 3) % 256 for i in range(296))
+        for p in packets:
+            self.assertEqual(p, _fcs(payload))
+
+    def test_008_wifi_rx_uhd_compiles(self):
+        grc = self._need_grc("wifi_rx_uhd.grc")
+        if not _has_grc_block("uhd_usrp_source"):
+            self.skipTest("the UHD GRC blocks (gr-uhd: uhd_usrp_source.block.yml) are not "
+                          "installed; examples/wifi_rx_uhd.grc is not compiled")
+        py = self._grcc(grc)
+        with open(py) as f:
+            code = f.read()
+        for want in ("uhd.usrp_source(", "gpuofdm.wifi_rx(", "set_center_freq(freq, 0)",
+                     "set_samp_rate(samp_rate)"):
+            self.assertIn(want, code)
+        try:
+            importlib.import_module("gnuradio.uhd")  # the program imports it
+        except ImportError:
+            self.skipTest("gnuradio.uhd does not import; the generated program is not run")
+        # No USRP here: only the option parsing (and the imports) of the program.
+        out = self._run([sys.executable, "-u", py, "--help"])
+        for opt in ("--freq", "--gain", "--antenna", "--pcap-file", "--device"):
+            self.assertIn(opt, out)
 
 
 if __name__ == "__main__":
