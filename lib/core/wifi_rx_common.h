@@ -33,6 +33,23 @@ GPUOFDM_HD inline int data_bin(int k) { return int(wifi_bin(wifi_data_subcarrier
 GPUOFDM_HD inline int pilot_bin(int i) { return int(wifi_nondata_bin(unsigned(i))); }
 GPUOFDM_HD inline float pilot_value(int i) { return i == 3 ? -1.0f : 1.0f; }
 
+//! s += v Y_b conj(H_b): one pilot's term of a symbol's common phase.
+GPUOFDM_HD inline void add_pilot(cpx& s, const cpx* y, const cpx* h, int b, float v)
+{
+    const cpx t = mul_conj(y[b], h[b]);
+    s.re += v * t.re;
+    s.im += v * t.im;
+}
+
+//! The unit rotation that removes the phase of \p s (1 when s is 0).
+GPUOFDM_HD inline cpx derotation_of(cpx s)
+{
+    const float m = sqrtf(norm(s));
+    if (!(m > 0.0f))
+        return { 1.0f, 0.0f };
+    return { s.re / m, -s.im / m };
+}
+
 /*!
  * \brief The common phase of one symbol from its pilots: sum of Y_p conj(H_p) P_p, as a
  * unit rotation that removes it (1 when tracking is off or the pilots are all zero).
@@ -42,28 +59,25 @@ GPUOFDM_HD inline cpx pilot_derotation(const cpx* y, const cpx* h, float polarit
     if (!track)
         return { 1.0f, 0.0f };
     cpx s{ 0.0f, 0.0f };
-    for (int i = 0; i < 4; i++) {
-        const int b = pilot_bin(i);
-        const cpx t = mul_conj(y[b], h[b]);
-        const float v = pilot_value(i) * polarity;
-        s.re += v * t.re;
-        s.im += v * t.im;
-    }
-    const float m = sqrtf(norm(s));
-    if (!(m > 0.0f))
-        return { 1.0f, 0.0f };
-    return { s.re / m, -s.im / m };
+    for (int i = 0; i < 4; i++)
+        add_pilot(s, y, h, pilot_bin(i), pilot_value(i) * polarity);
+    return derotation_of(s);
 }
 
-//! Data carrier k of one symbol: Y_b rot / H_b (0 where H_b is 0).
-GPUOFDM_HD inline cpx equalize(const cpx* y, const cpx* h, cpx rot, int k)
+//! Bin b of one symbol: Y_b rot / H_b (0 where H_b is 0).
+GPUOFDM_HD inline cpx equalize_bin(const cpx* y, const cpx* h, cpx rot, int b)
 {
-    const int b = data_bin(k);
     const float g = norm(h[b]);
     if (!(g > 0.0f))
         return { 0.0f, 0.0f };
     const cpx t = mul_conj(mul(y[b], rot), h[b]);
     return { t.re / g, t.im / g };
+}
+
+//! Data carrier k of one symbol: Y_b rot / H_b (0 where H_b is 0).
+GPUOFDM_HD inline cpx equalize(const cpx* y, const cpx* h, cpx rot, int k)
+{
+    return equalize_bin(y, h, rot, data_bin(k));
 }
 
 

@@ -1,0 +1,513 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The 802.16 receiver's backend-independent part: the long-preamble synchronizer, the
+// decoding chain on the CPU stages, parameter checks and the stream logic (what to decode
+// in the samples held, what to keep for the next batch).
+
+#include "wimax_rx.h"
+
+#include "conv_encoder.h"
+#include "depuncture.h"
+#include "interleaver.h"
+#include "reed_solomon.h"
+#include "scrambler.h"
+#include "viterbi.h"
+#include "wimax_tx.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <stdexcept>
+#include <string>
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+constexpr int corr_window = 128; //!< W of the delay-64 autocorrelation
+constexpr int corr_delay = 64;
+constexpr int margin = 24;       //!< timing window margin on each side
+constexpr double two_pi = 6.283185307179586476925;
+constexpr size_t max_batch = size_t(1) << 26;
+
+using cd = std::complex<double>;
+
+double wrap_pi(double r) { return r - two_pi * std::floor((r + M_PI) / two_pi); }
+
+bool clean_sample(const cfloat& v) { return std::isfinite(v.real()) && std::isfinite(v.imag()); }
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------
+// Synchronizer
+
+wimax_sync::wimax_sync(const wimax_sync_params& p) : d_params(p)
+{
+    if (p.cp_div != 4 && p.cp_div != 8 && p.cp_div != 16 && p.cp_div != 32)
+        throw std::invalid_argument("cp_div: 1/G must be 4, 8, 16 or 32, got " +
+                                    std::to_string(p.cp_div));
+    if (!(p.threshold >= 0.2f && p.threshold <= 0.8f))
+        throw std::invalid_argument("threshold: must be in 0.2 .. 0.8, got " +
+                                    std::to_string(p.threshold));
+    if (p.min_plateau < 16 || p.min_plateau > 96)
+        throw std::invalid_argument("min_plateau: must be 16 .. 96, got " +
+                                    std::to_string(p.min_plateau));
+    if (!(p.min_power >= 0.0f) || !std::isfinite(p.min_power))
+        throw std::invalid_argument("min_power: must be finite and >= 0");
+    if (!(p.min_preamble_metric >= 0.0f && p.min_preamble_metric < 1.0f))
+        throw std::invalid_argument("min_preamble_metric: must be in [0, 1), got " +
+                                    std::to_string(p.min_preamble_metric));
+    if (p.cfo_search < 0 || p.cfo_search > 4)
+        throw std::invalid_argument("cfo_search: must be 0 .. 4, got " +
+                                    std::to_string(p.cfo_search));
+    // The useful parts of the two preamble symbols, 1/256 sum X_k e^{j 2 pi k t / 256}.
+    const auto bins = wimax_preamble_bins(wimax_preamble::long_dl);
+    for (int s = 0; s < 2; s++) {
+        d_time[s].resize(256);
+        d_energy[s] = 0.0;
+        for (int t = 0; t < 256; t++) {
+            cd acc = 0;
+            for (int k = 0; k < 256; k++)
+                if (bins[size_t(256 * s + k)] != cfloat())
+                    acc += cd(bins[size_t(256 * s + k)]) * std::polar(1.0, two_pi * ((k * t) % 256) / 256.0);
+            d_time[s][size_t(t)] = cfloat(acc / 256.0);
+            d_energy[s] += std::norm(acc / 256.0);
+        }
+    }
+}
+
+int wimax_sync::back() const
+{
+    // Latest detection point: where the first symbol's plateau ends, L1 - 64 - thr W after
+    // the start (less at lower SNR).
+    return int(symbol_len()) - corr_delay - int(d_params.threshold * corr_window) + margin;
+}
+
+int wimax_sync::fwd() const
+{
+    // Earliest: the run starts W (1 - thr) before the start (high SNR, quiet before).
+    return int(std::ceil(corr_window * (1.0f - d_params.threshold))) - int(d_params.min_plateau) +
+           1 + margin;
+}
+
+size_t wimax_sync::lookback() const
+{
+    return size_t(fwd() + 2 * int(symbol_len()) +
+                  std::max(back(), int(d_params.min_plateau) + corr_window + corr_delay)) +
+           64;
+}
+
+std::vector<wimax_sync_result> wimax_sync::detect(const cfloat* x, size_t n, size_t search_from)
+{
+    if (!x && n > 0)
+        throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
+    d_clean.resize(n);
+    for (size_t i = 0; i < n; i++)
+        d_clean[i] = clean_sample(x[i]) ? x[i] : cfloat();
+    const cfloat* c = d_clean.data();
+    const long L1 = long(symbol_len()), cp = long(cp_len());
+    const long span = long(corr_window + corr_delay);
+    const long f = fwd(), b = back();
+    const size_t hold = std::max(d_params.hold, size_t(2 * L1));
+    // Detection points with their whole timing window in the buffer.
+    const long n_end = std::min(long(n) - f - 2 * L1 + 1, long(n) - span + 1);
+    std::vector<wimax_sync_result> out;
+    if (n_end <= 0)
+        return out;
+
+    size_t resume = search_from;
+    cd acc = 0;
+    double pa = 0, pb = 0;
+    size_t run = 0;
+    for (long i = 0; i < n_end; i++) {
+        if (i % corr_window == 0) {
+            // Exact sums every W samples, so rounding never builds up (a loud burst
+            // followed by digital silence must give p = 0 there, not a residue).
+            acc = 0;
+            pa = pb = 0;
+            for (long k = i; k < i + corr_window; k++) {
+                acc += cd(c[k]) * std::conj(cd(c[k + corr_delay]));
+                pa += std::norm(cd(c[k]));
+                pb += std::norm(cd(c[k + corr_delay]));
+            }
+        } else {
+            // Slide by one: drop i - 1, add i + W - 1.
+            const long o = i - 1, e = i + corr_window - 1;
+            acc += cd(c[e]) * std::conj(cd(c[e + corr_delay])) -
+                   cd(c[o]) * std::conj(cd(c[o + corr_delay]));
+            pa += std::norm(cd(c[e])) - std::norm(cd(c[o]));
+            pb += std::norm(cd(c[e + corr_delay])) - std::norm(cd(c[o + corr_delay]));
+        }
+        const double p = std::max(pa, pb);
+        const double m = p > 0 ? std::abs(acc) / p : 0.0;
+        const bool flag = p >= double(d_params.min_power) && p > 0 && m > double(d_params.threshold);
+        run = flag ? run + 1 : 0;
+        if (run != d_params.min_plateau)
+            continue;
+
+        // A detection point: fine timing over [i - back, i + fwd], never before resume.
+        const long lo = std::max({ i - b, long(resume), 0L });
+        const long hi = i + f;
+        if (hi < lo)
+            continue;
+        const double w0 = -std::arg(acc) / corr_delay;
+        const long len = hi - lo + 1;
+        d_y.resize(size_t(len + 2 * L1));
+        double best = -1;
+        long best_j = 0;
+        double best_w = w0;
+        for (int h = -d_params.cfo_search; h <= d_params.cfo_search; h++) {
+            const double w = w0 + h * two_pi / corr_delay;
+            for (long t = 0; t < long(d_y.size()); t++)
+                d_y[size_t(t)] = c[lo + t] * cfloat(std::polar(1.0, -w * double(t)));
+            for (long j = 0; j < len; j++) {
+                cfloat c1 = 0, c2 = 0;
+                const cfloat* y1 = d_y.data() + j + cp;
+                const cfloat* y2 = y1 + L1;
+                for (int k = 0; k < 256; k++) {
+                    c1 += y1[k] * std::conj(d_time[0][size_t(k)]);
+                    c2 += y2[k] * std::conj(d_time[1][size_t(k)]);
+                }
+                const double v = std::abs(c1) + std::abs(c2);
+                if (v > best) {
+                    best = v;
+                    best_j = j;
+                    best_w = w;
+                }
+            }
+        }
+        const long s = lo + best_j;
+        // CFO: delay 64 over the first symbol, unwrapped to the hypothesis; then delay 128
+        // over the second (+-pi / 128 around that).
+        cd a1 = 0, a2 = 0;
+        for (long t = s; t < s + L1 - corr_delay; t++)
+            a1 += cd(c[t]) * std::conj(cd(c[t + corr_delay]));
+        for (long t = s + L1; t < s + 2 * L1 - 128; t++)
+            a2 += cd(c[t]) * std::conj(cd(c[t + 128]));
+        double w1 = -std::arg(a1) / corr_delay;
+        w1 += (two_pi / corr_delay) * std::round((best_w - w1) / (two_pi / corr_delay));
+        const double w2 = w1 - wrap_pi(std::arg(a2) + 128.0 * w1) / 128.0;
+        // The normalized matched filter of both symbols at s, derotated by w2.
+        double q = 0;
+        for (int sym = 0; sym < 2; sym++) {
+            const long u = s + sym * L1 + cp;
+            cd corr = 0;
+            double e = 0;
+            for (int k = 0; k < 256; k++) {
+                const cd y = cd(c[u + k]) * std::polar(1.0, -w2 * double(u + k - s));
+                corr += y * std::conj(cd(d_time[sym][size_t(k)]));
+                e += std::norm(y);
+            }
+            const double d = std::sqrt(e * d_energy[sym]);
+            q += d > 0 ? 0.5 * std::abs(corr) / d : 0.0;
+        }
+        if (q < double(d_params.min_preamble_metric))
+            continue;
+        wimax_sync_result r;
+        r.start = size_t(s);
+        r.cfo = float(w2);
+        r.metric = float(m);
+        r.preamble_metric = float(q);
+        out.push_back(r);
+        resume = size_t(s) + hold;
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Decoding chain
+
+struct wimax_receiver::chain {
+    explicit chain(const wimax_profile_info& r, int seed)
+        : dp("80216", to_string(r.cc_rate)), rs(r.rs)
+    {
+        const device_spec cpu{};
+        const auto s16 = phy_standard::ieee80216;
+        il = make_interleaver({ s16, r.n_cbps, r.n_bpsc, 0 }, cpu);
+        vit = make_viterbi_decoder(viterbi_params::for_protocol("80216", to_string(r.cc_rate)), cpu);
+        enc = make_conv_encoder({ s16, r.cc_rate, 0 }, cpu);
+        scrambler_params sp;
+        sp.standard = s16;
+        sp.seed = seed;
+        scr = make_scrambler(sp, cpu);
+    }
+    std::unique_ptr<interleaver> il;
+    depuncturer dp;
+    std::unique_ptr<viterbi_decoder> vit;
+    std::unique_ptr<conv_encoder> enc;
+    reed_solomon_cpu rs;
+    std::unique_ptr<scrambler> scr;
+    std::vector<float> deint, mother;
+    std::vector<uint8_t> bits, recoded, rs_in, rs_out, plain;
+    std::vector<int32_t> status;
+};
+
+void wimax_receiver::decode_bits(const float* llr, wimax_rx_burst& out)
+{
+    chain& ch = *d_chain;
+    const wimax_profile_info& r = wimax_profile(d_params.rate_id);
+    const size_t n_sym = d_n_sym, n_coded = n_sym * size_t(r.n_cbps);
+    const size_t n_rs = n_sym * r.rs.n, total = n_sym * r.rs.k, steps = 8 * n_rs;
+
+    // 8.3.3.3 inverse per symbol, erasures where 8.3.3.2.3 punctured, the code over the
+    // whole burst from state 0 to state 0 (the tail byte).
+    ch.deint.resize(n_coded);
+    ch.il->deinterleave(llr, ch.deint.data(), n_sym);
+    ch.mother.resize(ch.dp.output_len(n_coded));
+    ch.dp.process(ch.deint.data(), n_coded, ch.mother.data());
+    ch.bits.resize(steps);
+    ch.vit->decode_frames(ch.mother.data(), 2 * steps, steps, ch.bits.data());
+
+    // Channel bit errors: the decoded bits re-encoded against the received hard decisions.
+    ch.recoded.resize(n_coded);
+    conv_encoder_state es;
+    ch.enc->process(ch.bits.data(), ch.recoded.data(), steps, es);
+    size_t errors = 0;
+    for (size_t i = 0; i < n_coded; i++)
+        errors += ch.recoded[i] != (ch.deint[i] < 0.0f ? 1u : 0u);
+    out.coded_errors = errors;
+    out.coded_bits = n_coded;
+
+    // RS per block (8.3.3.2.1), parity first.
+    ch.rs_in.assign(n_rs, 0);
+    for (size_t i = 0; i < steps; i++)
+        ch.rs_in[i >> 3] |= uint8_t(ch.bits[i] << (7 - (i & 7)));
+    ch.rs_out.resize(total);
+    ch.status.resize(n_sym);
+    out.rs_blocks = n_sym;
+    out.rs_uncorrectable = ch.rs.decode(ch.rs_in.data(), ch.rs_out.data(), ch.status.data(), n_sym);
+    out.rs_corrected = 0;
+    for (int32_t s : ch.status)
+        if (s > 0)
+            out.rs_corrected += size_t(s);
+
+    // Derandomize all but the tail byte (8.3.3.1).
+    ch.plain.resize(8 * (total - 1));
+    for (size_t i = 0; i < ch.plain.size(); i++)
+        ch.plain[i] = uint8_t((ch.rs_out[i >> 3] >> (7 - (i & 7))) & 1u);
+    auto st = ch.scr->initial_state();
+    ch.scr->process(ch.plain.data(), ch.plain.data(), ch.plain.size(), st);
+    std::vector<uint8_t> bytes(total - 1, 0);
+    for (size_t i = 0; i < ch.plain.size(); i++)
+        bytes[i >> 3] |= uint8_t(ch.plain[i] << (7 - (i & 7)));
+    bool fill_ok = true;
+    for (size_t i = d_params.burst_bytes; i < total - 1; i++)
+        fill_ok = fill_ok && bytes[i] == 0xFF;
+    bytes.resize(d_params.burst_bytes);
+    out.payload = std::move(bytes);
+    out.ok = out.rs_uncorrectable == 0 && ch.rs_out[total - 1] == 0x00 && fill_ok;
+    if (r.rs.t == 0)
+        out.ok = out.ok && double(errors) <= double(d_params.max_coded_ber) * double(n_coded);
+}
+
+// ---------------------------------------------------------------------------------------
+// Receiver
+
+wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
+{
+    const wimax_profile_info& r = wimax_profile(p.rate_id); // "rate_id: ..."
+    if (p.burst_bytes < 1 || p.burst_bytes > 65535)
+        throw std::invalid_argument("burst_bytes: must be 1 .. 65535, got " +
+                                    std::to_string(p.burst_bytes));
+    if (!p.pad && (p.burst_bytes + 1) % r.rs.k != 0)
+        throw std::invalid_argument("burst_bytes: with its tail byte the burst must fill whole "
+                                    "blocks of " + std::to_string(r.rs.k) + " octets (" +
+                                    r.name + "), got " + std::to_string(p.burst_bytes) +
+                                    " (or set pad)");
+    if (p.seed < 1 || p.seed > 32767)
+        throw std::invalid_argument("seed: randomizer seed must be 1 .. 32767, got " +
+                                    std::to_string(p.seed));
+    wimax_sync_params sp = p.sync;
+    d_n_sym = (p.burst_bytes + 1 + r.rs.k - 1) / r.rs.k;
+    d_sync = std::make_unique<wimax_sync>(sp); // checks cp_div and the sync parameters
+    d_sym_len = d_sync->symbol_len();
+    sp.hold = burst_samples();
+    d_sync = std::make_unique<wimax_sync>(sp);
+    d_params.sync = sp;
+    if (p.fft_backoff < 0 || size_t(p.fft_backoff) > d_sync->cp_len())
+        throw std::invalid_argument("fft_backoff: must be 0 .. " +
+                                    std::to_string(d_sync->cp_len()) + " (the cyclic prefix), got " +
+                                    std::to_string(p.fft_backoff));
+    if (!(p.max_coded_ber > 0.0f && p.max_coded_ber <= 0.5f))
+        throw std::invalid_argument("max_coded_ber: must be in (0, 0.5], got " +
+                                    std::to_string(p.max_coded_ber));
+    if (p.channel_taps != 0 && (p.channel_taps < 8 || p.channel_taps > 64))
+        throw std::invalid_argument("channel_taps: must be 0 or 8 .. 64, got " +
+                                    std::to_string(p.channel_taps));
+    const size_t need = burst_samples() + d_sync->lookback() + 4096;
+    if (p.batch_samples == 0) {
+        d_batch = std::max(size_t(1) << 18, 4 * burst_samples() + d_sync->lookback());
+        if (d_batch > max_batch)
+            d_batch = std::max(need, max_batch);
+    } else {
+        if (p.batch_samples < need || p.batch_samples > max_batch)
+            throw std::invalid_argument("batch_samples: must be 0 or " + std::to_string(need) +
+                                        " .. " + std::to_string(max_batch) +
+                                        " (a burst of " + std::to_string(burst_samples()) +
+                                        " samples and the lookback must fit), got " +
+                                        std::to_string(p.batch_samples));
+        d_batch = p.batch_samples;
+    }
+    d_chain = std::make_shared<chain>(r, p.seed);
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::process(const cfloat* x, size_t n)
+{
+    if (!x && n > 0)
+        throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
+    std::vector<wimax_rx_burst> out;
+    d_stats.samples += n;
+    while (n > 0) {
+        const size_t take = std::min(n, d_batch - d_buf.size());
+        const size_t at = d_buf.size();
+        d_buf.resize(at + take);
+        for (size_t i = 0; i < take; i++)
+            d_buf[at + i] = clean_sample(x[i]) ? x[i] : cfloat();
+        x += take;
+        n -= take;
+        if (d_buf.size() == d_batch) {
+            auto p = decode_held(false);
+            out.insert(out.end(), p.begin(), p.end());
+        }
+    }
+    return out;
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::finish()
+{
+    auto out = decode_held(true);
+    d_buf.clear();
+    d_buf_start = 0;
+    d_search = 0;
+    return out;
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::decode_held(bool at_end)
+{
+    const size_t n = d_buf.size();
+    if (n == 0)
+        return {};
+    load(d_buf.data(), n);
+    const auto found = d_sync->detect(d_buf.data(), n, d_search);
+    std::vector<burst_job> jobs;
+    std::vector<wimax_sync_result> taken;
+    size_t resume = d_search, stop_at = n;
+    bool stopped = false;
+    for (const auto& f : found) {
+        if (f.start + burst_samples() > n) {
+            if (at_end) {
+                d_stats.truncated++;
+                resume = n;
+            } else {
+                stopped = true;
+                stop_at = f.start;
+            }
+            break;
+        }
+        jobs.push_back({ f.start, f.cfo, nullptr, 0.0f });
+        taken.push_back(f);
+        resume = f.start + burst_samples();
+    }
+    auto out = decode_jobs(jobs, &taken);
+    for (auto& p : out)
+        p.start += d_buf_start;
+
+    // Keep from before an unfinished burst's plateau, else the last lookback() samples.
+    size_t keep_from;
+    if (stopped) {
+        const size_t before = d_sync->lookback();
+        keep_from = stop_at > before ? stop_at - before : 0;
+        resume = std::min(resume, stop_at);
+    } else {
+        keep_from = n > d_sync->lookback() ? n - d_sync->lookback() : 0;
+    }
+    keep_from = std::min(keep_from, n);
+    d_buf.erase(d_buf.begin(), d_buf.begin() + long(keep_from));
+    d_buf_start += keep_from;
+    d_search = resume > keep_from ? resume - keep_from : 0;
+    return out;
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::decode_buffer(const cfloat* x, size_t n,
+                                                          const wimax_rx_known* known,
+                                                          size_t n_known)
+{
+    if (!x && n > 0)
+        throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
+    if (n > d_batch)
+        throw std::invalid_argument("n: " + std::to_string(n) +
+                                    " samples are more than batch_samples (" +
+                                    std::to_string(d_batch) + ")");
+    if (!known && n_known > 0)
+        throw std::invalid_argument("known: null pointer with " + std::to_string(n_known) +
+                                    " bursts");
+    for (size_t i = 0; i < n_known; i++)
+        if (known[i].channel && !(known[i].noise_var > 0.0f && std::isfinite(known[i].noise_var)))
+            throw std::invalid_argument("known: noise_var of burst " + std::to_string(i) +
+                                        " must be finite and > 0 with a channel");
+    d_stats.samples += n;
+    std::vector<cfloat> buf(n);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = clean_sample(x[i]) ? x[i] : cfloat();
+    load(buf.data(), n);
+    std::vector<burst_job> jobs;
+    std::vector<wimax_sync_result> taken;
+    auto add = [&](const burst_job& j) {
+        if (j.start + burst_samples() > n) {
+            d_stats.truncated++;
+            return false;
+        }
+        jobs.push_back(j);
+        return true;
+    };
+    if (known) {
+        for (size_t i = 0; i < n_known; i++)
+            add({ known[i].start, known[i].cfo, known[i].channel, known[i].noise_var });
+    } else {
+        for (const auto& f : d_sync->detect(buf.data(), n, 0))
+            if (add({ f.start, f.cfo, nullptr, 0.0f }))
+                taken.push_back(f);
+    }
+    return decode_jobs(jobs, known ? nullptr : &taken);
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::decode_jobs(const std::vector<burst_job>& jobs,
+                                                        const std::vector<wimax_sync_result>* sync)
+{
+    const size_t per = d_n_sym * size_t(wimax_profile(d_params.rate_id).n_cbps);
+    std::vector<wimax_rx_burst> out(jobs.size());
+    for (size_t i = 0; i < jobs.size(); i++) {
+        out[i].start = jobs[i].start;
+        out[i].cfo = jobs[i].cfo;
+        if (sync) {
+            out[i].sync_metric = (*sync)[i].metric;
+            out[i].preamble_metric = (*sync)[i].preamble_metric;
+        }
+    }
+    if (jobs.empty())
+        return out;
+    d_llr.resize(per * jobs.size());
+    front_end(jobs.data(), jobs.size(), out.data(), d_llr.data());
+    for (size_t i = 0; i < jobs.size(); i++) {
+        decode_bits(d_llr.data() + per * i, out[i]);
+        d_stats.detected++;
+        (out[i].ok ? d_stats.ok : d_stats.failed)++;
+    }
+    return out;
+}
+
+std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p, const device_spec& dev)
+{
+    if (!dev.is_cuda())
+        return make_wimax_receiver_cpu(p);
+    // Validate first, so a bad parameter reads the same on every device.
+    make_wimax_receiver_cpu(p);
+    throw std::runtime_error("wimax_rx: the 802.16 receiver is not yet on CUDA; use the CPU "
+                             "device (cpu)");
+}
+
+} // namespace gr::gpuofdm::core

@@ -1,0 +1,427 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The 802.16 OFDM-256 receiver against the core transmitter: bursts of every profile come
+// back exactly through AWGN, CFO up to +-100 kHz at 4 Msps (8.3.2.3's 3.5 MHz channel) and
+// a 3-tap channel, with the receiver's own sync and estimates; the 8.3.3.5.1 burst decodes
+// to its input; a stream fed in random pieces loses no burst; noise, NaNs and truncated
+// bursts give no false good burst; the known-timing path; bad parameters.
+
+#include "test_util.h"
+#include "tx_test_vectors.h"
+#include "wimax_rx.h"
+#include "wimax_tx.h"
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <random>
+
+using namespace gr::gpuofdm;
+using core::cfloat;
+
+namespace {
+
+const core::device_spec cpu{};
+constexpr double two_pi = 6.283185307179586;
+constexpr double fs = 4e6; //!< 8.3.2.3: 8/7 x 3.5 MHz
+
+double hz_to_rad(double hz) { return two_pi * hz / fs; }
+
+std::vector<uint8_t> random_octets(size_t n, std::mt19937& rng)
+{
+    std::vector<uint8_t> v(n);
+    for (auto& b : v)
+        b = uint8_t(rng());
+    return v;
+}
+
+struct sent {
+    std::vector<uint8_t> data;
+    size_t start = 0; //!< first sample of the preamble in the stream
+};
+
+//! Bursts at unit average power (scale 256 / sqrt(200)) with \p gap zeros between them.
+std::vector<cfloat> make_stream(std::vector<sent>& bursts, const core::wimax_rx_params& rp,
+                                size_t gap, size_t lead)
+{
+    core::wimax_tx_params tp;
+    tp.cp_div = rp.sync.cp_div;
+    tp.uplink = rp.uplink;
+    tp.pad = rp.pad;
+    tp.max_burst_bytes = 65535;
+    tp.scale = float(256.0 / std::sqrt(200.0));
+    auto tx = core::make_wimax_tx(tp, cpu);
+    std::vector<cfloat> out(lead);
+    for (auto& b : bursts) {
+        core::wimax_burst_request r{ b.data.data(), b.data.size(), rp.rate_id, rp.seed };
+        b.start = out.size();
+        out.resize(out.size() + tx->burst_samples(r.len, r.rate_id));
+        tx->process(&r, 1, out.data() + b.start);
+        out.resize(out.size() + gap);
+    }
+    return out;
+}
+
+//! 3 taps (or 1), CFO (rad/sample), complex AWGN of variance n0.
+void apply_channel(std::vector<cfloat>& x, const std::vector<cfloat>& taps, double cfo, float n0,
+                   uint32_t seed)
+{
+    std::vector<cfloat> y(x.size());
+    for (size_t i = 0; i < x.size(); i++) {
+        cfloat s = 0;
+        for (size_t t = 0; t < taps.size() && t <= i; t++)
+            s += taps[t] * x[i - t];
+        y[i] = s * cfloat(std::polar(1.0, cfo * double(i)));
+    }
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> g(0.0f, std::sqrt(n0 / 2));
+    for (auto& v : y)
+        v += cfloat(g(rng), g(rng));
+    x.swap(y);
+}
+
+template <typename F>
+void expect_invalid(F f, const std::string& what)
+{
+    try {
+        f();
+        ADD_FAILURE() << "no exception, expected one naming " << what;
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(what, 0), 0u) << e.what();
+    }
+}
+
+//! How many sent bursts came back exactly (payload, ok, start within 4 samples), each once.
+size_t count_received(const std::vector<sent>& bursts, const std::vector<core::wimax_rx_burst>& got,
+                      size_t* false_ok = nullptr)
+{
+    size_t ok = 0, bad = 0;
+    std::vector<bool> seen(bursts.size(), false);
+    for (const auto& p : got) {
+        if (!p.ok)
+            continue;
+        bool matched = false;
+        for (size_t i = 0; i < bursts.size(); i++) {
+            if (!seen[i] && p.payload == bursts[i].data && p.start + 4 >= bursts[i].start &&
+                p.start <= bursts[i].start + 4) {
+                seen[i] = matched = true;
+                ok++;
+                break;
+            }
+        }
+        if (!matched)
+            bad++;
+    }
+    if (false_ok)
+        *false_ok = bad;
+    return ok;
+}
+
+core::wimax_rx_params rx_params(int rate_id, size_t blocks, int cp_div = 4)
+{
+    core::wimax_rx_params p;
+    p.rate_id = rate_id;
+    p.burst_bytes = blocks * core::wimax_profile(rate_id).rs.k - 1;
+    p.seed = 1 + rate_id * 1000;
+    p.sync.cp_div = cp_div;
+    return p;
+}
+
+} // namespace
+
+TEST(wimax_rx, every_profile_through_awgn_cfo_and_three_taps)
+{
+    const double cfo_hz[] = { -100e3, -61e3, 0.0, 37e3, 100e3 };
+    const int cp_divs[] = { 4, 8, 16, 32 };
+    const std::vector<cfloat> taps = { { 0.9f, 0.1f }, { 0.35f, -0.25f }, { -0.1f, 0.15f } };
+    std::mt19937 rng(42);
+    for (int rate = 0; rate < 7; rate++) {
+        for (int v = 0; v < 2; v++) {
+            const double cfo = hz_to_rad(cfo_hz[(rate + 3 * v) % 5]);
+            const int cp_div = cp_divs[(rate + v) % 4];
+            auto p = rx_params(rate, 3 + size_t(rate % 3), cp_div);
+            p.uplink = v == 1;
+            std::vector<sent> bursts(4);
+            for (auto& b : bursts)
+                b.data = random_octets(p.burst_bytes, rng);
+            auto x = make_stream(bursts, p, 700, 500);
+            apply_channel(x, taps, cfo, 1e-3f, uint32_t(rate * 10 + v)); // 30 dB
+            auto rx = core::make_wimax_receiver(p, cpu);
+            const auto got = rx->decode_buffer(x.data(), x.size());
+            size_t false_ok = 0;
+            EXPECT_EQ(count_received(bursts, got, &false_ok), bursts.size())
+                << core::wimax_profile(rate).name << " cp_div " << cp_div << " cfo " << cfo * fs / two_pi;
+            EXPECT_EQ(false_ok, 0u);
+            for (const auto& b : got) {
+                EXPECT_NEAR(b.cfo, cfo, hz_to_rad(300)) << core::wimax_profile(rate).name;
+                EXPECT_GT(b.snr_db, 20.0f);
+                EXPECT_EQ(b.rs_uncorrectable, 0u);
+                EXPECT_LT(double(b.coded_errors), 0.01 * double(b.coded_bits));
+            }
+        }
+    }
+}
+
+TEST(wimax_rx, plain_least_squares_and_no_tracking_also_decode)
+{
+    std::mt19937 rng(7);
+    auto p = rx_params(4, 4);
+    p.channel_taps = 0;
+    p.pilot_tracking = false;
+    std::vector<sent> bursts(3);
+    for (auto& b : bursts)
+        b.data = random_octets(p.burst_bytes, rng);
+    auto x = make_stream(bursts, p, 300, 300);
+    apply_channel(x, { { 1.0f, 0.0f }, { 0.3f, 0.2f } }, hz_to_rad(20e3), 1e-3f, 3);
+    auto rx = core::make_wimax_receiver(p, cpu);
+    EXPECT_EQ(count_received(bursts, rx->decode_buffer(x.data(), x.size())), bursts.size());
+}
+
+TEST(wimax_rx, example_8_3_3_5_1_decodes_to_its_input)
+{
+    GPUOFDM_LOAD_OCTETS(input, "ieee80216-ofdm", "input.txt");
+    core::wimax_rx_params p;
+    p.rate_id = 2;
+    p.burst_bytes = input.size();
+    p.seed = core::wimax_randomizer_seed(1, 7, 1);
+    std::vector<sent> bursts(1);
+    bursts[0].data = input;
+    auto x = make_stream(bursts, p, 400, 400);
+    apply_channel(x, { { 1.0f, 0.0f } }, hz_to_rad(-12e3), 1e-3f, 1);
+    auto rx = core::make_wimax_receiver(p, cpu);
+    const auto got = rx->decode_buffer(x.data(), x.size());
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].payload, input);
+    EXPECT_TRUE(got[0].ok);
+    EXPECT_EQ(got[0].start, bursts[0].start);
+    EXPECT_EQ(got[0].rs_blocks, 1u);
+}
+
+TEST(wimax_rx, padded_bursts_come_back)
+{
+    std::mt19937 rng(9);
+    auto p = rx_params(3, 2);
+    p.pad = true;
+    p.burst_bytes = 50; // 2 blocks of 48, 45 octets of 0xFF fill
+    std::vector<sent> bursts(2);
+    for (auto& b : bursts)
+        b.data = random_octets(p.burst_bytes, rng);
+    auto x = make_stream(bursts, p, 200, 200);
+    apply_channel(x, { { 1.0f, 0.0f } }, 0.0, 1e-3f, 4);
+    auto rx = core::make_wimax_receiver(p, cpu);
+    EXPECT_EQ(rx->burst_symbols(), 2u);
+    EXPECT_EQ(count_received(bursts, rx->decode_buffer(x.data(), x.size())), 2u);
+}
+
+TEST(wimax_rx, stream_in_random_pieces_loses_no_burst)
+{
+    std::mt19937 rng(11);
+    auto p = rx_params(5, 6);
+    auto probe = core::make_wimax_receiver(p, cpu);
+    p.batch_samples = probe->burst_samples() + 8192; // small batches: many edges
+    std::vector<sent> bursts(24);
+    for (auto& b : bursts)
+        b.data = random_octets(p.burst_bytes, rng);
+    // Gaps from none (back to back) to long.
+    core::wimax_tx_params tp;
+    std::vector<cfloat> x;
+    {
+        std::vector<sent> one(1);
+        for (size_t i = 0; i < bursts.size(); i++) {
+            one[0].data = bursts[i].data;
+            const size_t gap = (i % 4 == 0) ? 0 : size_t(rng() % 5000);
+            auto s = make_stream(one, p, gap, 0);
+            bursts[i].start = x.size();
+            x.insert(x.end(), s.begin(), s.end());
+        }
+    }
+    apply_channel(x, { { 0.9f, 0.0f }, { 0.0f, 0.3f }, { 0.1f, 0.0f } }, hz_to_rad(45e3), 1e-3f, 5);
+
+    auto rx = core::make_wimax_receiver(p, cpu);
+    std::vector<core::wimax_rx_burst> got;
+    size_t at = 0;
+    while (at < x.size()) {
+        const size_t n = std::min(x.size() - at, size_t(1 + rng() % 9000));
+        auto r = rx->process(x.data() + at, n);
+        got.insert(got.end(), r.begin(), r.end());
+        at += n;
+    }
+    auto r = rx->finish();
+    got.insert(got.end(), r.begin(), r.end());
+    size_t false_ok = 0;
+    EXPECT_EQ(count_received(bursts, got, &false_ok), bursts.size());
+    EXPECT_EQ(false_ok, 0u);
+    EXPECT_EQ(got.size(), bursts.size());
+    EXPECT_EQ(rx->stats().ok, bursts.size());
+    EXPECT_EQ(rx->stats().samples, x.size());
+    EXPECT_EQ(rx->stats().truncated, 0u);
+}
+
+TEST(wimax_rx, noise_nans_and_truncation_give_no_false_burst)
+{
+    std::mt19937 rng(13);
+    for (int rate : { 0, 1, 6 }) {
+        auto p = rx_params(rate, 2);
+        // Noise only.
+        std::vector<cfloat> x(200000);
+        apply_channel(x, { { 1.0f, 0.0f } }, 0.0, 1.0f, uint32_t(rate));
+        auto rx = core::make_wimax_receiver(p, cpu);
+        auto got = rx->process(x.data(), x.size());
+        auto tail = rx->finish();
+        got.insert(got.end(), tail.begin(), tail.end());
+        for (const auto& b : got)
+            EXPECT_FALSE(b.ok) << "noise gave a good burst, rate " << rate;
+        EXPECT_EQ(rx->stats().ok, 0u);
+
+        // NaNs and infinities: every other sample, and a block of them, in noise and zeros.
+        std::vector<cfloat> z(50000);
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const float inf = std::numeric_limits<float>::infinity();
+        for (size_t i = 0; i < z.size(); i += 2)
+            z[i] = cfloat(nan, 0.0f);
+        for (size_t i = 20000; i < 30000; i++)
+            z[i] = cfloat(inf, -inf);
+        got = rx->decode_buffer(z.data(), z.size());
+        EXPECT_TRUE(got.empty());
+
+        // A burst cut in the middle at the end of the stream, NaNs inside another.
+        std::vector<sent> bursts(2);
+        for (auto& b : bursts)
+            b.data = random_octets(p.burst_bytes, rng);
+        auto s = make_stream(bursts, p, 0, 1000);
+        apply_channel(s, { { 1.0f, 0.0f } }, 0.0, 1e-3f, 17);
+        const size_t cut = bursts[1].start + (s.size() - bursts[1].start) * 7 / 8;
+        s.resize(cut);
+        for (size_t i = bursts[0].start + 700; i < bursts[0].start + 900; i++) // in data symbol 0
+            s[i] = cfloat(nan, nan);
+        auto rx2 = core::make_wimax_receiver(p, cpu);
+        got = rx2->process(s.data(), s.size());
+        tail = rx2->finish();
+        got.insert(got.end(), tail.begin(), tail.end());
+        for (const auto& b : got)
+            EXPECT_NE(b.start, bursts[1].start) << "the truncated burst was decoded";
+        size_t false_ok = 0;
+        count_received(bursts, got, &false_ok);
+        EXPECT_EQ(false_ok, 0u) << "rate " << rate;
+        EXPECT_EQ(rx2->stats().truncated, 1u);
+    }
+}
+
+TEST(wimax_rx, known_timing_cfo_and_channel)
+{
+    std::mt19937 rng(19);
+    auto p = rx_params(6, 3);
+    std::vector<sent> bursts(2);
+    for (auto& b : bursts)
+        b.data = random_octets(p.burst_bytes, rng);
+    auto x = make_stream(bursts, p, 500, 500);
+    const double cfo = hz_to_rad(70e3);
+    const std::vector<cfloat> taps = { { 0.8f, 0.2f }, { 0.3f, 0.1f } };
+    apply_channel(x, taps, cfo, 1e-4f, 23);
+    auto rx = core::make_wimax_receiver(p, cpu);
+
+    // Timing and CFO known, the channel estimated.
+    std::vector<core::wimax_rx_known> k(2);
+    for (size_t i = 0; i < 2; i++) {
+        k[i].start = bursts[i].start;
+        k[i].cfo = float(cfo);
+    }
+    EXPECT_EQ(count_received(bursts, rx->decode_buffer(x.data(), x.size(), k.data(), 2)), 2u);
+
+    // The channel known too: H_k = scale sum_t g_t e^{-j 2 pi k (backoff + t) / 256} times
+    // the CFO's phase at the burst's start (the derotation starts there).
+    const double scale = 256.0 / std::sqrt(200.0);
+    std::vector<std::vector<cfloat>> h(2, std::vector<cfloat>(256));
+    for (size_t i = 0; i < 2; i++) {
+        for (int b = 0; b < 256; b++) {
+            std::complex<double> acc = 0;
+            for (size_t t = 0; t < taps.size(); t++)
+                acc += std::complex<double>(taps[t]) *
+                       std::polar(1.0, -two_pi * b * double(p.fft_backoff + int(t)) / 256.0);
+            h[i][size_t(b)] = cfloat(scale * acc * std::polar(1.0, cfo * double(bursts[i].start)));
+        }
+        k[i].channel = h[i].data();
+        k[i].noise_var = 256.0f * 1e-4f;
+    }
+    const auto got = rx->decode_buffer(x.data(), x.size(), k.data(), 2);
+    EXPECT_EQ(count_received(bursts, got), 2u);
+    for (const auto& b : got)
+        EXPECT_NEAR(b.snr_db, 40.0f, 1.0f);
+}
+
+TEST(wimax_rx, bad_parameters_throw_naming_them)
+{
+    auto make = [](core::wimax_rx_params p) { return [p] { core::make_wimax_receiver(p, cpu); }; };
+    core::wimax_rx_params p;
+    p.rate_id = 7;
+    expect_invalid(make(p), "rate_id");
+    p = {};
+    p.burst_bytes = 0;
+    expect_invalid(make(p), "burst_bytes");
+    p = {};
+    p.burst_bytes = 24; // QPSK 1/2: K = 24, 25 bytes with the tail
+    expect_invalid(make(p), "burst_bytes");
+    p = {};
+    p.seed = 0;
+    expect_invalid(make(p), "seed");
+    p = {};
+    p.sync.cp_div = 5;
+    expect_invalid(make(p), "cp_div");
+    p = {};
+    p.sync.threshold = 0.9f;
+    expect_invalid(make(p), "threshold");
+    p = {};
+    p.sync.min_plateau = 8;
+    expect_invalid(make(p), "min_plateau");
+    p = {};
+    p.sync.min_power = -1.0f;
+    expect_invalid(make(p), "min_power");
+    p = {};
+    p.sync.min_preamble_metric = 1.0f;
+    expect_invalid(make(p), "min_preamble_metric");
+    p = {};
+    p.sync.cfo_search = 5;
+    expect_invalid(make(p), "cfo_search");
+    p = {};
+    p.fft_backoff = 65;
+    expect_invalid(make(p), "fft_backoff");
+    p = {};
+    p.sync.cp_div = 32;
+    p.fft_backoff = 9;
+    expect_invalid(make(p), "fft_backoff");
+    p = {};
+    p.channel_taps = 4;
+    expect_invalid(make(p), "channel_taps");
+    p = {};
+    p.max_coded_ber = 0.0f;
+    expect_invalid(make(p), "max_coded_ber");
+    p = {};
+    p.batch_samples = 1000;
+    expect_invalid(make(p), "batch_samples");
+
+    auto rx = core::make_wimax_receiver({}, cpu);
+    expect_invalid([&] { rx->process(nullptr, 5); }, "x");
+    expect_invalid([&] { rx->decode_buffer(nullptr, 5); }, "x");
+    std::vector<cfloat> x(1000);
+    expect_invalid([&] { rx->decode_buffer(x.data(), x.size(), nullptr, 1); }, "known");
+    core::wimax_rx_known k;
+    std::vector<cfloat> h(256, cfloat(1, 0));
+    k.channel = h.data();
+    expect_invalid([&] { rx->decode_buffer(x.data(), x.size(), &k, 1); }, "known");
+    std::vector<cfloat> big(rx->batch_samples() + 1);
+    expect_invalid([&] { rx->decode_buffer(big.data(), big.size()); }, "n");
+}
+
+TEST(wimax_rx, cuda_is_not_yet_supported)
+{
+    try {
+        core::make_wimax_receiver({}, { core::backend::cuda, 0 });
+        ADD_FAILURE() << "expected std::runtime_error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos) << e.what();
+    }
+}
