@@ -10,6 +10,7 @@
 // small pieces gives the frames of the whole buffer, none lost at a batch edge; noise,
 // NaNs, truncated frames and a bad SIGNAL give no false PDU; CUDA equals the CPU twin.
 
+#include "channel_sim.h"
 #include "test_util.h"
 #include "tx_test_vectors.h"
 #include "wifi_rx.h"
@@ -23,6 +24,7 @@
 
 using namespace gr::gpuofdm;
 using core::cfloat;
+using test::apply_channel;
 
 namespace {
 
@@ -69,24 +71,6 @@ std::vector<cfloat> make_stream(std::vector<sent>& frames, size_t gap, size_t le
         out.resize(out.size() + gap);
     }
     return out;
-}
-
-//! The channel: 3 taps (or 1), CFO (rad/sample), complex AWGN of variance n0.
-void apply_channel(std::vector<cfloat>& x, const std::vector<cfloat>& taps, double cfo, float n0,
-                   uint32_t seed)
-{
-    std::vector<cfloat> y(x.size());
-    for (size_t i = 0; i < x.size(); i++) {
-        cfloat s = 0;
-        for (size_t t = 0; t < taps.size() && t <= i; t++)
-            s += taps[t] * x[i - t];
-        y[i] = s * cfloat(std::polar(1.0, cfo * double(i)));
-    }
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> g(0.0f, std::sqrt(n0 / 2));
-    for (auto& v : y)
-        v += cfloat(g(rng), g(rng));
-    x.swap(y);
 }
 
 //! Runs f and expects std::invalid_argument whose message contains what.

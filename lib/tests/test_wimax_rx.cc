@@ -10,6 +10,7 @@
 // to its input; a stream fed in random pieces loses no burst; noise, NaNs and truncated
 // bursts give no false good burst; the known-timing path; bad parameters.
 
+#include "channel_sim.h"
 #include "test_util.h"
 #include "tx_test_vectors.h"
 #include "wimax_rx.h"
@@ -22,6 +23,7 @@
 
 using namespace gr::gpuofdm;
 using core::cfloat;
+using test::apply_channel;
 
 namespace {
 
@@ -64,35 +66,6 @@ std::vector<cfloat> make_stream(std::vector<sent>& bursts, const core::wimax_rx_
         out.resize(out.size() + gap);
     }
     return out;
-}
-
-//! 3 taps (or 1), CFO (rad/sample), complex AWGN of variance n0.
-void apply_channel(std::vector<cfloat>& x, const std::vector<cfloat>& taps, double cfo, float n0,
-                   uint32_t seed)
-{
-    std::vector<cfloat> y(x.size());
-    for (size_t i = 0; i < x.size(); i++) {
-        cfloat s = 0;
-        for (size_t t = 0; t < taps.size() && t <= i; t++)
-            s += taps[t] * x[i - t];
-        y[i] = s * cfloat(std::polar(1.0, cfo * double(i)));
-    }
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> g(0.0f, std::sqrt(n0 / 2));
-    for (auto& v : y)
-        v += cfloat(g(rng), g(rng));
-    x.swap(y);
-}
-
-template <typename F>
-void expect_invalid(F f, const std::string& what)
-{
-    try {
-        f();
-        ADD_FAILURE() << "no exception, expected one naming " << what;
-    } catch (const std::invalid_argument& e) {
-        EXPECT_EQ(std::string(e.what()).rfind(what, 0), 0u) << e.what();
-    }
 }
 
 //! How many sent bursts came back exactly (payload, ok, start within 4 samples), each once.
@@ -358,62 +331,62 @@ TEST(wimax_rx, bad_parameters_throw_naming_them)
     auto make = [](core::wimax_rx_params p) { return [p] { core::make_wimax_receiver(p, cpu); }; };
     core::wimax_rx_params p;
     p.rate_id = 7;
-    expect_invalid(make(p), "rate_id");
+    EXPECT_TRUE(test::throws_invalid(make(p), "rate_id"));
     p = {};
     p.burst_bytes = 0;
-    expect_invalid(make(p), "burst_bytes");
+    EXPECT_TRUE(test::throws_invalid(make(p), "burst_bytes"));
     p = {};
     p.burst_bytes = 24; // QPSK 1/2: K = 24, 25 bytes with the tail
-    expect_invalid(make(p), "burst_bytes");
+    EXPECT_TRUE(test::throws_invalid(make(p), "burst_bytes"));
     p = {};
     p.seed = 0;
-    expect_invalid(make(p), "seed");
+    EXPECT_TRUE(test::throws_invalid(make(p), "seed"));
     p = {};
     p.sync.cp_div = 5;
-    expect_invalid(make(p), "cp_div");
+    EXPECT_TRUE(test::throws_invalid(make(p), "cp_div"));
     p = {};
     p.sync.threshold = 0.9f;
-    expect_invalid(make(p), "threshold");
+    EXPECT_TRUE(test::throws_invalid(make(p), "threshold"));
     p = {};
     p.sync.min_plateau = 8;
-    expect_invalid(make(p), "min_plateau");
+    EXPECT_TRUE(test::throws_invalid(make(p), "min_plateau"));
     p = {};
     p.sync.min_power = -1.0f;
-    expect_invalid(make(p), "min_power");
+    EXPECT_TRUE(test::throws_invalid(make(p), "min_power"));
     p = {};
     p.sync.min_preamble_metric = 1.0f;
-    expect_invalid(make(p), "min_preamble_metric");
+    EXPECT_TRUE(test::throws_invalid(make(p), "min_preamble_metric"));
     p = {};
     p.sync.cfo_search = 5;
-    expect_invalid(make(p), "cfo_search");
+    EXPECT_TRUE(test::throws_invalid(make(p), "cfo_search"));
     p = {};
     p.fft_backoff = 65;
-    expect_invalid(make(p), "fft_backoff");
+    EXPECT_TRUE(test::throws_invalid(make(p), "fft_backoff"));
     p = {};
     p.sync.cp_div = 32;
     p.fft_backoff = 9;
-    expect_invalid(make(p), "fft_backoff");
+    EXPECT_TRUE(test::throws_invalid(make(p), "fft_backoff"));
     p = {};
     p.channel_taps = 4;
-    expect_invalid(make(p), "channel_taps");
+    EXPECT_TRUE(test::throws_invalid(make(p), "channel_taps"));
     p = {};
     p.max_coded_ber = 0.0f;
-    expect_invalid(make(p), "max_coded_ber");
+    EXPECT_TRUE(test::throws_invalid(make(p), "max_coded_ber"));
     p = {};
     p.batch_samples = 1000;
-    expect_invalid(make(p), "batch_samples");
+    EXPECT_TRUE(test::throws_invalid(make(p), "batch_samples"));
 
     auto rx = core::make_wimax_receiver({}, cpu);
-    expect_invalid([&] { rx->process(nullptr, 5); }, "x");
-    expect_invalid([&] { rx->decode_buffer(nullptr, 5); }, "x");
+    EXPECT_TRUE(test::throws_invalid([&] { rx->process(nullptr, 5); }, "x"));
+    EXPECT_TRUE(test::throws_invalid([&] { rx->decode_buffer(nullptr, 5); }, "x"));
     std::vector<cfloat> x(1000);
-    expect_invalid([&] { rx->decode_buffer(x.data(), x.size(), nullptr, 1); }, "known");
+    EXPECT_TRUE(test::throws_invalid([&] { rx->decode_buffer(x.data(), x.size(), nullptr, 1); }, "known"));
     core::wimax_rx_known k;
     std::vector<cfloat> h(256, cfloat(1, 0));
     k.channel = h.data();
-    expect_invalid([&] { rx->decode_buffer(x.data(), x.size(), &k, 1); }, "known");
+    EXPECT_TRUE(test::throws_invalid([&] { rx->decode_buffer(x.data(), x.size(), &k, 1); }, "known"));
     std::vector<cfloat> big(rx->batch_samples() + 1);
-    expect_invalid([&] { rx->decode_buffer(big.data(), big.size()); }, "n");
+    EXPECT_TRUE(test::throws_invalid([&] { rx->decode_buffer(big.data(), big.size()); }, "n"));
 }
 
 TEST(wimax_rx, cuda_is_not_yet_supported)
