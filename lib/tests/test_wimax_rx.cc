@@ -398,3 +398,46 @@ TEST(wimax_rx, cuda_is_not_yet_supported)
         EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos) << e.what();
     }
 }
+
+TEST(wimax_rx, streams_of_short_and_long_prefixes_and_profiles_in_pieces)
+{
+    // Batches of one to three bursts, pieces up to 6000 samples, back-to-back bursts.
+    for (uint32_t seed = 1; seed <= 2; seed++)
+    for (int cp_div : { 4, 32 })
+    for (int rate : { 0, 2, 6 }) {
+    std::mt19937 rng(seed * 100 + uint32_t(rate));
+    auto p = rx_params(rate, 1 + seed % 5, cp_div);
+    auto probe = core::make_wimax_receiver(p, cpu);
+    p.batch_samples = probe->burst_samples() + probe->burst_samples() * (seed % 3) + 4096 + 3000;
+    std::vector<sent> bursts(30);
+    for (auto& b : bursts)
+        b.data = random_octets(p.burst_bytes, rng);
+    std::vector<cfloat> x(rng() % 3000);
+    {
+        std::vector<sent> one(1);
+        for (size_t i = 0; i < bursts.size(); i++) {
+            one[0].data = bursts[i].data;
+            const size_t gap = (i % 3 == 0) ? 0 : size_t(rng() % 3000);
+            auto s = make_stream(one, p, gap, 0);
+            bursts[i].start = x.size();
+            x.insert(x.end(), s.begin(), s.end());
+        }
+    }
+    apply_channel(x, { { 0.9f, 0.0f }, { 0.0f, 0.3f }, { 0.1f, 0.0f } }, hz_to_rad(-90e3 + 30e3 * seed), 3e-3f, seed);
+    auto rx = core::make_wimax_receiver(p, cpu);
+    std::vector<core::wimax_rx_burst> got;
+    size_t at = 0;
+    while (at < x.size()) {
+        const size_t n = std::min(x.size() - at, size_t(1 + rng() % (seed * 3000)));
+        auto r = rx->process(x.data() + at, n);
+        got.insert(got.end(), r.begin(), r.end());
+        at += n;
+    }
+    auto r = rx->finish();
+    got.insert(got.end(), r.begin(), r.end());
+    size_t false_ok = 0;
+    EXPECT_EQ(count_received(bursts, got, &false_ok), bursts.size()) << seed << " " << cp_div << " " << rate;
+    EXPECT_EQ(false_ok, 0u);
+    EXPECT_EQ(got.size(), bursts.size()) << seed << " " << cp_div << " " << rate;
+    }
+}
