@@ -323,10 +323,11 @@ wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
                                     std::to_string(p.seed));
     wimax_sync_params sp = p.sync;
     d_n_sym = (p.burst_bytes + 1 + r.rs.k - 1) / r.rs.k;
+    if (sp.cp_div > 0 && sp.cp_div <= 256) {
+        d_sym_len = 256 + 256 / size_t(sp.cp_div);
+        sp.hold = burst_samples();
+    }
     d_sync = std::make_unique<wimax_sync>(sp); // checks cp_div and the sync parameters
-    d_sym_len = d_sync->symbol_len();
-    sp.hold = burst_samples();
-    d_sync = std::make_unique<wimax_sync>(sp);
     d_params.sync = sp;
     if (p.fft_backoff < 0 || size_t(p.fft_backoff) > d_sync->cp_len())
         throw std::invalid_argument("fft_backoff: must be 0 .. " +

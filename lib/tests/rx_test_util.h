@@ -4,10 +4,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef GPUOFDM_TEST_CHANNEL_SIM_H
-#define GPUOFDM_TEST_CHANNEL_SIM_H
+#ifndef GPUOFDM_TEST_RX_TEST_UTIL_H
+#define GPUOFDM_TEST_RX_TEST_UTIL_H
 
-// The channel the receiver tests put between transmitter and receiver.
+// What the receiver tests share: the channel between transmitter and receiver, and the
+// count of what came back.
 
 #include "constellation.h"
 
@@ -36,6 +37,35 @@ inline void apply_channel(std::vector<core::cfloat>& x, const std::vector<core::
     for (auto& v : y)
         v += cfloat(g(rng), g(rng));
     x.swap(y);
+}
+
+/*!
+ * \brief How many of \p sent came back in \p got, each once: a received item counts when
+ * good(item) and same(item, sent[i]) for a sent one not matched yet. \p false_ok (if not
+ * null) gets the good items that matched nothing.
+ */
+template <typename S, typename G, typename Good, typename Same>
+size_t count_matches(const std::vector<S>& sent, const std::vector<G>& got, Good good, Same same,
+                     size_t* false_ok)
+{
+    size_t ok = 0, bad = 0;
+    std::vector<bool> seen(sent.size(), false);
+    for (const auto& p : got) {
+        if (!good(p))
+            continue;
+        bool matched = false;
+        for (size_t i = 0; i < sent.size() && !matched; i++) {
+            if (!seen[i] && same(p, sent[i])) {
+                seen[i] = matched = true;
+                ok++;
+            }
+        }
+        if (!matched)
+            bad++;
+    }
+    if (false_ok)
+        *false_ok = bad;
+    return ok;
 }
 
 } // namespace gr::gpuofdm::test

@@ -10,7 +10,7 @@
 // small pieces gives the frames of the whole buffer, none lost at a batch edge; noise,
 // NaNs, truncated frames and a bad SIGNAL give no false PDU; CUDA equals the CPU twin.
 
-#include "channel_sim.h"
+#include "rx_test_util.h"
 #include "test_util.h"
 #include "tx_test_vectors.h"
 #include "wifi_rx.h"
@@ -89,27 +89,13 @@ void expect_invalid(F f, const std::string& what)
 size_t count_received(const std::vector<sent>& frames, const std::vector<core::wifi_rx_packet>& got,
                       size_t* false_ok = nullptr)
 {
-    size_t ok = 0, bad = 0;
-    std::vector<bool> seen(frames.size(), false);
-    for (const auto& p : got) {
-        if (!p.data.fcs_ok)
-            continue;
-        bool matched = false;
-        for (size_t i = 0; i < frames.size(); i++) {
-            if (!seen[i] && p.data.psdu == frames[i].psdu &&
-                p.ltf_start + 2 >= frames[i].start + 192 && p.ltf_start <= frames[i].start + 194) {
-                seen[i] = true;
-                matched = true;
-                ok++;
-                break;
-            }
-        }
-        if (!matched)
-            bad++;
-    }
-    if (false_ok)
-        *false_ok = bad;
-    return ok;
+    return test::count_matches(
+        frames, got, [](const core::wifi_rx_packet& p) { return p.data.fcs_ok; },
+        [](const core::wifi_rx_packet& p, const sent& f) {
+            return p.data.psdu == f.psdu && p.ltf_start + 2 >= f.start + 192 &&
+                   p.ltf_start <= f.start + 194;
+        },
+        false_ok);
 }
 
 std::vector<sent> random_frames(size_t n, size_t len, std::mt19937& rng)

@@ -10,7 +10,7 @@
 // to its input; a stream fed in random pieces loses no burst; noise, NaNs and truncated
 // bursts give no false good burst; the known-timing path; bad parameters.
 
-#include "channel_sim.h"
+#include "rx_test_util.h"
 #include "test_util.h"
 #include "tx_test_vectors.h"
 #include "wimax_rx.h"
@@ -46,9 +46,11 @@ struct sent {
     size_t start = 0; //!< first sample of the preamble in the stream
 };
 
-//! Bursts at unit average power (scale 256 / sqrt(200)) with \p gap zeros between them.
-std::vector<cfloat> make_stream(std::vector<sent>& bursts, const core::wimax_rx_params& rp,
-                                size_t gap, size_t lead)
+//! Bursts at unit average power (scale 256 / sqrt(200)) after \p lead zeros, gap_of(i)
+//! zeros after burst i.
+template <typename GapOf>
+std::vector<cfloat> make_stream_gaps(std::vector<sent>& bursts, const core::wimax_rx_params& rp,
+                                GapOf gap_of, size_t lead)
 {
     core::wimax_tx_params tp;
     tp.cp_div = rp.sync.cp_div;
@@ -58,40 +60,51 @@ std::vector<cfloat> make_stream(std::vector<sent>& bursts, const core::wimax_rx_
     tp.scale = float(256.0 / std::sqrt(200.0));
     auto tx = core::make_wimax_tx(tp, cpu);
     std::vector<cfloat> out(lead);
-    for (auto& b : bursts) {
+    for (size_t i = 0; i < bursts.size(); i++) {
+        sent& b = bursts[i];
         core::wimax_burst_request r{ b.data.data(), b.data.size(), rp.rate_id, rp.seed };
         b.start = out.size();
         out.resize(out.size() + tx->burst_samples(r.len, r.rate_id));
         tx->process(&r, 1, out.data() + b.start);
-        out.resize(out.size() + gap);
+        out.resize(out.size() + size_t(gap_of(i)));
     }
     return out;
+}
+
+//! The same with \p gap zeros after every burst.
+std::vector<cfloat> make_stream(std::vector<sent>& bursts, const core::wimax_rx_params& rp,
+                                size_t gap, size_t lead)
+{
+    return make_stream_gaps(bursts, rp, [gap](size_t) { return gap; }, lead);
 }
 
 //! How many sent bursts came back exactly (payload, ok, start within 4 samples), each once.
 size_t count_received(const std::vector<sent>& bursts, const std::vector<core::wimax_rx_burst>& got,
                       size_t* false_ok = nullptr)
 {
-    size_t ok = 0, bad = 0;
-    std::vector<bool> seen(bursts.size(), false);
-    for (const auto& p : got) {
-        if (!p.ok)
-            continue;
-        bool matched = false;
-        for (size_t i = 0; i < bursts.size(); i++) {
-            if (!seen[i] && p.payload == bursts[i].data && p.start + 4 >= bursts[i].start &&
-                p.start <= bursts[i].start + 4) {
-                seen[i] = matched = true;
-                ok++;
-                break;
-            }
-        }
-        if (!matched)
-            bad++;
+    return test::count_matches(
+        bursts, got, [](const core::wimax_rx_burst& p) { return p.ok; },
+        [](const core::wimax_rx_burst& p, const sent& b) {
+            return p.payload == b.data && p.start + 4 >= b.start && p.start <= b.start + 4;
+        },
+        false_ok);
+}
+
+//! Feeds \p x in random pieces of 1 .. max_piece samples, then finishes.
+std::vector<core::wimax_rx_burst> feed_in_pieces(core::wimax_receiver& rx, const std::vector<cfloat>& x,
+                                                 size_t max_piece, std::mt19937& rng)
+{
+    std::vector<core::wimax_rx_burst> got;
+    size_t at = 0;
+    while (at < x.size()) {
+        const size_t n = std::min(x.size() - at, size_t(1 + rng() % max_piece));
+        auto r = rx.process(x.data() + at, n);
+        got.insert(got.end(), r.begin(), r.end());
+        at += n;
     }
-    if (false_ok)
-        *false_ok = bad;
-    return ok;
+    auto r = rx.finish();
+    got.insert(got.end(), r.begin(), r.end());
+    return got;
 }
 
 core::wimax_rx_params rx_params(int rate_id, size_t blocks, int cp_div = 4)
@@ -200,31 +213,12 @@ TEST(wimax_rx, stream_in_random_pieces_loses_no_burst)
     for (auto& b : bursts)
         b.data = random_octets(p.burst_bytes, rng);
     // Gaps from none (back to back) to long.
-    core::wimax_tx_params tp;
-    std::vector<cfloat> x;
-    {
-        std::vector<sent> one(1);
-        for (size_t i = 0; i < bursts.size(); i++) {
-            one[0].data = bursts[i].data;
-            const size_t gap = (i % 4 == 0) ? 0 : size_t(rng() % 5000);
-            auto s = make_stream(one, p, gap, 0);
-            bursts[i].start = x.size();
-            x.insert(x.end(), s.begin(), s.end());
-        }
-    }
+    auto x = make_stream_gaps(
+        bursts, p, [&](size_t i) { return i % 4 == 0 ? size_t(0) : size_t(rng() % 5000); }, 0);
     apply_channel(x, { { 0.9f, 0.0f }, { 0.0f, 0.3f }, { 0.1f, 0.0f } }, hz_to_rad(45e3), 1e-3f, 5);
 
     auto rx = core::make_wimax_receiver(p, cpu);
-    std::vector<core::wimax_rx_burst> got;
-    size_t at = 0;
-    while (at < x.size()) {
-        const size_t n = std::min(x.size() - at, size_t(1 + rng() % 9000));
-        auto r = rx->process(x.data() + at, n);
-        got.insert(got.end(), r.begin(), r.end());
-        at += n;
-    }
-    auto r = rx->finish();
-    got.insert(got.end(), r.begin(), r.end());
+    const auto got = feed_in_pieces(*rx, x, 9000, rng);
     size_t false_ok = 0;
     EXPECT_EQ(count_received(bursts, got, &false_ok), bursts.size());
     EXPECT_EQ(false_ok, 0u);
@@ -328,53 +322,32 @@ TEST(wimax_rx, known_timing_cfo_and_channel)
 
 TEST(wimax_rx, bad_parameters_throw_naming_them)
 {
-    auto make = [](core::wimax_rx_params p) { return [p] { core::make_wimax_receiver(p, cpu); }; };
-    core::wimax_rx_params p;
-    p.rate_id = 7;
-    EXPECT_TRUE(test::throws_invalid(make(p), "rate_id"));
-    p = {};
-    p.burst_bytes = 0;
-    EXPECT_TRUE(test::throws_invalid(make(p), "burst_bytes"));
-    p = {};
-    p.burst_bytes = 24; // QPSK 1/2: K = 24, 25 bytes with the tail
-    EXPECT_TRUE(test::throws_invalid(make(p), "burst_bytes"));
-    p = {};
-    p.seed = 0;
-    EXPECT_TRUE(test::throws_invalid(make(p), "seed"));
-    p = {};
-    p.sync.cp_div = 5;
-    EXPECT_TRUE(test::throws_invalid(make(p), "cp_div"));
-    p = {};
-    p.sync.threshold = 0.9f;
-    EXPECT_TRUE(test::throws_invalid(make(p), "threshold"));
-    p = {};
-    p.sync.min_plateau = 8;
-    EXPECT_TRUE(test::throws_invalid(make(p), "min_plateau"));
-    p = {};
-    p.sync.min_power = -1.0f;
-    EXPECT_TRUE(test::throws_invalid(make(p), "min_power"));
-    p = {};
-    p.sync.min_preamble_metric = 1.0f;
-    EXPECT_TRUE(test::throws_invalid(make(p), "min_preamble_metric"));
-    p = {};
-    p.sync.cfo_search = 5;
-    EXPECT_TRUE(test::throws_invalid(make(p), "cfo_search"));
-    p = {};
-    p.fft_backoff = 65;
-    EXPECT_TRUE(test::throws_invalid(make(p), "fft_backoff"));
-    p = {};
-    p.sync.cp_div = 32;
-    p.fft_backoff = 9;
-    EXPECT_TRUE(test::throws_invalid(make(p), "fft_backoff"));
-    p = {};
-    p.channel_taps = 4;
-    EXPECT_TRUE(test::throws_invalid(make(p), "channel_taps"));
-    p = {};
-    p.max_coded_ber = 0.0f;
-    EXPECT_TRUE(test::throws_invalid(make(p), "max_coded_ber"));
-    p = {};
-    p.batch_samples = 1000;
-    EXPECT_TRUE(test::throws_invalid(make(p), "batch_samples"));
+    using params = core::wimax_rx_params;
+    const std::vector<std::pair<const char*, void (*)(params&)>> bad = {
+        { "rate_id", [](params& p) { p.rate_id = 7; } },
+        { "burst_bytes", [](params& p) { p.burst_bytes = 0; } },
+        { "burst_bytes", [](params& p) { p.burst_bytes = 24; } }, // QPSK 1/2: 25 != k x 24
+        { "seed", [](params& p) { p.seed = 0; } },
+        { "cp_div", [](params& p) { p.sync.cp_div = 5; } },
+        { "threshold", [](params& p) { p.sync.threshold = 0.9f; } },
+        { "min_plateau", [](params& p) { p.sync.min_plateau = 8; } },
+        { "min_power", [](params& p) { p.sync.min_power = -1.0f; } },
+        { "min_preamble_metric", [](params& p) { p.sync.min_preamble_metric = 1.0f; } },
+        { "cfo_search", [](params& p) { p.sync.cfo_search = 5; } },
+        { "fft_backoff", [](params& p) { p.fft_backoff = 65; } },
+        { "fft_backoff", [](params& p) { p.sync.cp_div = 32; p.fft_backoff = 9; } },
+        { "channel_taps", [](params& p) { p.channel_taps = 4; } },
+        { "max_coded_ber", [](params& p) { p.max_coded_ber = 0.0f; } },
+        { "batch_samples", [](params& p) { p.batch_samples = 1000; } },
+    };
+    for (const auto& [name, spoil] : bad) {
+        params p;
+        spoil(p);
+        EXPECT_TRUE(test::throws_invalid([p] { core::make_wimax_receiver(p, cpu); }, name));
+        // The same check before "not yet on CUDA".
+        EXPECT_TRUE(test::throws_invalid(
+            [p] { core::make_wimax_receiver(p, { core::backend::cuda, 0 }); }, name));
+    }
 
     auto rx = core::make_wimax_receiver({}, cpu);
     EXPECT_TRUE(test::throws_invalid([&] { rx->process(nullptr, 5); }, "x"));
@@ -412,29 +385,12 @@ TEST(wimax_rx, streams_of_short_and_long_prefixes_and_profiles_in_pieces)
     std::vector<sent> bursts(30);
     for (auto& b : bursts)
         b.data = random_octets(p.burst_bytes, rng);
-    std::vector<cfloat> x(rng() % 3000);
-    {
-        std::vector<sent> one(1);
-        for (size_t i = 0; i < bursts.size(); i++) {
-            one[0].data = bursts[i].data;
-            const size_t gap = (i % 3 == 0) ? 0 : size_t(rng() % 3000);
-            auto s = make_stream(one, p, gap, 0);
-            bursts[i].start = x.size();
-            x.insert(x.end(), s.begin(), s.end());
-        }
-    }
+    const size_t lead = rng() % 3000;
+    auto x = make_stream_gaps(
+        bursts, p, [&](size_t i) { return i % 3 == 0 ? size_t(0) : size_t(rng() % 3000); }, lead);
     apply_channel(x, { { 0.9f, 0.0f }, { 0.0f, 0.3f }, { 0.1f, 0.0f } }, hz_to_rad(-90e3 + 30e3 * seed), 3e-3f, seed);
     auto rx = core::make_wimax_receiver(p, cpu);
-    std::vector<core::wimax_rx_burst> got;
-    size_t at = 0;
-    while (at < x.size()) {
-        const size_t n = std::min(x.size() - at, size_t(1 + rng() % (seed * 3000)));
-        auto r = rx->process(x.data() + at, n);
-        got.insert(got.end(), r.begin(), r.end());
-        at += n;
-    }
-    auto r = rx->finish();
-    got.insert(got.end(), r.begin(), r.end());
+    const auto got = feed_in_pieces(*rx, x, seed * 3000, rng);
     size_t false_ok = 0;
     EXPECT_EQ(count_received(bursts, got, &false_ok), bursts.size()) << seed << " " << cp_div << " " << rate;
     EXPECT_EQ(false_ok, 0u);
