@@ -248,7 +248,7 @@ void viterbi_decoder::device_load(const float*, size_t)
     throw std::logic_error("viterbi_decoder: device_load needs the CUDA backend");
 }
 
-void viterbi_decoder::device_load_from_device(const float*, size_t, size_t)
+void viterbi_decoder::device_load_from_device(const float*, size_t, size_t, size_t, size_t)
 {
     throw std::logic_error("viterbi_decoder: device_load_from_device needs the CUDA backend");
 }

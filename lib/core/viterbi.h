@@ -9,6 +9,7 @@
 
 #include "device.h"
 #include "viterbi_common.h"
+#include "worker_pool.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -175,8 +176,13 @@ public:
      * and does not wait: whatever writes d_llr must be complete when it is called (e.g. the
      * caller's stream synchronized), and d_llr must stay unchanged until the next
      * device_decode_frames(), which runs after the copy and waits for it.
+     *
+     * With \p rows > 1 it gathers rows blocks of n_llr values, block r from
+     * d_llr + r src_pitch, packed from \p at on (at + rows n_llr <= 2 max_steps): many
+     * frames in one strided copy.
      */
-    virtual void device_load_from_device(const float* d_llr, size_t n_llr, size_t at = 0);
+    virtual void device_load_from_device(const float* d_llr, size_t n_llr, size_t at = 0,
+                                         size_t rows = 1, size_t src_pitch = 0);
     virtual void device_decode_frames(size_t frame_steps, size_t n_frames);
     virtual void device_fetch(uint8_t* out, size_t n_bits);
 
@@ -215,7 +221,6 @@ private:
     void run_chunks(const float* llr, const viterbi_job& job, uint8_t* out, uint64_t first,
                     uint64_t end, uint32_t* dec) const;
 
-    class worker_pool; //!< threads started once, in the constructor
     unsigned d_threads = 1;
     std::vector<uint32_t> d_dec; //!< decisions of one chunk per thread, two words a step
     std::unique_ptr<worker_pool> d_pool; //!< d_threads - 1 workers (none for one thread)

@@ -19,13 +19,12 @@
 // independent, so the result is the same). No multiplies, so no FMA contraction either.
 
 #include "viterbi.h"
+#include "worker_pool.h"
 
 #include <algorithm>
 #include <array>
 #include <limits>
 #include <stdexcept>
-#include <condition_variable>
-#include <mutex>
 #include <thread>
 
 #if defined(__SSE2__)
@@ -237,82 +236,6 @@ forward_fn pick_forward() { return forward; }
 #endif
 
 } // namespace
-
-/*!
- * Worker threads started once: run(n, f, ctx) calls f(ctx, 0) here and f(ctx, i) on
- * worker i - 1 for i < n, and returns when all are done. No allocation per run.
- */
-class viterbi_decoder_cpu::worker_pool
-{
-public:
-    using task_fn = void (*)(void*, unsigned);
-
-    explicit worker_pool(unsigned n_workers)
-    {
-        d_threads.reserve(n_workers);
-        for (unsigned i = 0; i < n_workers; i++)
-            d_threads.emplace_back([this, i] { loop(i + 1); });
-    }
-
-    ~worker_pool()
-    {
-        {
-            std::lock_guard<std::mutex> lk(d_mutex);
-            d_stop = true;
-        }
-        d_go.notify_all();
-        for (auto& t : d_threads)
-            t.join();
-    }
-
-    void run(unsigned n_slices, task_fn f, void* ctx)
-    {
-        {
-            std::lock_guard<std::mutex> lk(d_mutex);
-            d_fn = f;
-            d_ctx = ctx;
-            d_slices = n_slices;
-            d_pending = n_slices - 1;
-            d_generation++;
-        }
-        d_go.notify_all();
-        f(ctx, 0);
-        std::unique_lock<std::mutex> lk(d_mutex);
-        d_done.wait(lk, [this] { return d_pending == 0; });
-    }
-
-private:
-    void loop(unsigned slice)
-    {
-        uint64_t seen = 0;
-        std::unique_lock<std::mutex> lk(d_mutex);
-        for (;;) {
-            d_go.wait(lk, [&] { return d_stop || d_generation != seen; });
-            if (d_stop)
-                return;
-            seen = d_generation;
-            if (slice >= d_slices)
-                continue; // not needed this round
-            const task_fn f = d_fn;
-            void* const ctx = d_ctx;
-            lk.unlock();
-            f(ctx, slice);
-            lk.lock();
-            if (--d_pending == 0)
-                d_done.notify_one();
-        }
-    }
-
-    std::mutex d_mutex;
-    std::condition_variable d_go, d_done;
-    std::vector<std::thread> d_threads;
-    task_fn d_fn = nullptr;
-    void* d_ctx = nullptr;
-    unsigned d_slices = 0;
-    unsigned d_pending = 0;
-    uint64_t d_generation = 0;
-    bool d_stop = false;
-};
 
 viterbi_decoder_cpu::viterbi_decoder_cpu(const viterbi_params& p) : viterbi_decoder(p)
 {

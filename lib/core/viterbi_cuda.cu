@@ -157,18 +157,30 @@ public:
         d_stream.synchronize();
     }
 
-    void device_load_from_device(const float* d_src, size_t n_llr, size_t at) override
+    void device_load_from_device(const float* d_src, size_t n_llr, size_t at, size_t rows,
+                                 size_t src_pitch) override
     {
-        if (at > 2 * d_params.max_steps || n_llr > 2 * d_params.max_steps - at)
-            throw std::invalid_argument("n_llr: at + n_llr at most 2 max_steps = " +
+        const size_t total = n_llr * rows;
+        if (at > 2 * d_params.max_steps || total > 2 * d_params.max_steps - at)
+            throw std::invalid_argument("n_llr: at + rows n_llr at most 2 max_steps = " +
                                         std::to_string(2 * d_params.max_steps) + ", got " +
-                                        std::to_string(at) + " + " + std::to_string(n_llr));
-        if (n_llr == 0)
+                                        std::to_string(at) + " + " + std::to_string(rows) +
+                                        " x " + std::to_string(n_llr));
+        if (rows > 1 && src_pitch < n_llr)
+            throw std::invalid_argument("src_pitch: at least n_llr (" + std::to_string(n_llr) +
+                                        "), got " + std::to_string(src_pitch));
+        if (total == 0)
             return;
         use_device(d_device.cuda_index);
         // Queued on our stream: device_decode_frames() launches after it on the same stream.
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get() + at, d_src, n_llr * sizeof(float),
-                                           cudaMemcpyDeviceToDevice, d_stream.get()));
+        if (rows == 1)
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get() + at, d_src, n_llr * sizeof(float),
+                                               cudaMemcpyDeviceToDevice, d_stream.get()));
+        else
+            GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_llr.get() + at, n_llr * sizeof(float), d_src,
+                                                 src_pitch * sizeof(float),
+                                                 n_llr * sizeof(float), rows,
+                                                 cudaMemcpyDeviceToDevice, d_stream.get()));
     }
 
     void device_decode_frames(size_t frame_steps, size_t n_frames) override

@@ -20,6 +20,7 @@
 #include "viterbi.h"
 #include "wifi_decode.h"
 #include "wifi_tx.h"
+#include "worker_pool.h"
 
 #include <algorithm>
 #include <cstring>
@@ -86,6 +87,8 @@ public:
         d_llr = device_buffer<float>(n_sym * max_cbps);
         d_deint = device_buffer<float>(n_sym * max_cbps);
         d_mother = device_buffer<float>(n_sym * 2 * max_dbps);
+        // A launch decodes at most a batch's trellis steps (every step a data bit).
+        d_bits = pinned_buffer<uint8_t>(n_sym * max_dbps);
     }
 
     device_spec device() const override { return d_device; }
@@ -198,16 +201,32 @@ private:
             const size_t steps = decoded_steps(key.second);
             viterbi_decoder& vit = *d_viterbi.at(key.first);
             const size_t per_launch = vit.frames_per_launch(steps);
-            d_bits.resize(steps * std::min(per_launch, members.size()));
             for (size_t g = 0; g < members.size(); g += per_launch) {
                 const size_t n = std::min(per_launch, members.size() - g);
-                for (size_t m = 0; m < n; m++)
-                    vit.device_load_from_device(d_mother.get() + d_mother_at[members[g + m]],
-                                                2 * steps, 2 * steps * m);
+                // Runs of frames evenly spaced in d_mother (neighbours of one rate and
+                // length: the usual case) go in one strided copy.
+                for (size_t m = 0; m < n;) {
+                    const size_t first = d_mother_at[members[g + m]];
+                    size_t rows = 1, pitch = 0;
+                    if (m + 1 < n) {
+                        pitch = d_mother_at[members[g + m + 1]] - first;
+                        while (m + rows < n && pitch >= 2 * steps &&
+                               d_mother_at[members[g + m + rows]] == first + rows * pitch)
+                            rows++;
+                    }
+                    vit.device_load_from_device(d_mother.get() + first, 2 * steps, 2 * steps * m,
+                                                rows, rows > 1 ? pitch : 0);
+                    m += rows;
+                }
                 vit.device_decode_frames(steps, n);
-                vit.device_fetch(d_bits.data(), steps * n);
-                for (size_t m = 0; m < n; m++)
-                    finish_frame(d_bits.data() + steps * m, key.second, out[members[g + m]]);
+                vit.device_fetch(d_bits.get(), steps * n);
+                // Descrambling, octets and FCS on the host: many frames, so many threads.
+                const size_t len = key.second;
+                const std::vector<size_t>& who = members;
+                parallel_slices(d_pool.get(), n, 8, [&, len, g](size_t b, size_t e) {
+                    for (size_t m = b; m < e; m++)
+                        finish_frame(d_bits.get() + steps * m, len, out[who[g + m]]);
+                });
             }
         }
     }
@@ -230,7 +249,9 @@ private:
     device_buffer<float> d_deint; //!< deinterleaved
     device_buffer<float> d_mother; //!< depunctured: rate-1/2 LLR pairs
     std::vector<size_t> d_mother_at; //!< first mother-code LLR of each frame
-    std::vector<uint8_t> d_bits;
+    //! Decoded bits of one launch, one a byte (pinned: the D2H copy runs at PCIe speed).
+    pinned_buffer<uint8_t> d_bits;
+    std::unique_ptr<worker_pool> d_pool = make_worker_pool(8);
 };
 
 } // namespace

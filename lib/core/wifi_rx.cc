@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -165,6 +166,20 @@ wifi_receiver::wifi_receiver(const wifi_rx_params& p, const device_spec& dev) : 
     static_assert(longest_frame + keep_before_ltf + 400 < (size_t(1) << 17));
 }
 
+void wifi_receiver::take_in(const cfloat* x, size_t n, size_t at)
+{
+    // Non-finite values (exponent all ones) read as 0: a branch-free pass over the bits,
+    // copying as it goes.
+    const auto* in = reinterpret_cast<const uint32_t*>(x);
+    auto* out = reinterpret_cast<uint32_t*>(hold() + at);
+    parallel_slices(d_pool.get(), 2 * n, size_t(1) << 17, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; i++) {
+            const uint32_t w = in[i];
+            out[i] = (w & 0x7f800000u) == 0x7f800000u ? 0u : w;
+        }
+    });
+}
+
 std::vector<wifi_rx_packet> wifi_receiver::process(const cfloat* x, size_t n)
 {
     if (!x && n > 0)
@@ -174,17 +189,13 @@ std::vector<wifi_rx_packet> wifi_receiver::process(const cfloat* x, size_t n)
     while (n > 0) {
         const auto t0 = timer::now();
         // Never hold more than batch_samples: the backends size their buffers by it.
-        const size_t take = std::min(n, d_params.batch_samples - d_buf.size());
-        const size_t at = d_buf.size();
-        d_buf.resize(at + take);
-        for (size_t i = 0; i < take; i++) {
-            const cfloat v = x[i];
-            d_buf[at + i] = std::isfinite(v.real()) && std::isfinite(v.imag()) ? v : cfloat(0, 0);
-        }
+        const size_t take = std::min(n, d_params.batch_samples - d_held);
+        take_in(x, take, d_held);
+        d_held += take;
         x += take;
         n -= take;
         d_stats.t_input += since(t0);
-        if (d_buf.size() == d_params.batch_samples) {
+        if (d_held == d_params.batch_samples) {
             auto p = decode_held(false);
             out.insert(out.end(), p.begin(), p.end());
         }
@@ -195,7 +206,7 @@ std::vector<wifi_rx_packet> wifi_receiver::process(const cfloat* x, size_t n)
 std::vector<wifi_rx_packet> wifi_receiver::finish()
 {
     auto out = decode_held(true);
-    d_buf.clear();
+    d_held = 0;
     d_buf_start = 0;
     d_search = 0;
     return out;
@@ -203,15 +214,15 @@ std::vector<wifi_rx_packet> wifi_receiver::finish()
 
 std::vector<wifi_rx_packet> wifi_receiver::decode_held(bool at_end)
 {
-    const size_t n = d_buf.size();
+    const size_t n = d_held;
     if (n == 0)
         return {};
     auto t0 = timer::now();
-    const auto found = d_sync->detect(d_buf.data(), n, d_search);
-    d_stats.t_sync += since(t0);
-    t0 = timer::now();
-    load(d_buf.data(), n);
+    load(hold(), n);
     d_stats.t_estimate += since(t0);
+    t0 = timer::now();
+    const auto found = find_frames(hold(), n, d_search);
+    d_stats.t_sync += since(t0);
     std::vector<frame_job> jobs;
     for (const auto& f : found)
         jobs.push_back({ f.ltf_start, f.cfo, nullptr, 0.0f });
@@ -219,7 +230,9 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_held(bool at_end)
     auto out = decode_jobs(jobs, &found, n, at_end, &resume, &keep_from);
     for (auto& p : out)
         p.ltf_start += d_buf_start;
-    d_buf.erase(d_buf.begin(), d_buf.begin() + keep_from);
+    // The samples still needed move to the front (at most a frame and a lookback).
+    std::memmove(hold(), hold() + keep_from, (n - keep_from) * sizeof(cfloat));
+    d_held = n - keep_from;
     d_buf_start += keep_from;
     d_search = resume > keep_from ? resume - keep_from : 0;
     return out;
@@ -238,8 +251,11 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_buffer(const cfloat* x, size_t
     if (!known && n_known > 0)
         throw std::invalid_argument("known: null pointer with " + std::to_string(n_known) +
                                     " frames");
+    if (d_held > 0)
+        throw std::logic_error("decode_buffer: the stream holds samples; call finish() first");
     d_stats.samples += n;
-    load(x, n);
+    take_in(x, n, 0);
+    load(hold(), n);
     std::vector<frame_job> jobs;
     std::vector<wifi_sync_result> found;
     if (known) {
@@ -251,7 +267,7 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_buffer(const cfloat* x, size_t
                 { known[i].ltf_start, known[i].cfo, known[i].channel, known[i].noise_var });
         }
     } else {
-        found = d_sync->detect(x, n, 0);
+        found = find_frames(hold(), n, 0);
         for (const auto& f : found)
             jobs.push_back({ f.ltf_start, f.cfo, nullptr, 0.0f });
     }
@@ -275,6 +291,18 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
     d_stats.t_estimate += since(t0);
     t0 = timer::now();
 
+    // Every SIGNAL held, decoded up front on the host threads (24 bits each).
+    std::vector<wifi_signal_field> signals(n_est);
+    parallel_slices(d_pool.get(), n_est, 16, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; i++) {
+            float w[48];
+            const float inv_noise = 1.0f / est[i].noise_var;
+            for (int k = 0; k < 48; k++)
+                w[k] = std::norm(est[i].h[wifi_rx_detail::data_bin(k)]) * inv_noise;
+            signals[i] = wifi_decode_signal(est[i].signal, w);
+        }
+    });
+
     // In stream order: skip detections inside a frame already taken, stop at the first
     // frame not wholly held.
     std::vector<wifi_rx_packet> out;
@@ -296,10 +324,6 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
             }
             break;
         }
-        float w[48];
-        const float inv_noise = 1.0f / est[i].noise_var;
-        for (int k = 0; k < 48; k++)
-            w[k] = std::norm(est[i].h[wifi_rx_detail::data_bin(k)]) * inv_noise;
         wifi_rx_packet p;
         p.ltf_start = j.ltf_start;
         p.cfo = j.cfo;
@@ -308,7 +332,7 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
             p.sync_metric = (*sync)[i].metric;
             p.ltf_metric = (*sync)[i].ltf_metric;
         }
-        p.signal = wifi_decode_signal(est[i].signal, w);
+        p.signal = signals[i];
         if (!p.signal.ok) {
             d_stats.detected++;
             d_stats.signal_errors++;

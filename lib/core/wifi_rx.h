@@ -17,6 +17,7 @@
 #include "device.h"
 #include "wifi_decode.h"
 #include "wifi_sync.h"
+#include "worker_pool.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -154,7 +155,9 @@ public:
 
     /*!
      * One buffer, no stream: frames as wifi_sync finds them (known == nullptr) or at the
-     * given places (n_known of them, in order, not overlapping).
+     * given places (n_known of them, in order, not overlapping). n <= batch_samples; the
+     * samples are copied in as process() takes them, so no stream may be held (throws
+     * std::logic_error until finish()).
      */
     std::vector<wifi_rx_packet> decode_buffer(const cfloat* x, size_t n,
                                               const wifi_rx_known* known = nullptr,
@@ -191,22 +194,39 @@ protected:
                                      wifi_rx_result* out) = 0;
     //! Backend: the buffer the next calls read (x stays valid until then).
     virtual void load(const cfloat* x, size_t n) = 0;
+    /*!
+     * Backend: where the stream's samples are held, batch_samples of them (pinned memory
+     * on CUDA, so a batch is uploaded straight from it: the one host copy of the samples
+     * is the one that takes them in and clears non-finite values).
+     */
+    virtual cfloat* hold() = 0;
+    //! Backend: the synchronizer on the buffer of the last load() (x is that buffer).
+    virtual std::vector<wifi_sync_result> find_frames(const cfloat* x, size_t n,
+                                                      size_t search_from)
+    {
+        return d_sync->detect(x, n, search_from);
+    }
 
     wifi_rx_params d_params;
     std::unique_ptr<wifi_sync> d_sync;
     wifi_rx_stats d_stats;
+    //! Host threads for the per-frame host steps (SIGNAL decoding).
+    std::unique_ptr<worker_pool> d_pool = make_worker_pool(8);
 
 private:
-    //! Decodes buffer d_buf from d_search on; returns packets, sets how much to drop.
+    //! Decodes the samples held from d_search on; returns packets, drops what is done.
     std::vector<wifi_rx_packet> decode_held(bool at_end);
     std::vector<wifi_rx_packet> decode_jobs(const std::vector<frame_job>& jobs,
                                             const std::vector<wifi_sync_result>* sync,
                                             size_t n_buf, bool at_end, size_t* resume,
                                             size_t* keep_from);
 
-    std::vector<cfloat> d_buf; //!< samples held
-    uint64_t d_buf_start = 0;  //!< stream index of d_buf[0]
-    size_t d_search = 0;       //!< next detection may start here (in d_buf)
+    //! Copies n samples to hold() + at, non-finite values as 0.
+    void take_in(const cfloat* x, size_t n, size_t at);
+
+    size_t d_held = 0;        //!< samples held at hold()
+    uint64_t d_buf_start = 0; //!< stream index of hold()[0]
+    size_t d_search = 0;      //!< next detection may start here (in hold())
 };
 
 /*!

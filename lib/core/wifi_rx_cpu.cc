@@ -38,11 +38,14 @@ public:
         const auto used = wifi_used_bins();
         std::copy(used.begin(), used.end(), d_used);
         d_fit = wifi_channel_smoother(p.channel_taps);
+        d_hold.resize(p.batch_samples);
     }
 
     device_spec device() const override { return {}; }
 
 protected:
+    cfloat* hold() override { return d_hold.data(); }
+
     void load(const cfloat* x, size_t n) override
     {
         d_x = x;
@@ -151,6 +154,7 @@ private:
     wifi_channel_fit d_fit;
     const cfloat* d_x = nullptr;
     size_t d_n = 0;
+    std::vector<cfloat> d_hold; //!< batch_samples
     std::vector<cfloat> d_sym;
     std::vector<float> d_gain;
 };

@@ -189,12 +189,24 @@ public:
     device_spec device() const override { return d_device; }
 
 protected:
+    cfloat* hold() override { return d_host_x.get(); }
+
+    std::vector<wifi_sync_result> find_frames(const cfloat*, size_t n,
+                                              size_t search_from) override
+    {
+        // The batch is on the device already (load()): the synchronizer reads it there.
+        return d_sync->detect_device(reinterpret_cast<const cfloat*>(d_x.get()), n, search_from);
+    }
+
     void load(const cfloat* x, size_t n) override
     {
         use_device(d_device.cuda_index);
-        std::memcpy(d_host_x.get(), x, n * sizeof(cfloat));
+        if (x != d_host_x.get())
+            std::memcpy(d_host_x.get(), x, n * sizeof(cfloat));
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get(), d_host_x.get(), n * sizeof(cfloat),
                                            cudaMemcpyHostToDevice, d_stream.get()));
+        // The synchronizer reads d_x from its own stream next.
+        d_stream.synchronize();
         d_n = n;
     }
 

@@ -90,8 +90,31 @@ wifi_sync_base::wifi_sync_base(const wifi_sync_params& p) : wifi_sync(p)
     d_ltf_energy = sync_detail::energy64(d_ltf.data());
 }
 
+std::vector<wifi_sync_result> wifi_sync::detect_device(const cfloat*, size_t, size_t)
+{
+    throw std::logic_error("wifi_sync: device-resident input needs the CUDA backend");
+}
+
+void wifi_sync_base::find_candidates_device(const cfloat*, size_t, size_t,
+                                            std::vector<wifi_sync_candidate>&)
+{
+    throw std::logic_error("wifi_sync: device-resident input needs the CUDA backend");
+}
+
 std::vector<wifi_sync_result> wifi_sync_base::detect(const cfloat* x, size_t n,
                                                      size_t search_from)
+{
+    return detect_any(x, n, search_from, false);
+}
+
+std::vector<wifi_sync_result> wifi_sync_base::detect_device(const cfloat* d_x, size_t n,
+                                                            size_t search_from)
+{
+    return detect_any(d_x, n, search_from, true);
+}
+
+std::vector<wifi_sync_result> wifi_sync_base::detect_any(const cfloat* x, size_t n,
+                                                         size_t search_from, bool on_device)
 {
     if (!x && n > 0)
         throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
@@ -100,7 +123,10 @@ std::vector<wifi_sync_result> wifi_sync_base::detect(const cfloat* x, size_t n,
         return {};
     const size_t n_end = n - sync_detail::cand_span + 1;
     std::vector<wifi_sync_candidate> cands;
-    find_candidates(x, n, n_end, cands);
+    if (on_device)
+        find_candidates_device(x, n, n_end, cands);
+    else
+        find_candidates(x, n, n_end, cands);
     return wifi_sync_select(cands, search_from, d_params.min_ltf_metric);
 }
 

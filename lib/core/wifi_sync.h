@@ -124,6 +124,14 @@ public:
                                                  size_t search_from = 0) = 0;
 
     /*!
+     * \brief As detect(), but \p d_x is device memory of this synchronizer's GPU holding
+     * samples already free of non-finite values (a receiver's uploaded batch), so nothing
+     * is copied in. The CUDA backend only; the CPU twin throws std::logic_error.
+     */
+    virtual std::vector<wifi_sync_result> detect_device(const cfloat* d_x, size_t n,
+                                                        size_t search_from = 0);
+
+    /*!
      * Samples before the end of a buffer where a frame may start but not be found yet: a
      * frame whose short training field starts at least lookback() samples before the end
      * is found. The detection point lies up to about 90 samples into the short training

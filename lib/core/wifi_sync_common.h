@@ -282,6 +282,8 @@ class wifi_sync_base : public wifi_sync
 public:
     std::vector<wifi_sync_result> detect(const cfloat* x, size_t n,
                                          size_t search_from = 0) override;
+    std::vector<wifi_sync_result> detect_device(const cfloat* d_x, size_t n,
+                                                size_t search_from = 0) override;
 
 protected:
     explicit wifi_sync_base(const wifi_sync_params& p);
@@ -292,11 +294,18 @@ protected:
      */
     virtual void find_candidates(const cfloat* x, size_t n_samples, size_t n_end,
                                  std::vector<wifi_sync_candidate>& out) = 0;
+    //! As find_candidates(), x clean device memory (detect_device()); by default throws.
+    virtual void find_candidates_device(const cfloat* x, size_t n_samples, size_t n_end,
+                                        std::vector<wifi_sync_candidate>& out);
 
     //! The time-domain long training symbol, as sync_detail::cpx.
     std::vector<sync_detail::cpx> d_ltf;
     //! sum |L|^2 in the order ltf_quality() expects.
     float d_ltf_energy = 0.0f;
+
+private:
+    std::vector<wifi_sync_result> detect_any(const cfloat* x, size_t n, size_t search_from,
+                                             bool on_device);
 };
 
 std::unique_ptr<wifi_sync> make_wifi_sync_cpu(const wifi_sync_params& p);

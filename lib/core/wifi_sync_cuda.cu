@@ -203,6 +203,19 @@ protected:
     void find_candidates(const cfloat* x, size_t n_samples, size_t n_end,
                          std::vector<wifi_sync_candidate>& out) override
     {
+        pieces(x, n_samples, n_end, false, out);
+    }
+
+    void find_candidates_device(const cfloat* x, size_t n_samples, size_t n_end,
+                                std::vector<wifi_sync_candidate>& out) override
+    {
+        pieces(x, n_samples, n_end, true, out);
+    }
+
+private:
+    void pieces(const cfloat* x, size_t n_samples, size_t n_end, bool on_device,
+                std::vector<wifi_sync_candidate>& out)
+    {
         use_device(d_device.cuda_index);
         const size_t L = d_params.min_plateau;
         const size_t per_piece = d_samples - L - sync_detail::cand_span + 1;
@@ -210,35 +223,39 @@ protected:
             const size_t b = std::min(n_end, a + per_piece);
             const size_t base = a >= L ? a - L : 0;
             const size_t n_x = std::min(n_samples, b - 1 + sync_detail::cand_span) - base;
-            run_piece(x + base, n_x, base, a - base, b - base, out);
+            run_piece(x + base, n_x, base, a - base, b - base, on_device, out);
         }
     }
 
-private:
     //! Candidates i in [first, n_metric) of the piece x[0 .. n_x) at buffer index base.
     void run_piece(const cfloat* x, size_t n_x, size_t base, size_t first, size_t n_metric,
-                   std::vector<wifi_sync_candidate>& out)
+                   bool on_device, std::vector<wifi_sync_candidate>& out)
     {
         cudaStream_t s = d_stream.get();
-        std::memcpy(h_x.get(), x, n_x * sizeof(cfloat));
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get(), h_x.get(), n_x * sizeof(cfloat),
-                                           cudaMemcpyHostToDevice, s));
+        // The piece on the device: the caller's clean samples, or uploaded and cleaned here.
+        const cpx* xd = reinterpret_cast<const cpx*>(x);
+        if (!on_device) {
+            std::memcpy(h_x.get(), x, n_x * sizeof(cfloat));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get(), h_x.get(), n_x * sizeof(cfloat),
+                                               cudaMemcpyHostToDevice, s));
+            const size_t clean_blocks = std::min<size_t>((n_x + 255) / 256, 65535 * 4);
+            clean_kernel<<<unsigned(clean_blocks), 256, 0, s>>>(d_x.get(), n_x);
+            GPUOFDM_CUDA_CHECK_LAUNCH(clean_kernel);
+            xd = d_x.get();
+        }
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_count.get(), 0, sizeof(unsigned), s));
-        const size_t clean_blocks = std::min<size_t>((n_x + 255) / 256, 65535 * 4);
-        clean_kernel<<<unsigned(clean_blocks), 256, 0, s>>>(d_x.get(), n_x);
-        GPUOFDM_CUDA_CHECK_LAUNCH(clean_kernel);
         const size_t metric_blocks = (n_metric + metric_block - 1) / metric_block;
         metric_kernel<<<unsigned(metric_blocks), metric_block, 0, s>>>(
-            d_x.get(), n_x, n_metric, d_flag.get(), d_params.threshold,
+            xd, n_x, n_metric, d_flag.get(), d_params.threshold,
             d_params.min_power);
         GPUOFDM_CUDA_CHECK_LAUNCH(metric_kernel);
         const size_t cand_blocks = std::min<size_t>((n_metric - first + 255) / 256, 65535 * 4);
         candidate_kernel<<<unsigned(cand_blocks), 256, 0, s>>>(
-            d_flag.get(), d_x.get(), first, n_metric, unsigned(d_params.min_plateau),
+            d_flag.get(), xd, first, n_metric, unsigned(d_params.min_plateau),
             d_cand.get(), d_count.get(), d_max_cand);
         GPUOFDM_CUDA_CHECK_LAUNCH(candidate_kernel);
         const unsigned ltf_blocks = std::min(d_max_cand, 1024u);
-        ltf_kernel<<<ltf_blocks, ltf_block, 0, s>>>(d_x.get(), d_cand.get(), d_count.get(), base,
+        ltf_kernel<<<ltf_blocks, ltf_block, 0, s>>>(xd, d_cand.get(), d_count.get(), base,
                                                     d_ref, d_res.get());
         GPUOFDM_CUDA_CHECK_LAUNCH(ltf_kernel);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(h_count.get(), d_count.get(), sizeof(unsigned),

@@ -122,6 +122,15 @@ TEST(viterbi_device, device_to_device_gather_matches_cpu_twin)
     gpu->device_fetch(got.data(), got.size());
     EXPECT_EQ(got, want);
 
+    // The same frames in one strided copy (rows = frames, pitch = frame + gap).
+    std::fill(got.begin(), got.end(), 7);
+    gpu->device_load_from_device(d_src.get(), 2 * frame_steps, 0, n_frames,
+                                 2 * frame_steps + gap);
+    gpu->device_decode_frames(frame_steps, n_frames);
+    gpu->device_fetch(got.data(), got.size());
+    EXPECT_EQ(got, want);
+    EXPECT_THROW(gpu->device_load_from_device(d_src.get(), 8, 0, 2, 7), std::invalid_argument);
+
     EXPECT_THROW(gpu->device_load_from_device(d_src.get(), 2, 2 * p.max_steps - 1),
                  std::invalid_argument);
     EXPECT_THROW(gpu->device_load_from_device(d_src.get(), 1, 2 * p.max_steps + 1),
