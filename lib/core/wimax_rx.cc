@@ -219,6 +219,38 @@ std::vector<wimax_sync_result> wimax_sync::detect(const cfloat* x, size_t n, siz
 }
 
 // ---------------------------------------------------------------------------------------
+// Front-end tables
+
+const std::vector<int>& wimax_used_carriers()
+{
+    static const std::vector<int> c = [] {
+        std::vector<int> v;
+        for (int k = -100; k <= 100; k++)
+            if (k != 0)
+                v.push_back(k);
+        return v;
+    }();
+    return c;
+}
+
+const std::vector<int>& wimax_observed_carriers()
+{
+    static const std::vector<int> c = [] {
+        std::vector<int> v;
+        for (int k : wimax_used_carriers())
+            if (k % 2 == 0)
+                v.push_back(k);
+        return v;
+    }();
+    return c;
+}
+
+channel_tap_fit wimax_channel_smoother(int taps)
+{
+    return make_channel_tap_fit(wimax_observed_carriers(), wimax_used_carriers(), 256, taps, -4);
+}
+
+// ---------------------------------------------------------------------------------------
 // Decoding chain
 
 struct wimax_receiver::chain {
@@ -505,10 +537,12 @@ std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p, co
 {
     if (!dev.is_cuda())
         return make_wimax_receiver_cpu(p);
-    // Validate first, so a bad parameter reads the same on every device.
-    make_wimax_receiver_cpu(p);
-    throw std::runtime_error("wimax_rx: the 802.16 receiver is not yet on CUDA; use the CPU "
-                             "device (cpu)");
+#ifdef GPUOFDM_HAVE_CUDA
+    return make_wimax_receiver_cuda(p, dev);
+#else
+    make_wimax_receiver_cpu(p); // a bad parameter reads the same on every build
+    throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
+#endif
 }
 
 } // namespace gr::gpuofdm::core

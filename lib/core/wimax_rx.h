@@ -15,6 +15,7 @@
 // zero-tailed code, RS-decodes and derandomizes. The burst profile and length are given:
 // wimax_tx sends no FCH / DL-MAP that would announce them.
 
+#include "channel_fit.h"
 #include "constellation.h"
 #include "device.h"
 
@@ -302,15 +303,31 @@ private:
     std::vector<float> d_llr;
 };
 
+//! The 200 used subcarriers, -100..-1 then 1..100.
+const std::vector<int>& wimax_used_carriers();
+//! The 100 even ones, where the long preamble's second symbol observes the channel.
+const std::vector<int>& wimax_observed_carriers();
 /*!
- * \brief The CPU twin; for a CUDA device throws std::runtime_error (the 802.16 receiver is
- * not yet on CUDA). Throws std::invalid_argument for a bad parameter (its name first).
+ * \brief The channel fit of the front end (taps >= 1): from the observed carriers to the
+ * used ones, delays from 4 samples before the FFT window's start (make_channel_tap_fit).
+ */
+channel_tap_fit wimax_channel_smoother(int taps);
+
+/*!
+ * \brief The CPU twin or the CUDA backend (the front end on the device: windows, batched
+ * cuFFT, estimates, equalizer and demapper; the synchronizer and the decoding chain on the
+ * host for both). Throws std::invalid_argument for a bad parameter (its name first).
  */
 std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p,
                                                     const device_spec& dev);
 
 //! CPU twin (wimax_rx_cpu.cc).
 std::unique_ptr<wimax_receiver> make_wimax_receiver_cpu(const wimax_rx_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+//! CUDA backend (wimax_rx_cuda.cu).
+std::unique_ptr<wimax_receiver> make_wimax_receiver_cuda(const wimax_rx_params& p,
+                                                         const device_spec& dev);
+#endif
 
 } // namespace gr::gpuofdm::core
 

@@ -7,7 +7,6 @@
 // CPU twin of the 802.16 receiver front end: FFTW per symbol, the channel on the preamble,
 // the per-symbol arithmetic of wimax_rx_common.h, max-log LLRs with the 802.16 labels.
 
-#include "channel_fit.h"
 #include "demapper.h"
 #include "fftw_plan.h"
 #include "wimax_rx.h"
@@ -34,15 +33,8 @@ public:
         : wimax_receiver(p), d_fft(256, true)
     {
         d_pre = wimax_preamble_bins(wimax_preamble::long_dl);
-        for (int k = -100; k <= 100; k++) {
-            if (k == 0)
-                continue;
-            d_used.push_back(k);
-            if (k % 2 == 0)
-                d_obs.push_back(k);
-        }
         if (p.channel_taps > 0)
-            d_fit = make_channel_tap_fit(d_obs, d_used, 256, p.channel_taps, -4);
+            d_fit = wimax_channel_smoother(p.channel_taps);
         for (unsigned k = 0; k < wimax_pilot_period; k++)
             d_pilot_w.push_back(uint8_t(wimax_pilot_w(k, p.uplink)));
     }
@@ -187,7 +179,8 @@ private:
 
     fftw_plan_1d d_fft;
     std::vector<cfloat> d_pre;      //!< the two preamble symbols' bins
-    std::vector<int> d_used, d_obs; //!< subcarriers: used (200), observed (even, 100)
+    const std::vector<int>& d_used = wimax_used_carriers();     //!< 200
+    const std::vector<int>& d_obs = wimax_observed_carriers();  //!< the even ones, 100
     channel_tap_fit d_fit;
     std::vector<uint8_t> d_pilot_w; //!< w_k, k = 0 .. 2046
     const cfloat* d_x = nullptr;

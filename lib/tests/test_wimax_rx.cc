@@ -362,13 +362,56 @@ TEST(wimax_rx, bad_parameters_throw_naming_them)
     EXPECT_TRUE(test::throws_invalid([&] { rx->decode_buffer(big.data(), big.size()); }, "n"));
 }
 
-TEST(wimax_rx, cuda_is_not_yet_supported)
+TEST(wimax_rx, cuda_matches_cpu)
 {
-    try {
-        core::make_wimax_receiver({}, { core::backend::cuda, 0 });
-        ADD_FAILURE() << "expected std::runtime_error";
-    } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos) << e.what();
+    GPUOFDM_REQUIRE_GPU();
+    const core::device_spec gpu{ core::backend::cuda, 0 };
+    std::mt19937 rng(29);
+    for (int rate = 0; rate < 7; rate++) {
+        for (int taps : { 0, 24 }) {
+            auto p = rx_params(rate, 2 + size_t(rate % 3), rate % 2 ? 32 : 4);
+            p.channel_taps = taps;
+            p.uplink = rate % 3 == 0;
+            std::vector<sent> bursts(12);
+            for (auto& b : bursts)
+                b.data = random_octets(p.burst_bytes, rng);
+            auto x = make_stream_gaps(
+                bursts, p, [&](size_t i) { return i % 3 == 0 ? size_t(0) : size_t(rng() % 2000); },
+                300);
+            apply_channel(x, { { 0.9f, 0.1f }, { 0.3f, -0.2f }, { 0.1f, 0.1f } },
+                          hz_to_rad(-80e3 + 20e3 * rate), 1e-3f, uint32_t(rate));
+            auto cpu_rx = core::make_wimax_receiver(p, cpu);
+            auto gpu_rx = core::make_wimax_receiver(p, gpu);
+            ASSERT_EQ(gpu_rx->device().kind, core::backend::cuda);
+            // A stream in pieces, and one buffer with known timing and channel estimated.
+            std::mt19937 r1(rate), r2(rate);
+            const auto a = feed_in_pieces(*cpu_rx, x, 7000, r1);
+            const auto b = feed_in_pieces(*gpu_rx, x, 7000, r2);
+            ASSERT_EQ(a.size(), b.size()) << "rate " << rate;
+            EXPECT_EQ(count_received(bursts, b), bursts.size()) << "rate " << rate;
+            for (size_t i = 0; i < a.size(); i++) {
+                EXPECT_EQ(a[i].start, b[i].start);
+                EXPECT_EQ(a[i].cfo, b[i].cfo);
+                EXPECT_EQ(a[i].payload, b[i].payload);
+                EXPECT_EQ(a[i].ok, b[i].ok);
+                EXPECT_NEAR(a[i].snr_db, b[i].snr_db, 0.01);
+                EXPECT_NEAR(double(a[i].coded_errors), double(b[i].coded_errors),
+                            1e-3 * double(a[i].coded_bits) + 2);
+            }
+            std::vector<core::wimax_rx_known> k(bursts.size());
+            for (size_t i = 0; i < k.size(); i++) {
+                k[i].start = bursts[i].start;
+                k[i].cfo = float(hz_to_rad(-80e3 + 20e3 * rate));
+            }
+            const size_t n = std::min(x.size(), gpu_rx->batch_samples());
+            const auto c = cpu_rx->decode_buffer(x.data(), n, k.data(), k.size());
+            const auto d = gpu_rx->decode_buffer(x.data(), n, k.data(), k.size());
+            ASSERT_EQ(c.size(), d.size());
+            for (size_t i = 0; i < c.size(); i++) {
+                EXPECT_EQ(c[i].payload, d[i].payload);
+                EXPECT_NEAR(c[i].snr_db, d[i].snr_db, 0.01);
+            }
+        }
     }
 }
 
