@@ -88,9 +88,9 @@ def main():
         ax.set_ylim(floor * 0.8, 1.05)
         ax.set_xlabel("SNR per sample (dB)")
         ax.set_ylabel("packet error rate")
-        ax.set_title("802.11a %s, 1000-octet frames, CFO within +-100 kHz: gr-gpuofdm wifi_rx "
-                     "(solid) vs reference with true timing/CFO/channel (dashed)"
-                     % ch, fontsize=9)
+        ax.set_title("802.11a, %s channel, 1000-octet frames, CFO within +-100 kHz\n"
+                     "wifi_rx (solid, o) vs the same receiver given the true timing, CFO and "
+                     "channel (dashed)" % ch, fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8, ncol=2)
         path = os.path.join(a.out, "per_%s.png" % ch)

@@ -50,7 +50,7 @@ void usage()
         "gpuofdm_demo [--mode wifi]: 802.11a loopback, random PSDUs through\n"
         "wifi_tx -> channels.channel_model -> wifi_rx\n"
         "  --device S      auto (default), cpu, cuda, cuda:N (both blocks)\n"
-        "  --frames N      frames to send (2000)\n"
+        "  --frames N      frames to send, 1..8192 (2000)\n"
         "  --len N         PSDU octets, FCS included, 5..4095 (1000)\n"
         "  --rate R        Mb/s: 6, 9, 12, 18, 24, 36, 48, 54 (54)\n"
         "  --snr DB        signal to noise ratio per sample on air (30)\n"
@@ -123,8 +123,10 @@ options parse(int argc, char** argv)
         } else
             throw std::invalid_argument("unknown option " + a + " (try --help)");
     }
-    if (o.frames < 1)
-        throw std::invalid_argument("--frames: must be at least 1");
+    // All PDUs are queued in wifi_tx before the run, and it holds at most 8192.
+    if (o.frames < 1 || o.frames > 8192)
+        throw std::invalid_argument("--frames: must be 1..8192 (wifi_tx queues at most 8192 "
+                                    "PDUs)");
     if (o.len < 5 || o.len > 4095)
         throw std::invalid_argument("--len: must be 5..4095 octets (4 of them the FCS)");
     return o;

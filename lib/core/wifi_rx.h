@@ -13,6 +13,7 @@
 // tracking; wifi_decoder decodes the DATA field. CPU twin, or CUDA from the synchronizer
 // on (samples copied to the device once a batch, frames decoded many per launch).
 
+#include "channel_fit.h"
 #include "constellation.h"
 #include "device.h"
 #include "wifi_decode.h"
@@ -46,15 +47,12 @@ std::vector<int> wifi_used_bins();
 
 /*!
  * \brief The channel model of the estimator: channels sum_t g_t e^{-j 2 pi k t / 64} with
- * delays t in [-4, taps - 4) samples of the FFT window, on the 52 used bins k.
+ * delays t in [-4, taps - 4) samples of the FFT window, fitted and evaluated on the 52
+ * used bins k (channel_fit.h).
  */
-struct wifi_channel_fit {
-    int taps = 0;
-    std::vector<cfloat> fit;     //!< taps x 52: least-squares taps g = fit h (h on the used bins)
-    std::vector<cfloat> basis;   //!< 52 x taps: h = basis g
-};
+using wifi_channel_fit = channel_tap_fit;
 
-//! The fit for \p taps delays (taps >= 1; 52 x 52 least squares, in double).
+//! The fit for \p taps delays (taps >= 1; least squares, in double).
 wifi_channel_fit wifi_channel_smoother(int taps);
 
 //! Where a frame is and what its channel is, when they are known (a reference receiver).
