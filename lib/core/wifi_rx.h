@@ -81,6 +81,16 @@ struct wifi_rx_params {
     //! Common phase error from the 4 pilots, removed per symbol (17.3.5.9).
     bool pilot_tracking = true;
     /*!
+     * Instead of the common phase: per symbol, the four pilots' channel ratios (phase and
+     * amplitude against the long-training estimate) interpolated linearly across the
+     * subcarriers (held beyond the outer pilots), and the channel of every data carrier
+     * corrected by its ratio: the pilot-based linear interpolation of seed 004, in
+     * frequency; in time it is updated every symbol (802.11a has pilots in every symbol).
+     * Follows drifts that differ across the band (a sampling-clock offset's phase slope);
+     * noisier than the common phase at low SNR.
+     */
+    bool pilot_interpolation = false;
+    /*!
      * 0: the channel is the plain least-squares estimate on the long training field.
      * 8 .. 48: that estimate fitted (least squares) by a channel of this many taps
      * (delays from 4 samples before the FFT window's start; the cyclic prefix is 16
@@ -208,6 +218,11 @@ protected:
     wifi_rx_params d_params;
     std::unique_ptr<wifi_sync> d_sync;
     wifi_rx_stats d_stats;
+    //! pilot_mode of d_params (wifi_rx_common.h).
+    int pilot_mode() const
+    {
+        return d_params.pilot_interpolation ? 2 : d_params.pilot_tracking ? 1 : 0;
+    }
     //! Host threads for the per-frame host steps (SIGNAL decoding).
     std::unique_ptr<worker_pool> d_pool = make_worker_pool(8);
 

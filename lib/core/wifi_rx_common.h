@@ -82,6 +82,80 @@ GPUOFDM_HD inline cpx equalize(const cpx* y, const cpx* h, cpx rot, int k)
 
 
 /*!
+ * \brief The pilots' channel ratios of one symbol, r_i = Y_p P_p / H_p at the four pilots
+ * (phase and amplitude against the long-training estimate), for the interpolating
+ * equalizer; 1 where H_p is 0.
+ */
+GPUOFDM_HD inline void pilot_ratios(const cpx* y, const cpx* h, float polarity, cpx* r)
+{
+    for (int i = 0; i < 4; i++) {
+        const int b = pilot_bin(i);
+        const float g = norm(h[b]);
+        const cpx t = mul_conj(y[b], h[b]);
+        const float v = pilot_value(i) * polarity;
+        r[i] = g > 0.0f ? cpx{ v * t.re / g, v * t.im / g } : cpx{ 1.0f, 0.0f };
+    }
+}
+
+/*!
+ * \brief Data carrier k equalized by the pilot ratio interpolated linearly across the
+ * subcarriers between the pilots at -21, -7, 7, 21 (held beyond the outer two):
+ * Y_b / (H_b r(s)), 0 where that is 0.
+ */
+GPUOFDM_HD inline cpx equalize_interpolated(const cpx* y, const cpx* h, const cpx* r, int k)
+{
+    const int sc = wifi_data_subcarrier(unsigned(k));
+    const int at[4] = { -21, -7, 7, 21 };
+    cpx q;
+    if (sc <= at[0]) {
+        q = r[0];
+    } else if (sc >= at[3]) {
+        q = r[3];
+    } else {
+        int i = sc < at[1] ? 0 : sc < at[2] ? 1 : 2;
+        const float w = float(sc - at[i]) / float(at[i + 1] - at[i]);
+        q = { r[i].re + w * (r[i + 1].re - r[i].re), r[i].im + w * (r[i + 1].im - r[i].im) };
+    }
+    const int b = data_bin(k);
+    const cpx d = mul(h[b], q);
+    const float g = norm(d);
+    if (!(g > 0.0f))
+        return { 0.0f, 0.0f };
+    const cpx t = mul_conj(y[b], d);
+    return { t.re / g, t.im / g };
+}
+
+//! How a DATA or SIGNAL symbol is corrected from its pilots.
+enum pilot_mode : int {
+    pilots_off = 0,          //!< Y / H only
+    pilots_common_phase = 1, //!< the common phase of the four pilots removed
+    pilots_interpolated = 2, //!< per-carrier ratio interpolated between the pilots
+};
+
+//! One symbol's pilot correction, for pilot_mode.
+struct pilot_state {
+    cpx rot;  //!< pilots_common_phase
+    cpx r[4]; //!< pilots_interpolated
+};
+
+GPUOFDM_HD inline pilot_state pilot_track(const cpx* y, const cpx* h, float polarity, int mode)
+{
+    pilot_state p;
+    p.rot = pilot_derotation(y, h, polarity, mode == pilots_common_phase);
+    if (mode == pilots_interpolated)
+        pilot_ratios(y, h, polarity, p.r);
+    return p;
+}
+
+//! Data carrier k of one symbol, equalized with its pilot correction.
+GPUOFDM_HD inline cpx equalize_carrier(const cpx* y, const cpx* h, const pilot_state& p, int mode,
+                                       int k)
+{
+    return mode == pilots_interpolated ? equalize_interpolated(y, h, p.r, k)
+                                       : equalize(y, h, p.rot, k);
+}
+
+/*!
  * \brief Least-squares channel on the long training field: h_k = (Y1_k + Y2_k) / 2 / L_k
  * on the 52 used bins (0 elsewhere), and the noise variance per bin mean |Y1 - Y2|^2 / 2,
  * floored at 1e-5 of the mean |h|^2 (a 50 dB SNR) so noiseless input still gives finite

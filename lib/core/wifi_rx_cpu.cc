@@ -80,9 +80,9 @@ protected:
             }
             e.snr = channel_snr(h, d_used, e.noise_var);
             fft_at(j, j.ltf_start + 128 + 16, y1);
-            const cpx rot = pilot_derotation(y1, h, 1.0f, d_params.pilot_tracking);
+            const pilot_state ps = pilot_track(y1, h, 1.0f, pilot_mode());
             for (int k = 0; k < 48; k++) {
-                const cpx z = equalize(y1, h, rot, k);
+                const cpx z = equalize_carrier(y1, h, ps, pilot_mode(), k);
                 e.signal[k] = cfloat(z.re, z.im);
             }
         }
@@ -106,10 +106,10 @@ protected:
             for (size_t s = 0; s < at[i + 1] - at[i]; s++) {
                 fft_at(jobs[i], jobs[i].ltf_start + 128 + 80 * (s + 1) + 16, y);
                 const float pol = float(wifi_pilot_polarity(unsigned(s + 1)));
-                const cpx rot = pilot_derotation(y, h, pol, d_params.pilot_tracking);
+                const pilot_state ps = pilot_track(y, h, pol, pilot_mode());
                 cfloat* o = d_sym.data() + 48 * (at[i] + s);
                 for (int k = 0; k < 48; k++) {
-                    const cpx z = equalize(y, h, rot, k);
+                    const cpx z = equalize_carrier(y, h, ps, pilot_mode(), k);
                     o[k] = cfloat(z.re, z.im);
                 }
             }

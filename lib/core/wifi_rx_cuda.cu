@@ -74,12 +74,12 @@ __device__ void dft_symbol(const cpx* x, unsigned long long from, unsigned long 
     y[t] = acc;
 }
 
-__global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, bool track,
+__global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, int mode,
                                 const cpx* fit, const cpx* basis, int taps,
                                 rx_estimate* est)
 {
     __shared__ cpx s[64], y1[64], y2[64], h[64], ls[64], g[64];
-    __shared__ cpx rot;
+    __shared__ pilot_state ps;
     const rx_job j = jobs[blockIdx.x];
     rx_estimate& e = est[blockIdx.x];
     const int t = threadIdx.x;
@@ -107,10 +107,10 @@ __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, b
     dft_symbol(x, j.ltf_start + 128 + 16 - backoff, j.ltf_start, j.cfo, s, y1);
     __syncthreads();
     if (t == 0)
-        rot = pilot_derotation(y1, h, 1.0f, track);
+        ps = pilot_track(y1, h, 1.0f, mode);
     __syncthreads();
     if (t < 48)
-        e.signal[t] = equalize(y1, h, rot, t);
+        e.signal[t] = equalize_carrier(y1, h, ps, mode, t);
 }
 
 /*!
@@ -119,11 +119,11 @@ __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, b
  */
 __global__ void equalize_kernel(const cpx* x, const rx_job* jobs, const rx_estimate* est,
                                 const unsigned* sym_frame, const unsigned* sym_index,
-                                const float* polarity, int backoff, bool track, cpx* out,
+                                const float* polarity, int backoff, int mode, cpx* out,
                                 float* gain)
 {
     __shared__ cpx s[64], y[64], h[64];
-    __shared__ cpx rot;
+    __shared__ pilot_state ps;
     const unsigned f = sym_frame[blockIdx.x];
     const unsigned k = sym_index[blockIdx.x];
     const rx_job j = jobs[f];
@@ -132,10 +132,10 @@ __global__ void equalize_kernel(const cpx* x, const rx_job* jobs, const rx_estim
     dft_symbol(x, j.ltf_start + 128 + 80ull * (k + 1) + 16 - backoff, j.ltf_start, j.cfo, s, y);
     __syncthreads();
     if (t == 0)
-        rot = pilot_derotation(y, h, polarity[(k + 1) % 127], track);
+        ps = pilot_track(y, h, polarity[(k + 1) % 127], mode);
     __syncthreads();
     if (t < 48) {
-        out[48ull * blockIdx.x + t] = equalize(y, h, rot, t);
+        out[48ull * blockIdx.x + t] = equalize_carrier(y, h, ps, mode, t);
         if (k == 0)
             gain[48ull * f + t] = norm(h[data_bin(t)]);
     }
@@ -234,7 +234,7 @@ protected:
                                                n * sizeof(rx_estimate),
                                                cudaMemcpyHostToDevice, s));
         estimate_kernel<<<unsigned(n), 64, 0, s>>>(
-            d_x.get(), d_jobs.get(), d_params.fft_backoff, d_params.pilot_tracking,
+            d_x.get(), d_jobs.get(), d_params.fft_backoff, pilot_mode(),
             d_fit.get(), d_fit.get() + 52 * d_taps, d_params.channel_taps,
             d_est.get());
         GPUOFDM_CUDA_CHECK(cudaGetLastError());
@@ -289,7 +289,7 @@ protected:
             equalize_kernel<<<unsigned(total), 64, 0, s>>>(
                 d_x.get(), d_jobs.get(), d_est.get(), d_sym_map.get(),
                 d_sym_map.get() + d_max_symbols, d_polarity.get(), d_params.fft_backoff,
-                d_params.pilot_tracking, d_sym.get(), d_gain.get());
+                pilot_mode(), d_sym.get(), d_gain.get());
             GPUOFDM_CUDA_CHECK(cudaGetLastError());
         }
         d_stream.synchronize();
