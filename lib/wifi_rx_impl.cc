@@ -6,11 +6,7 @@
 
 #include "wifi_rx_impl.h"
 
-#include <gnuradio/block_detail.h>
-#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
-
-#include <boost/thread/thread.hpp>
 
 #include <cmath>
 #include <stdexcept>
@@ -23,7 +19,6 @@ namespace {
 
 constexpr int min_batch = 1 << 17; // the longest frame (109681 samples) must fit
 constexpr int max_batch = 1 << 24;
-constexpr int max_failures = 10;   // failed receiver calls in a row before the block stops
 constexpr double sample_rate = 20e6;
 constexpr uint64_t preamble_before_ltf = 192; // 10 short periods + GI2
 
@@ -80,7 +75,8 @@ wifi_rx_impl::wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device)
       d_pcap(cfg.pcap_file.empty() ? nullptr
                                    : std::make_unique<core::pcap_writer>(cfg.pcap_file)),
       d_pcap_path(cfg.pcap_file),
-      d_pass_bad_crc(cfg.pass_bad_crc)
+      d_pass_bad_crc(cfg.pass_bad_crc),
+      d_end(d_logger, [this] { refresh_counters(); })
 {
     message_port_register_out(pdus_port());
     if (d_rx->device().is_cuda())
@@ -92,18 +88,15 @@ wifi_rx_impl::wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device)
 
 bool wifi_rx_impl::start()
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
-    d_finished = false;
-    d_failures = 0;
+    d_end.start();
     return sync_block::start();
 }
 
 bool wifi_rx_impl::stop()
 {
-    // The flowgraph was stopped, or the block ended without seeing the end in work() (an
-    // upstream that finished with nothing left to read). PDUs posted here may not reach
-    // subscribers that have already ended; the counters and the PCAP file are complete.
-    finish_once("stop");
+    // The flowgraph was stopped, or the block ended without seeing the end in work(): the
+    // counters and the PCAP file are complete, the PDUs may not all be delivered.
+    d_end.finish_once("stop", [this](const char* where) { finish_stream(where); });
     return sync_block::stop();
 }
 
@@ -115,25 +108,6 @@ void wifi_rx_impl::refresh_counters()
     d_signal_errors = s.signal_errors;
     d_truncated = s.truncated;
     d_samples = s.samples;
-}
-
-template <typename F>
-bool wifi_rx_impl::guarded(const char* what, F&& f)
-{
-    bool ok = false;
-    try {
-        f();
-        ok = true;
-    } catch (const boost::thread_interrupted&) {
-        throw; // the scheduler's own way of stopping a thread
-    } catch (const std::exception& e) {
-        d_logger->error("{}: {}", what, e.what());
-    } catch (...) {
-        d_logger->error("{}: unknown exception", what);
-    }
-    d_failures = ok ? 0 : d_failures + 1;
-    refresh_counters();
-    return ok;
 }
 
 void wifi_rx_impl::publish(const std::vector<core::wifi_rx_packet>& packets)
@@ -176,23 +150,14 @@ void wifi_rx_impl::publish(const std::vector<core::wifi_rx_packet>& packets)
 void wifi_rx_impl::feed(const gr_complex* x, size_t n)
 {
     std::vector<core::wifi_rx_packet> got;
-    if (guarded("receiver", [&] { got = d_rx->process(x, n); }))
+    if (d_end.guarded("receiver", [&] { got = d_rx->process(x, n); }))
         publish(got);
 }
 
-void wifi_rx_impl::finish_once(const char* where)
+void wifi_rx_impl::finish_stream(const char* where)
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
-    finish_locked(where);
-}
-
-void wifi_rx_impl::finish_locked(const char* where)
-{
-    if (d_finished)
-        return;
-    d_finished = true;
     std::vector<core::wifi_rx_packet> got;
-    if (guarded("end of stream", [&] { got = d_rx->finish(); }))
+    if (d_end.guarded("end of stream", [&] { got = d_rx->finish(); }))
         publish(got);
     d_base = d_rx->stats().samples;
     d_logger->debug("end of stream ({}): {} frames, {} FCS errors, {} SIGNAL errors, {} "
@@ -201,48 +166,14 @@ void wifi_rx_impl::finish_locked(const char* where)
                     d_truncated.load(), d_samples.load());
 }
 
-void wifi_rx_impl::wait_for_input()
-{
-    // No interruption point here: a tb.stop() meanwhile ends the thread at the
-    // scheduler's next one, right after this returns.
-    boost::this_thread::disable_interruption no_interrupt;
-    gr::block_detail* d = detail().get();
-    gr::thread::scoped_lock guard(d->d_tpb.mutex);
-    if (!d->d_tpb.input_changed)
-        d->d_tpb.input_cond.timed_wait(guard, boost::get_system_time() +
-                                                  boost::posix_time::milliseconds(100));
-}
-
 int wifi_rx_impl::work(int noutput_items,
                        gr_vector_const_void_star& input_items,
                        gr_vector_void_star&)
 {
-    // The end of the stream: the upstream has finished and this call holds everything it
-    // wrote. GNU Radio 3.10 calls work() no more once a finished input is empty, so the
-    // newest sample stays unread until the next call (or the end): the call that sees
-    // the end always comes.
-    bool at_end = false;
-    {
-        const gr::buffer_reader_sptr& r = detail()->input(0);
-        gr::thread::scoped_lock guard(*r->mutex());
-        at_end = r->done() && r->items_available() <= noutput_items;
-    }
-    const int take = at_end ? noutput_items : noutput_items - 1;
-    if (take <= 0) {
-        wait_for_input(); // only the sample kept back: sleep, do not spin
-        return 0;
-    }
-
-    std::lock_guard<std::mutex> lock(d_mutex);
-    d_finished = false; // new samples: the next end of stream decodes them
-    feed(static_cast<const gr_complex*>(input_items[0]), size_t(take));
-    if (d_failures >= max_failures) {
-        d_logger->error("{} receiver calls failed in a row: the block stops", d_failures);
-        return WORK_DONE;
-    }
-    if (at_end)
-        finish_locked("end of input");
-    return take;
+    return d_end.work(
+        *this, noutput_items, static_cast<const gr_complex*>(input_items[0]),
+        [this](const gr_complex* x, size_t n) { feed(x, n); },
+        [this](const char* where) { finish_stream(where); });
 }
 
 } // namespace gpuofdm

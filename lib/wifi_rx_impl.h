@@ -9,11 +9,11 @@
 
 #include "core/pcap_writer.h"
 #include "core/wifi_rx.h"
+#include "rx_stream_end.h"
 #include <gr-gpuofdm/wifi_rx.h>
 
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -56,32 +56,20 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    /*!
-     * Runs a receiver call, catching everything (work() must not throw): logs, counts the
-     * failure, returns false. The counters are refreshed either way.
-     */
-    template <typename F>
-    bool guarded(const char* what, F&& f);
-    //! Feeds n samples and publishes what they complete.
+    //! Feeds n samples and publishes what they complete (d_end's mutex held).
     void feed(const gr_complex* x, size_t n);
-    //! End of stream, once: decodes what the receiver holds and publishes it.
-    void finish_once(const char* where);
-    void finish_locked(const char* where); //!< finish_once() with d_mutex held
+    //! End of stream (d_end's mutex held): decodes what the receiver holds and publishes it.
+    void finish_stream(const char* where);
     void publish(const std::vector<core::wifi_rx_packet>& packets);
     void refresh_counters();
-    //! Sleeps until the upstream writes more or finishes (at most 100 ms), as GNU Radio's
-    //! scheduler does when a block is blocked on input, so keeping a sample back never spins.
-    void wait_for_input();
 
     std::unique_ptr<core::wifi_receiver> d_rx; //!< CPU twin or CUDA backend
     std::unique_ptr<core::pcap_writer> d_pcap; //!< nullptr without a file, or after a failure
     const std::string d_pcap_path;
     std::atomic<bool> d_pass_bad_crc;
 
-    std::mutex d_mutex;        //!< the receiver: work() and stop()
-    bool d_finished = false;   //!< finish() ran for the stream fed so far
     uint64_t d_base = 0;       //!< samples fed before the last finish() (a rerun)
-    int d_failures = 0;        //!< failed receiver calls in a row
+    rx_stream_end d_end;       //!< end of stream, failures, the receiver's mutex
 
     std::atomic<uint64_t> d_fcs_ok{ 0 }, d_fcs_errors{ 0 }, d_signal_errors{ 0 },
         d_truncated{ 0 }, d_samples{ 0 }, d_published{ 0 };
