@@ -35,7 +35,8 @@ wifi_rx::sptr wifi_rx::make(int batch_samples,
                             bool pass_bad_crc,
                             const std::string& pcap_file,
                             const std::string& device,
-                            int fft_backoff)
+                            int fft_backoff,
+                            bool pilot_interpolation)
 {
     if (batch_samples < min_batch || batch_samples > max_batch)
         throw std::invalid_argument(
@@ -49,7 +50,8 @@ wifi_rx::sptr wifi_rx::make(int batch_samples,
         throw std::invalid_argument("fft_backoff: must be 0..8 samples, got " +
                                     std::to_string(fft_backoff));
     return gnuradio::make_block_sptr<wifi_rx_impl>(
-        wifi_rx_config{ batch_samples, threshold, pass_bad_crc, pcap_file, fft_backoff },
+        wifi_rx_config{ batch_samples, threshold, pass_bad_crc, pcap_file, fft_backoff,
+                        pilot_interpolation },
         device);
 }
 
@@ -62,6 +64,7 @@ std::unique_ptr<core::wifi_receiver> make_core(const wifi_rx_config& cfg,
     p.batch_samples = size_t(cfg.batch_samples);
     p.sync.threshold = cfg.threshold;
     p.fft_backoff = cfg.fft_backoff;
+    p.pilot_interpolation = cfg.pilot_interpolation;
     return core::make_wifi_receiver(p, core::resolve_device(device));
 }
 

@@ -27,6 +27,7 @@ struct wifi_rx_config {
     bool pass_bad_crc;
     std::string pcap_file;
     int fft_backoff;
+    bool pilot_interpolation;
 };
 
 class wifi_rx_impl : public wifi_rx
@@ -47,6 +48,7 @@ public:
     float threshold() const override { return d_rx->params().sync.threshold; }
     std::string pcap_file() const override { return d_pcap_path; }
     int fft_backoff() const override { return d_rx->params().fft_backoff; }
+    bool pilot_interpolation() const override { return d_rx->params().pilot_interpolation; }
 
     bool start() override;
     bool stop() override;

@@ -77,6 +77,10 @@ public:
      * \param fft_backoff the FFT window of every OFDM symbol starts this many samples
      *        before the end of its cyclic prefix, 0 .. 8 (margin against early timing and
      *        the channel's delay spread).
+     * \param pilot_interpolation false: the common phase of the four pilots is removed
+     *        from every symbol; true: the pilots' channel ratios (phase and amplitude) are
+     *        interpolated linearly across the subcarriers, every symbol (follows a
+     *        sampling-clock offset; noisier at low SNR).
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter;
      *         std::runtime_error when "cuda" is asked for and no GPU is usable, or when
      *         the PCAP file cannot be created (the message names the path).
@@ -86,7 +90,8 @@ public:
                      bool pass_bad_crc = false,
                      const std::string& pcap_file = "",
                      const std::string& device = "auto",
-                     int fft_backoff = 3);
+                     int fft_backoff = 3,
+                     bool pilot_interpolation = false);
 
     //! The device the block runs on: "cpu" or "cuda:N".
     virtual std::string device() const = 0;
@@ -111,6 +116,7 @@ public:
     virtual float threshold() const = 0;
     virtual std::string pcap_file() const = 0;
     virtual int fft_backoff() const = 0;
+    virtual bool pilot_interpolation() const = 0;
 };
 
 } // namespace gpuofdm

@@ -187,6 +187,15 @@ class qa_wifi_rx(gr_unittest.TestCase):
         got, _ = self.receive(x1, device="cpu")
         self.check_all_back(frames[-1:], got, tags1)
 
+    def test_002b_pilot_interpolation_decodes_too(self):
+        # The interpolating pilot tracker in the block: every rate back through noise.
+        frames = some_frames(16, 300)
+        x, tags = self.transmit(frames, gap=200, lead=300)
+        x = x + 0.02 * (np.random.default_rng(4).standard_normal((len(x), 2)) @ [1, 1j])
+        got, rx = self.receive(x.astype(np.complex64), device="cpu", pilot_interpolation=True)
+        self.assertTrue(rx.pilot_interpolation())
+        self.check_all_back(frames, got, tags)
+
     def test_003_file_source_to_the_end(self):
         frames = some_frames(8, 300)
         x, tags = self.transmit(frames, gap=250, lead=1000, last_gap=False)

@@ -27,12 +27,15 @@ void bind_wifi_rx(py::module& m)
              py::arg("pcap_file") = "",
              py::arg("device") = "auto",
              py::arg("fft_backoff") = 3,
+             py::arg("pilot_interpolation") = false,
              "Make a wifi_rx block. batch_samples: samples per decoding batch, 131072 .. "
              "16777216 (latency batch_samples / 20e6 s); threshold: detection threshold in "
              "(0, 1); pass_bad_crc: publish frames with a bad FCS too (crc_ok False); "
              "pcap_file: '' or a libpcap file (link type 105) every published frame is "
              "written to; device is auto, cpu, cuda or cuda:N; fft_backoff: FFT window "
-             "advance into the cyclic prefix, 0 .. 8 samples.")
+             "advance into the cyclic prefix, 0 .. 8 samples; pilot_interpolation: the pilots' "
+             "channel ratios interpolated across the subcarriers every symbol instead of "
+             "their common phase.")
         .def("device", &wifi_rx::device, "The device the block runs on: cpu or cuda:N.")
         .def("frames_received", &wifi_rx::frames_received,
              "Frames decoded with a good FCS so far.")
@@ -49,5 +52,6 @@ void bind_wifi_rx(py::module& m)
         .def("batch_samples", &wifi_rx::batch_samples)
         .def("threshold", &wifi_rx::threshold)
         .def("pcap_file", &wifi_rx::pcap_file)
-        .def("fft_backoff", &wifi_rx::fft_backoff);
+        .def("fft_backoff", &wifi_rx::fft_backoff)
+        .def("pilot_interpolation", &wifi_rx::pilot_interpolation);
 }
