@@ -115,7 +115,7 @@ void wifi_receiver::take_in(const cfloat* x, size_t n, size_t at)
     // copying as it goes.
     const auto* in = reinterpret_cast<const uint32_t*>(x);
     auto* out = reinterpret_cast<uint32_t*>(hold() + at);
-    parallel_slices(d_pool.get(), 2 * n, size_t(1) << 17, [&](size_t b, size_t e) {
+    parallel_slices(d_pool.get(), 2 * n, size_t(1) << 14, [&](size_t b, size_t e) {
         for (size_t i = b; i < e; i++) {
             const uint32_t w = in[i];
             out[i] = (w & 0x7f800000u) == 0x7f800000u ? 0u : w;
