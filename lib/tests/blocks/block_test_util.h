@@ -10,6 +10,7 @@
 // Helpers of the block tests: one block in a vector_source -> block -> vector_sink
 // flowgraph (run with a time limit), seeded data, tag and tolerance comparisons.
 
+#include <gnuradio/blocks/message_debug.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/top_block.h>
@@ -27,6 +28,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <future>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -115,6 +117,41 @@ inline flow_out<gr_complex> run_pdus(const gr::basic_block_sptr& blk,
     return { snk->data(), snk->tags() };
 }
 
+//! One PDU a receiver block (wifi_rx, wimax_rx) posted: its payload and metadata by key.
+struct received_pdu {
+    std::vector<uint8_t> payload;
+    std::map<std::string, pmt::pmt_t> meta;
+};
+
+//! vector_source -> rx -> message_debug (its "pdus" port), run to the end of the stream.
+inline std::vector<received_pdu> run_receiver(const gr::basic_block_sptr& rx,
+                                              const std::vector<gr_complex>& x)
+{
+    auto tb = gr::make_top_block("gpuofdm_rx_block_test");
+    auto src = gr::blocks::vector_source<gr_complex>::make(x, false);
+    auto dbg = gr::blocks::message_debug::make();
+    tb->connect(src, 0, rx, 0);
+    tb->msg_connect(rx, "pdus", dbg, "store");
+    run_bounded(tb);
+    std::vector<received_pdu> out;
+    for (size_t i = 0; i < dbg->num_messages(); i++) {
+        const pmt::pmt_t m = dbg->get_message(i);
+        received_pdu r;
+        EXPECT_TRUE(pmt::is_pair(m));
+        const pmt::pmt_t meta = pmt::car(m), data = pmt::cdr(m);
+        EXPECT_TRUE(pmt::is_dict(meta));
+        EXPECT_TRUE(pmt::is_u8vector(data));
+        r.payload = pmt::u8vector_elements(data);
+        const pmt::pmt_t items = pmt::dict_items(meta);
+        for (size_t k = 0; k < pmt::length(items); k++) {
+            const pmt::pmt_t kv = pmt::nth(k, items);
+            r.meta[pmt::symbol_to_string(pmt::car(kv))] = pmt::cdr(kv);
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 inline gr::tag_t make_tag(uint64_t offset, const std::string& key, const pmt::pmt_t& value)
 {
     gr::tag_t t;
@@ -169,6 +206,15 @@ inline std::vector<float> random_floats(size_t n, uint32_t seed, float sigma = 1
     for (auto& x : v)
         x = g(rng);
     return v;
+}
+
+//! Adds complex AWGN of variance n0 and a carrier offset of cfo radians per sample.
+inline void impair(std::vector<gr_complex>& x, float n0, double cfo, uint32_t seed)
+{
+    const auto g = random_floats(2 * x.size(), seed, std::sqrt(n0 / 2));
+    for (size_t i = 0; i < x.size(); i++)
+        x[i] = x[i] * gr_complex(std::polar(1.0, cfo * double(i))) +
+               gr_complex(g[2 * i], g[2 * i + 1]);
 }
 
 //! Sets an environment variable for one scope (e.g. GPUOFDM_PIN_BUFFERS=0).

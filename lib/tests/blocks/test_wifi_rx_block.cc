@@ -12,7 +12,6 @@
 
 #include "block_test_util.h"
 
-#include <gnuradio/blocks/message_debug.h>
 #include <gr-gpuofdm/wifi_rx.h>
 #include <gr-gpuofdm/wifi_tx.h>
 
@@ -86,45 +85,12 @@ std::vector<gr_complex> transmit(std::vector<sent>& frames, int gap, size_t lead
     return x;
 }
 
-//! Adds complex AWGN of variance n0 and a carrier offset of cfo radians per sample.
-void impair(std::vector<gr_complex>& x, float n0, double cfo, uint32_t seed)
-{
-    const auto g = random_floats(2 * x.size(), seed, std::sqrt(n0 / 2));
-    for (size_t i = 0; i < x.size(); i++)
-        x[i] = x[i] * gr_complex(std::polar(1.0, cfo * double(i))) + gr_complex(g[2 * i], g[2 * i + 1]);
-}
-
-struct received {
-    std::vector<uint8_t> psdu;
-    std::map<std::string, pmt::pmt_t> meta;
-};
+using received = received_pdu;
 
 //! vector_source -> rx -> message_debug, run to the end of the stream.
 std::vector<received> receive(const wifi_rx::sptr& rx, const std::vector<gr_complex>& x)
 {
-    auto tb = gr::make_top_block("gpuofdm_wifi_rx_test");
-    auto src = gr::blocks::vector_source<gr_complex>::make(x, false);
-    auto dbg = gr::blocks::message_debug::make();
-    tb->connect(src, 0, rx, 0);
-    tb->msg_connect(rx, "pdus", dbg, "store");
-    run_bounded(tb);
-    std::vector<received> out;
-    for (size_t i = 0; i < dbg->num_messages(); i++) {
-        const pmt::pmt_t m = dbg->get_message(i);
-        received r;
-        EXPECT_TRUE(pmt::is_pair(m));
-        const pmt::pmt_t meta = pmt::car(m), data = pmt::cdr(m);
-        EXPECT_TRUE(pmt::is_dict(meta));
-        EXPECT_TRUE(pmt::is_u8vector(data));
-        r.psdu = pmt::u8vector_elements(data);
-        const pmt::pmt_t items = pmt::dict_items(meta);
-        for (size_t k = 0; k < pmt::length(items); k++) {
-            const pmt::pmt_t kv = pmt::nth(k, items);
-            r.meta[pmt::symbol_to_string(pmt::car(kv))] = pmt::cdr(kv);
-        }
-        out.push_back(std::move(r));
-    }
-    return out;
+    return run_receiver(rx, x);
 }
 
 //! Every frame back once, in order, with crc_ok and its metadata; cfo_hz near cfo_hz.
@@ -135,7 +101,7 @@ void expect_all_back(const std::vector<sent>& frames, const std::vector<received
     for (size_t i = 0; i < frames.size(); i++) {
         const auto& g = got[i];
         const auto& f = frames[i];
-        EXPECT_EQ(g.psdu, f.psdu) << "frame " << i;
+        EXPECT_EQ(g.payload, f.psdu) << "frame " << i;
         for (const char* k : { "rate", "psdu_len", "crc_ok", "seed", "snr_db", "cfo_hz",
                                "start", "sync_metric" })
             ASSERT_TRUE(g.meta.count(k)) << "frame " << i << " has no " << k;
@@ -206,7 +172,7 @@ TEST(WifiRxBlock, CudaAndCpuGiveTheSamePdus)
     expect_all_back(frames, b, -20e3, 2);
     ASSERT_EQ(a.size(), b.size());
     for (size_t i = 0; i < a.size(); i++) {
-        EXPECT_EQ(a[i].psdu, b[i].psdu) << "PDU " << i;
+        EXPECT_EQ(a[i].payload, b[i].payload) << "PDU " << i;
         for (const char* k : { "rate", "psdu_len", "seed", "start" })
             EXPECT_TRUE(pmt::equal(a[i].meta.at(k), b[i].meta.at(k))) << k << ", PDU " << i;
         EXPECT_EQ(pmt::to_bool(a[i].meta.at("crc_ok")), pmt::to_bool(b[i].meta.at("crc_ok")));
@@ -244,8 +210,8 @@ TEST(WifiRxBlock, FrameCutByTheEndIsCountedNotPublished)
     auto rx = wifi_rx::make(131072, 0.56f, true, "", "cpu");
     const auto got = receive(rx, x);
     ASSERT_EQ(got.size(), 2u);
-    EXPECT_EQ(got[0].psdu, frames[0].psdu);
-    EXPECT_EQ(got[1].psdu, frames[1].psdu);
+    EXPECT_EQ(got[0].payload, frames[0].psdu);
+    EXPECT_EQ(got[1].payload, frames[1].psdu);
     EXPECT_EQ(rx->truncated(), 1u);
     EXPECT_EQ(rx->frames_received(), 2u);
 }

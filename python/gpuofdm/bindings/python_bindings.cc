@@ -19,6 +19,7 @@ void bind_mapper_bc(py::module& m);
 void bind_wifi_tx(py::module& m);
 void bind_wifi_rx(py::module& m);
 void bind_wimax_tx(py::module& m);
+void bind_wimax_rx(py::module& m);
 void bind_viterbi_decoder_fb(py::module& m);
 void bind_demapper_cf(py::module& m);
 void bind_rs_codec(py::module& m);
@@ -39,6 +40,7 @@ PYBIND11_MODULE(gpuofdm_python, m)
     bind_wifi_tx(m);
     bind_wifi_rx(m);
     bind_wimax_tx(m);
+    bind_wimax_rx(m);
     bind_viterbi_decoder_fb(m);
     bind_demapper_cf(m);
     bind_rs_codec(m);
