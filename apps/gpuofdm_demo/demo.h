@@ -12,5 +12,6 @@
 
 int run_wifi_loopback(int argc, char** argv);
 int run_ofdm_loopback(int argc, char** argv);
+int run_wimax_loopback(int argc, char** argv);
 
 #endif

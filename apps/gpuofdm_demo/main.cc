@@ -5,7 +5,8 @@
  */
 
 // gpuofdm_demo: the main job. --mode wifi (the default) runs the 802.11a loopback
-// wifi_tx -> channel_model -> wifi_rx; --mode ofdm the ofdm_ifft -> ofdm_fft loopback.
+// wifi_tx -> channel_model -> wifi_rx; --mode wimax the 802.16 loopback wimax_tx ->
+// channel_model -> wimax_rx; --mode ofdm the ofdm_ifft -> ofdm_fft loopback.
 
 #include "demo.h"
 
@@ -30,9 +31,11 @@ int main(int argc, char** argv)
     try {
         if (mode == "wifi")
             return run_wifi_loopback(int(rest.size()), rest.data());
+        if (mode == "wimax")
+            return run_wimax_loopback(int(rest.size()), rest.data());
         if (mode == "ofdm")
             return run_ofdm_loopback(int(rest.size()), rest.data());
-        std::fprintf(stderr, "gpuofdm_demo: --mode: unknown mode '%s' (wifi or ofdm)\n",
+        std::fprintf(stderr, "gpuofdm_demo: --mode: unknown mode '%s' (wifi, wimax or ofdm)\n",
                      mode.c_str());
         return 2;
     } catch (const std::exception& e) {

@@ -11,6 +11,7 @@
 // estimates and the throughput.
 
 #include "demo.h"
+#include "demo_util.h"
 
 #include <gnuradio/blocks/message_debug.h>
 #include <gnuradio/channels/channel_model.h>
@@ -26,7 +27,6 @@
 #include <cstdlib>
 #include <map>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -58,37 +58,6 @@ void usage()
         "  --taps LIST     channel taps, complex, comma separated, normalized to unit\n"
         "                  power (\"1,0.3-0.2j,0.1+0.1j\"; \"1\" for AWGN only)\n"
         "  --max-per P     exit 1 when the packet error rate is above P (off)\n");
-}
-
-//! "a+bj", "a-bj", "bj" or "a".
-gr_complex parse_complex(const std::string& s)
-{
-    if (s.empty())
-        throw std::invalid_argument("--taps: empty tap");
-    if (s.back() != 'j')
-        return gr_complex(std::stof(s), 0.0f);
-    const std::string t = s.substr(0, s.size() - 1);
-    const size_t split = t.find_last_of("+-");
-    if (split == std::string::npos || split == 0)
-        return gr_complex(0.0f, std::stof(t));
-    return gr_complex(std::stof(t.substr(0, split)), std::stof(t.substr(split)));
-}
-
-std::vector<gr_complex> parse_taps(const std::string& list)
-{
-    std::vector<gr_complex> taps;
-    std::stringstream ss(list);
-    std::string item;
-    double power = 0;
-    while (std::getline(ss, item, ',')) {
-        taps.push_back(parse_complex(item));
-        power += std::norm(taps.back());
-    }
-    if (taps.empty() || !(power > 0))
-        throw std::invalid_argument("--taps: needs at least one nonzero tap");
-    for (auto& t : taps)
-        t /= float(std::sqrt(power));
-    return taps;
 }
 
 options parse(int argc, char** argv)
@@ -151,7 +120,7 @@ int run_wifi_loopback(int argc, char** argv)
     const options o = parse(argc, argv);
     namespace go = gr::gpuofdm;
     const double fs = 20e6;
-    const auto taps = parse_taps(o.taps);
+    const auto taps = gpuofdm_demo::parse_taps(o.taps);
 
     // Random PSDUs, each ending in its FCS, each different (its index in the first 4 octets).
     std::mt19937 rng(2026);
