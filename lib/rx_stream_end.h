@@ -16,12 +16,16 @@
 // when the upstream has finished and a call holds everything it wrote, the block feeds it
 // all and finishes. While only that one sample waits, the block sleeps until the upstream
 // writes more (at most 100 ms), as the scheduler does for a block blocked on input.
+//
+// rx_stream_end holds that logic; rx_sink_block<Iface> is the impl's base class that makes
+// start(), stop() and work() of it, leaving the block feed() and finish_stream().
 
 #include <gnuradio/block.h>
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/logger.h>
+#include <gnuradio/types.h>
 
 #include <boost/thread/thread.hpp>
 
@@ -166,6 +170,55 @@ private:
     std::mutex d_mutex;      //!< the receiver: work() and stop()
     bool d_finished = false; //!< finish() ran for the stream fed so far
     int d_failures = 0;      //!< failed receiver calls in a row
+};
+
+/*!
+ * \brief start(), stop() and work() of a receiver sink over an rx_stream_end: the block's
+ * impl derives from rx_sink_block<its public interface> and supplies feed() and
+ * finish_stream() (both called with d_end's mutex held) and refresh_counters() (called
+ * after every guarded() receiver call); they run their receiver calls through d_end.guarded().
+ */
+template <typename Iface>
+class rx_sink_block : public Iface
+{
+public:
+    bool start() override
+    {
+        d_end.start();
+        return Iface::start();
+    }
+
+    bool stop() override
+    {
+        // The flowgraph was stopped, or the block ended without seeing the end in work():
+        // the counters are complete, the PDUs posted now may not all be delivered.
+        d_end.finish_once("stop", [this](const char* where) { finish_stream(where); });
+        return Iface::stop();
+    }
+
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star&) override
+    {
+        return d_end.work(
+            *this, noutput_items, static_cast<const gr_complex*>(input_items[0]),
+            [this](const gr_complex* x, size_t n) { feed(x, n); },
+            [this](const char* where) { finish_stream(where); });
+    }
+
+protected:
+    //! The most derived class constructs the gr::sync_block (a virtual base) first, so
+    //! the block's logger exists here.
+    rx_sink_block() : d_end(this->d_logger, [this] { refresh_counters(); }) {}
+
+    //! Feeds n samples to the receiver and publishes what they complete.
+    virtual void feed(const gr_complex* x, size_t n) = 0;
+    //! End of stream: decodes what the receiver holds and publishes it.
+    virtual void finish_stream(const char* where) = 0;
+    //! Copies the receiver's counters into the block's atomics.
+    virtual void refresh_counters() = 0;
+
+    rx_stream_end d_end; //!< end of stream, failures, the receiver's mutex
 };
 
 } // namespace gpuofdm

@@ -78,8 +78,7 @@ wifi_rx_impl::wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device)
       d_pcap(cfg.pcap_file.empty() ? nullptr
                                    : std::make_unique<core::pcap_writer>(cfg.pcap_file)),
       d_pcap_path(cfg.pcap_file),
-      d_pass_bad_crc(cfg.pass_bad_crc),
-      d_end(d_logger, [this] { refresh_counters(); })
+      d_pass_bad_crc(cfg.pass_bad_crc)
 {
     message_port_register_out(pdus_port());
     if (d_rx->device().is_cuda())
@@ -87,20 +86,6 @@ wifi_rx_impl::wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device)
                         cfg.batch_samples);
     else
         d_logger->debug("on the CPU twin, {} samples per batch", cfg.batch_samples);
-}
-
-bool wifi_rx_impl::start()
-{
-    d_end.start();
-    return sync_block::start();
-}
-
-bool wifi_rx_impl::stop()
-{
-    // The flowgraph was stopped, or the block ended without seeing the end in work(): the
-    // counters and the PCAP file are complete, the PDUs may not all be delivered.
-    d_end.finish_once("stop", [this](const char* where) { finish_stream(where); });
-    return sync_block::stop();
 }
 
 void wifi_rx_impl::refresh_counters()
@@ -167,16 +152,6 @@ void wifi_rx_impl::finish_stream(const char* where)
                     "truncated, {} samples",
                     where, d_fcs_ok.load(), d_fcs_errors.load(), d_signal_errors.load(),
                     d_truncated.load(), d_samples.load());
-}
-
-int wifi_rx_impl::work(int noutput_items,
-                       gr_vector_const_void_star& input_items,
-                       gr_vector_void_star&)
-{
-    return d_end.work(
-        *this, noutput_items, static_cast<const gr_complex*>(input_items[0]),
-        [this](const gr_complex* x, size_t n) { feed(x, n); },
-        [this](const char* where) { finish_stream(where); });
 }
 
 } // namespace gpuofdm

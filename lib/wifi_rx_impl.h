@@ -30,7 +30,7 @@ struct wifi_rx_config {
     bool pilot_interpolation;
 };
 
-class wifi_rx_impl : public wifi_rx
+class wifi_rx_impl : public rx_sink_block<wifi_rx>
 {
 public:
     wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device);
@@ -50,20 +50,13 @@ public:
     int fft_backoff() const override { return d_rx->params().fft_backoff; }
     bool pilot_interpolation() const override { return d_rx->params().pilot_interpolation; }
 
-    bool start() override;
-    bool stop() override;
-
-    int work(int noutput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items) override;
-
 private:
-    //! Feeds n samples and publishes what they complete (d_end's mutex held).
-    void feed(const gr_complex* x, size_t n);
-    //! End of stream (d_end's mutex held): decodes what the receiver holds and publishes it.
-    void finish_stream(const char* where);
+    //! Feeds n samples and publishes what they complete.
+    void feed(const gr_complex* x, size_t n) override;
+    //! End of stream: decodes what the receiver holds and publishes it.
+    void finish_stream(const char* where) override;
     void publish(const std::vector<core::wifi_rx_packet>& packets);
-    void refresh_counters();
+    void refresh_counters() override;
 
     std::unique_ptr<core::wifi_receiver> d_rx; //!< CPU twin or CUDA backend
     std::unique_ptr<core::pcap_writer> d_pcap; //!< nullptr without a file, or after a failure
@@ -71,7 +64,6 @@ private:
     std::atomic<bool> d_pass_bad_crc;
 
     uint64_t d_base = 0;       //!< samples fed before the last finish() (a rerun)
-    rx_stream_end d_end;       //!< end of stream, failures, the receiver's mutex
 
     std::atomic<uint64_t> d_fcs_ok{ 0 }, d_fcs_errors{ 0 }, d_signal_errors{ 0 },
         d_truncated{ 0 }, d_samples{ 0 }, d_published{ 0 };

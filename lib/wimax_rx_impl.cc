@@ -74,26 +74,12 @@ wimax_rx_impl::wimax_rx_impl(std::unique_ptr<core::wimax_receiver> rx,
                      gr::io_signature::make(0, 0, 0)),
       d_rx(std::move(rx)),
       d_sample_rate(sample_rate),
-      d_pass_bad(pass_bad),
-      d_end(d_logger, [this] { refresh_counters(); })
+      d_pass_bad(pass_bad)
 {
     message_port_register_out(pdus_port());
     d_logger->debug("on {}, {} samples per batch, bursts of {} samples",
                     d_rx->device().is_cuda() ? d_rx->device().to_string() : "the CPU twin",
                     d_rx->batch_samples(), d_rx->burst_samples());
-}
-
-bool wimax_rx_impl::start()
-{
-    d_end.start();
-    return sync_block::start();
-}
-
-bool wimax_rx_impl::stop()
-{
-    // As wifi_rx: the counters are complete, PDUs posted here may not all be delivered.
-    d_end.finish_once("stop", [this](const char* where) { finish_stream(where); });
-    return sync_block::stop();
 }
 
 void wimax_rx_impl::refresh_counters()
@@ -150,16 +136,6 @@ void wimax_rx_impl::finish_stream(const char* where)
     d_base = d_rx->stats().samples;
     d_logger->debug("end of stream ({}): {} bursts ok, {} bad, {} truncated, {} samples",
                     where, d_ok.load(), d_bad.load(), d_truncated.load(), d_samples.load());
-}
-
-int wimax_rx_impl::work(int noutput_items,
-                        gr_vector_const_void_star& input_items,
-                        gr_vector_void_star&)
-{
-    return d_end.work(
-        *this, noutput_items, static_cast<const gr_complex*>(input_items[0]),
-        [this](const gr_complex* x, size_t n) { feed(x, n); },
-        [this](const char* where) { finish_stream(where); });
 }
 
 } // namespace gpuofdm

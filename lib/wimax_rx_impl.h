@@ -19,7 +19,7 @@
 namespace gr {
 namespace gpuofdm {
 
-class wimax_rx_impl : public wimax_rx
+class wimax_rx_impl : public rx_sink_block<wimax_rx>
 {
 public:
     //! \p rx is the receiver make() built (its parameters checked).
@@ -47,27 +47,19 @@ public:
     int channel_taps() const override { return d_rx->params().channel_taps; }
     int burst_samples() const override { return int(d_rx->burst_samples()); }
 
-    bool start() override;
-    bool stop() override;
-
-    int work(int noutput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items) override;
-
 private:
-    //! Feeds n samples and publishes what they complete (d_end's mutex held).
-    void feed(const gr_complex* x, size_t n);
-    //! End of stream (d_end's mutex held): decodes what the receiver holds and publishes it.
-    void finish_stream(const char* where);
+    //! Feeds n samples and publishes what they complete.
+    void feed(const gr_complex* x, size_t n) override;
+    //! End of stream: decodes what the receiver holds and publishes it.
+    void finish_stream(const char* where) override;
     void publish(const std::vector<core::wimax_rx_burst>& bursts);
-    void refresh_counters();
+    void refresh_counters() override;
 
     std::unique_ptr<core::wimax_receiver> d_rx; //!< CPU twin or CUDA backend
     const double d_sample_rate;
     std::atomic<bool> d_pass_bad;
 
     uint64_t d_base = 0; //!< samples fed before the last finish() (a rerun)
-    rx_stream_end d_end; //!< end of stream, failures, the receiver's mutex
 
     std::atomic<uint64_t> d_ok{ 0 }, d_bad{ 0 }, d_truncated{ 0 }, d_samples{ 0 },
         d_published{ 0 };
