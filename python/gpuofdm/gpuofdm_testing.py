@@ -7,7 +7,10 @@ vectors' octet files read, and why the GPU cases skip. Not installed; the qa_*.p
 import it from their own folder."""
 
 import os
+import threading
 
+import numpy as np
+import pmt
 from gnuradio import gpuofdm
 
 
@@ -36,3 +39,35 @@ def read_octet_bits(path):
 def gpu_reason():
     """Why the GPU cases skip here, or '' when a GPU is usable."""
     return gpuofdm.gpu_unusable_reason(0)
+
+
+def make_pdu(data, **meta):
+    """A PDU: (dict of the keyword arguments, u8vector of the octets)."""
+    d = pmt.make_dict()
+    for k, v in meta.items():
+        d = pmt.dict_add(d, pmt.intern(k), pmt.to_pmt(v))
+    return pmt.cons(d, pmt.init_u8vector(len(data), [int(b) for b in data]))
+
+
+def run_with_timeout(tb, timeout=120):
+    """tb.run() that fails instead of hanging: stops the flowgraph after `timeout` s."""
+    t = threading.Thread(target=tb.run, daemon=True)
+    t.start()
+    t.join(timeout)
+    if t.is_alive():
+        tb.stop()
+        tb.wait()
+        raise AssertionError("the flowgraph did not end within %g s" % timeout)
+
+
+def pdus_of(dbg):
+    """[(metadata as a dict of PMTs by key, payload as a uint8 array)] of a message_debug's
+    stored PDUs (a receiver's output)."""
+    out = []
+    for i in range(dbg.num_messages()):
+        m = dbg.get_message(i)
+        items = pmt.dict_items(pmt.car(m))
+        d = {pmt.symbol_to_string(pmt.car(kv)): pmt.cdr(kv)
+             for kv in (pmt.nth(k, items) for k in range(pmt.length(items)))}
+        out.append((d, np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
+    return out

@@ -21,13 +21,12 @@ import pmt
 from gnuradio import blocks, channels, gr, gr_unittest
 
 from gnuradio import gpuofdm
-from gpuofdm_testing import gpu_reason
+from gpuofdm_testing import gpu_reason, make_pdu, pdus_of, run_with_timeout
 
 PDUS = pmt.intern("pdus")
 RATES = (6, 9, 12, 18, 24, 36, 48, 54)
 N_DBPS = {6: 24, 9: 36, 12: 48, 18: 72, 24: 96, 36: 144, 48: 192, 54: 216}
 KEYS = ("rate", "psdu_len", "crc_ok", "seed", "snr_db", "cfo_hz", "start", "sync_metric")
-RUN_TIMEOUT_S = 120
 
 
 def frame_samples(psdu_len, rate):
@@ -41,40 +40,10 @@ def psdu_with_fcs(n, seed):
     return np.frombuffer(body + struct.pack("<I", zlib.crc32(body)), dtype=np.uint8)
 
 
-def make_pdu(psdu, **meta):
-    d = pmt.make_dict()
-    for k, v in meta.items():
-        d = pmt.dict_add(d, pmt.intern(k), pmt.to_pmt(v))
-    return pmt.cons(d, pmt.init_u8vector(len(psdu), [int(b) for b in psdu]))
-
-
 def some_frames(n, seed, max_len=1500):
     rng = np.random.default_rng(seed)
     return [(psdu_with_fcs(int(rng.integers(24, max_len)), seed + i), RATES[i % 8])
             for i in range(n)]
-
-
-def run_with_timeout(tb, timeout=RUN_TIMEOUT_S):
-    t = threading.Thread(target=tb.run, daemon=True)
-    t.start()
-    t.join(timeout)
-    if t.is_alive():
-        tb.stop()
-        tb.wait()
-        raise AssertionError("the flowgraph did not end within %g s" % timeout)
-
-
-def pdus_of(dbg):
-    """[(metadata as a Python dict, PSDU as a uint8 array)] from a message_debug."""
-    out = []
-    for i in range(dbg.num_messages()):
-        m = dbg.get_message(i)
-        meta = pmt.car(m)
-        d = {pmt.symbol_to_string(pmt.car(kv)): pmt.cdr(kv)
-             for kv in (pmt.nth(k, pmt.dict_items(meta))
-                        for k in range(pmt.length(pmt.dict_items(meta))))}
-        out.append((d, np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
-    return out
 
 
 def read_pcap(path):

@@ -12,21 +12,19 @@ CPU twin."""
 
 import os
 import tempfile
-import threading
 
 import numpy as np
 import pmt
 from gnuradio import blocks, channels, gr, gr_unittest
 
 from gnuradio import gpuofdm
-from gpuofdm_testing import gpu_reason
+from gpuofdm_testing import gpu_reason, make_pdu, pdus_of, run_with_timeout
 
 PDUS = pmt.intern("pdus")
 FS = 4e6
 BLOCK = [12, 24, 36, 48, 72, 96, 108]          # K of Table 215, rate_id 0..6
 KEYS = ("profile", "burst_bytes", "rs_corrected", "rs_uncorrectable", "ok", "snr_db",
         "cfo_hz", "start", "sync_metric", "preamble_metric", "coded_errors", "coded_bits")
-RUN_TIMEOUT_S = 120
 
 
 def burst_samples(n_bytes, rate_id, cp_div=4):
@@ -34,38 +32,9 @@ def burst_samples(n_bytes, rate_id, cp_div=4):
     return (2 + n_sym) * (256 + 256 // cp_div)
 
 
-def make_pdu(data, **meta):
-    d = pmt.make_dict()
-    for k, v in meta.items():
-        d = pmt.dict_add(d, pmt.intern(k), pmt.to_pmt(v))
-    return pmt.cons(d, pmt.init_u8vector(len(data), [int(b) for b in data]))
-
-
 def some_bursts(n, n_bytes, seed):
     rng = np.random.default_rng(seed)
     return [rng.integers(0, 256, n_bytes, dtype=np.uint8) for _ in range(n)]
-
-
-def run_with_timeout(tb, timeout=RUN_TIMEOUT_S):
-    t = threading.Thread(target=tb.run, daemon=True)
-    t.start()
-    t.join(timeout)
-    if t.is_alive():
-        tb.stop()
-        tb.wait()
-        raise AssertionError("the flowgraph did not end within %g s" % timeout)
-
-
-def pdus_of(dbg):
-    """[(metadata as a Python dict of PMTs, payload as a uint8 array)] from a message_debug."""
-    out = []
-    for i in range(dbg.num_messages()):
-        m = dbg.get_message(i)
-        items = pmt.dict_items(pmt.car(m))
-        d = {pmt.symbol_to_string(pmt.car(kv)): pmt.cdr(kv)
-             for kv in (pmt.nth(k, items) for k in range(pmt.length(items)))}
-        out.append((d, np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
-    return out
 
 
 def start_tags(snk, lead=0):
