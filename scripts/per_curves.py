@@ -4,11 +4,14 @@
 
     per_curves.py RESULTS.csv [--out DIR] [--target 0.01] [--max-gap 1.0]
 
-One PNG per channel (DIR/per_<channel>.png): every rate, the real receiver solid, the
-reference receiver (true timing, CFO and channel) dashed. Prints a Markdown table of the
-SNR at the target PER of both receivers and the gap (log-PER interpolated between the
-points around the target); exits 1 when a gap is above --max-gap or a curve never reaches
-the target. Needs matplotlib (Debian: python3-matplotlib).
+One PNG per channel: every rate (802.11a, DIR/per_<channel>.png) or burst profile
+(802.16, gpuofdm_per --standard wimax: the 'rate' column holds the profile's name, e.g.
+QPSK-3/4; DIR/per_wimax_<channel>.png), the real receiver solid, the reference receiver
+(true timing, CFO and channel) dashed, and where the CSV has them (--diagnose) the receiver
+given the true timing and CFO only dotted. Prints a Markdown table of the SNR at the
+target PER of both receivers and the gap (log-PER interpolated between the points around
+the target); exits 1 when a gap is above --max-gap or a curve never reaches the target.
+Needs matplotlib (Debian: python3-matplotlib).
 """
 
 import argparse
@@ -17,6 +20,11 @@ import math
 import os
 import sys
 from collections import defaultdict
+
+
+# gpuofdm_per --standard wimax's profile names, in Rate_ID order.
+WIMAX_PROFILES = ["BPSK-1/2", "QPSK-1/2", "QPSK-3/4", "16-QAM-1/2", "16-QAM-3/4",
+                  "64-QAM-2/3", "64-QAM-3/4"]
 
 
 def snr_at(points, target):
@@ -48,9 +56,11 @@ def main():
     frames = set()
     with open(a.csv) as f:
         for row in csv.DictReader(f):
-            key = (row["channel"], int(row["rate"]), row["receiver"])
+            key = (row["channel"], row["rate"], row["receiver"])
             curves[key].append((float(row["snr_db"]), float(row["per"])))
             frames.add(int(row["frames"]))
+    # 802.11a rates are numbers (Mb/s); 802.16 profiles are names.
+    wimax = any(not k[1].isdigit() for k in curves)
 
     import matplotlib
     matplotlib.use("Agg")
@@ -58,42 +68,55 @@ def main():
 
     os.makedirs(a.out, exist_ok=True)
     channels = sorted({k[0] for k in curves})
-    rates = sorted({k[1] for k in curves})
+    if wimax:
+        order = {p: i for i, p in enumerate(WIMAX_PROFILES)}
+        rates = sorted({k[1] for k in curves}, key=lambda r: (order.get(r, len(order)), r))
+    else:
+        rates = sorted({k[1] for k in curves}, key=int)
     floor = 0.5 / max(frames)
     failed = False
-    print("| channel | rate (Mb/s) | SNR at PER %g, receiver | reference | gap (dB) |"
-          % a.target)
+    print("| channel | %s | SNR at PER %g, receiver | reference | gap (dB) |"
+          % ("profile" if wimax else "rate (Mb/s)", a.target))
     print("|---|---|---|---|---|")
     for ch in channels:
         fig, ax = plt.subplots(figsize=(8, 5.5))
         colors = plt.cm.viridis([i / max(1, len(rates) - 1) for i in range(len(rates))])
         for rate, color in zip(rates, colors):
-            for rx, style in (("real", "-"), ("reference", "--")):
+            name = " ".join(rate.rsplit("-", 1)) if wimax else "%s Mb/s" % rate
+            for rx, style in (("real", "-"), ("reference", "--"), ("true_timing_cfo", ":")):
                 pts = sorted(curves.get((ch, rate, rx), []))
                 if not pts:
                     continue
                 ax.semilogy([s for s, _ in pts], [max(p, floor) for _, p in pts], style,
                             color=color, marker="o" if rx == "real" else None, markersize=3,
-                            label="%d Mb/s" % rate if rx == "real" else None)
+                            label=name if rx == "real" else None)
             real = snr_at(curves.get((ch, rate, "real"), []), a.target)
             ref = snr_at(curves.get((ch, rate, "reference"), []), a.target)
             if real is None or ref is None:
                 failed = True
-                print("| %s | %d | %s | %s | - |" % (ch, rate, real, ref))
+                print("| %s | %s | %s | %s | - |" % (ch, rate, real, ref))
                 continue
             gap = real - ref
             failed |= gap > a.max_gap
-            print("| %s | %d | %.2f | %.2f | %.2f |" % (ch, rate, real, ref, gap))
+            print("| %s | %s | %.2f | %.2f | %.2f |" % (ch, rate, real, ref, gap))
         ax.axhline(a.target, color="gray", linewidth=0.8)
         ax.set_ylim(floor * 0.8, 1.05)
         ax.set_xlabel("SNR per sample (dB)")
         ax.set_ylabel("packet error rate")
-        ax.set_title("802.11a, %s channel, 1000-octet frames, CFO within +-100 kHz\n"
-                     "wifi_rx (solid, o) vs the same receiver given the true timing, CFO and "
-                     "channel (dashed)" % ch, fontsize=9)
+        if wimax:
+            dotted = any(k[0] == ch and k[2] == "true_timing_cfo" for k in curves)
+            ax.set_title("802.16 OFDM-256, %s channel, 1000-octet bursts, CFO within +-100 kHz "
+                         "at 4 Msps\nwimax_rx (solid, o) vs the same receiver given the true "
+                         "timing, CFO and channel (dashed)%s"
+                         % (ch, "\nand given the true timing and CFO only (dotted)"
+                            if dotted else ""), fontsize=9)
+        else:
+            ax.set_title("802.11a, %s channel, 1000-octet frames, CFO within +-100 kHz\n"
+                         "wifi_rx (solid, o) vs the same receiver given the true timing, CFO "
+                         "and channel (dashed)" % ch, fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8, ncol=2)
-        path = os.path.join(a.out, "per_%s.png" % ch)
+        path = os.path.join(a.out, ("per_wimax_%s.png" if wimax else "per_%s.png") % ch)
         fig.tight_layout()
         fig.savefig(path, dpi=110)
         print("", file=sys.stderr)

@@ -4,18 +4,22 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// gpuofdm_per: 802.11a packet error rate against SNR, core level (no GNU Radio, so it runs
-// on a GPU host as it is). For each rate, channel and SNR: frames of random PSDUs from the
-// core transmitter, each through the channel (3 taps or 1, a random CFO within
-// +-cfo_max and a random phase, complex AWGN), decoded twice: by the real receiver (its
-// own sync, CFO and channel estimates) and by the same receiver handed the true timing,
-// CFO and channel (the reference). Prints one CSV line a point; scripts/per_curves.py
-// plots them and reads off the SNR at PER 1%.
+// gpuofdm_per: 802.11a (or, --standard wimax, 802.16 OFDM-256) packet error rate against
+// SNR, core level (no GNU Radio, so it runs on a GPU host as it is). For each rate (burst
+// profile), channel and SNR: frames (bursts) of random octets from the core transmitter,
+// each through the channel (3 taps or 1, a random CFO within +-cfo_max and a random phase,
+// complex AWGN), decoded twice: by the real receiver (its own sync, CFO and channel
+// estimates) and by the same receiver handed the true timing, CFO and channel (the
+// reference). Prints one CSV line a point; scripts/per_curves.py plots them and reads off
+// the SNR at PER 1%.
 
 #include "wifi_rx.h"
 #include "wifi_rx_bits.h"
 #include "wifi_tx.h"
+#include "wimax_rx.h"
+#include "wimax_tx.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -35,10 +39,13 @@ namespace {
 constexpr double two_pi = 6.283185307179586;
 constexpr size_t gap = 400;  //!< zeros (plus noise) between frames
 constexpr size_t lead = 500; //!< before the first frame
+constexpr double wimax_fs = 4e6; //!< 802.16 sample rate assumed (8.3.2.3: 8/7 x 3.5 MHz)
 
 struct options {
     std::string device = "auto";
+    std::string standard = "wifi"; //!< wifi (802.11a) or wimax (802.16 OFDM-256)
     std::vector<int> rates{ 6, 9, 12, 18, 24, 36, 48, 54 };
+    std::vector<int> profiles{ 0, 1, 2, 3, 4, 5, 6 }; //!< 802.16 Rate_IDs
     std::vector<std::string> channels{ "awgn", "multipath" };
     int frames = 400;
     int len = 1000;
@@ -55,21 +62,26 @@ struct options {
 void usage()
 {
     std::puts(
-        "gpuofdm_per: 802.11a PER vs SNR, real receiver and reference (true timing, CFO, channel)\n"
+        "gpuofdm_per: 802.11a / 802.16 PER vs SNR, real receiver and reference (true timing, CFO,\n"
+        "channel)\n"
         "  --device S       auto (default), cpu, cuda, cuda:N\n"
-        "  --rates LIST     Mb/s, comma separated (all eight)\n"
+        "  --standard S     wifi (802.11a, default) or wimax (802.16 OFDM-256, long preamble,\n"
+        "                   CP 1/4, 4 Msps, bursts of --len octets padded to whole RS blocks)\n"
+        "  --rates LIST     wifi: Mb/s, comma separated (all eight)\n"
+        "  --profiles LIST  wimax: Rate_IDs 0 (BPSK 1/2) .. 6 (64-QAM 3/4), comma separated (all)\n"
         "  --channels LIST  awgn, multipath (3 taps: 0.85, 0.42 e^{j2}, 0.30 e^{-j1}) (both)\n"
         "  --frames N       frames per point (400)\n"
-        "  --len N          PSDU octets, FCS included (1000)\n"
-        "  --cfo-max HZ     CFO uniform in +-HZ at 20 Msps, per frame (100e3)\n"
-        "  --points N       SNR points per curve (12), from a start per rate\n"
+        "  --len N          PSDU octets, FCS included; wimax: burst data octets (1000)\n"
+        "  --cfo-max HZ     CFO uniform in +-HZ, per frame, at 20 Msps (wimax: 4 Msps) (100e3)\n"
+        "  --points N       SNR points per curve (12), from a start per rate / profile\n"
         "  --step DB        SNR step (1)\n"
         "  --seed N         random seed (1)\n"
         "  --channel-taps N the receiver's channel_taps (its default)\n"
         "  --threshold T    the synchronizer's detection threshold (its default)\n"
         "  --diagnose       also a receiver with true timing and CFO, channel estimated\n"
         "  --verbose        each lost frame on stderr, with the packet nearest it\n"
-        "CSV on stdout: rate,channel,snr_db,receiver,frames,ok,per");
+        "CSV on stdout: rate,channel,snr_db,receiver,frames,ok,per (wimax: rate is the profile,\n"
+        "e.g. QPSK-3/4)");
 }
 
 template <typename T>
@@ -99,6 +111,10 @@ options parse(int argc, char** argv)
         };
         if (a == "--device")
             o.device = next();
+        else if (a == "--standard")
+            o.standard = next();
+        else if (a == "--profiles")
+            o.profiles = split<int>(next());
         else if (a == "--rates")
             o.rates = split<int>(next());
         else if (a == "--channels")
@@ -131,6 +147,11 @@ options parse(int argc, char** argv)
     }
     if (o.frames < 1 || o.len < 5 || o.len > 4095 || o.points < 1 || !(o.step_db > 0))
         throw std::invalid_argument("--frames >= 1, --len 5..4095, --points >= 1, --step > 0");
+    if (o.standard != "wifi" && o.standard != "wimax")
+        throw std::invalid_argument("--standard: wifi or wimax, got " + o.standard);
+    for (int p : o.profiles)
+        if (p < 0 || p > 6)
+            throw std::invalid_argument("--profiles: Rate_IDs 0 .. 6, got " + std::to_string(p));
     for (const auto& c : o.channels)
         if (c != "awgn" && c != "multipath")
             throw std::invalid_argument("--channels: unknown channel " + c);
@@ -173,6 +194,207 @@ struct frame_truth {
     double phase;
 };
 
+/*!
+ * Where the curve of an 802.16 profile starts (dB): about 2.5 dB below its PER 1% point
+ * (1000-octet bursts; the waterfalls are steep, 1.5 .. 2 dB from PER 1 to 1%).
+ */
+double first_snr_wimax(int rate_id, bool multipath)
+{
+    static const double awgn[7] = { -1.5, 3.0, 4.5, 8.0, 11.0, 14.5, 16.5 };
+    static const double taps3[7] = { 1.5, 5.0, 8.0, 10.5, 14.0, 17.5, 19.5 };
+    return (multipath ? taps3 : awgn)[rate_id];
+}
+
+//! The profile's name for the CSV: "QPSK 3/4" -> "QPSK-3/4".
+std::string profile_label(int rate_id)
+{
+    std::string s = core::wimax_profile(rate_id).name;
+    std::replace(s.begin(), s.end(), ' ', '-');
+    return s;
+}
+
+/*!
+ * The 802.16 OFDM-256 curves: bursts of o.len data octets (the last RS block padded with
+ * 0xFF, 8.3.3.1, so every profile carries the same octets), long downlink preamble, CP 1/4,
+ * unit power over preamble and data (scale 256 / sqrt(200)); the same taps as for 802.11a
+ * (in samples, here 250 ns apart), CFO uniform within +-cfo_max at wimax_fs, random phase.
+ * The reference gets the true start, CFO and the channel as the front end sees it.
+ */
+int run_wimax(const options& o, const core::device_spec& dev)
+{
+    const double scale = 256.0 / std::sqrt(200.0);
+    core::wimax_tx_params tp;
+    tp.scale = float(scale);
+    tp.pad = true;
+    tp.max_bursts_per_batch = 256;
+    auto tx = core::make_wimax_tx(tp, dev);
+    std::fprintf(stderr,
+                 "gpuofdm_per (802.16) on %s: %d bursts of %d octets a point, CFO within "
+                 "+-%.0f Hz at %.0f sps\n",
+                 dev.to_string().c_str(), o.frames, o.len, o.cfo_max_hz, wimax_fs);
+    std::printf("rate,channel,snr_db,receiver,frames,ok,per\n");
+    std::mt19937 rng(o.seed);
+    const auto t0 = std::chrono::steady_clock::now();
+
+    for (const auto& ch : o.channels) {
+        const bool mp = ch == "multipath";
+        const auto taps = channel_taps(mp);
+        for (int rate_id : o.profiles) {
+            core::wimax_rx_params rp;
+            rp.rate_id = rate_id;
+            rp.burst_bytes = size_t(o.len);
+            rp.pad = true;
+            rp.batch_samples = size_t(1) << 22;
+            if (o.channel_taps >= 0)
+                rp.channel_taps = o.channel_taps;
+            if (o.threshold >= 0)
+                rp.sync.threshold = o.threshold;
+            auto rx = core::make_wimax_receiver(rp, dev);
+            const std::string label = profile_label(rate_id);
+            const size_t burst_len = tx->burst_samples(size_t(o.len), rate_id);
+            const size_t stride = burst_len + gap;
+            const size_t per_buffer = std::min<size_t>(
+                tp.max_bursts_per_batch,
+                std::max<size_t>(1, (rx->batch_samples() - lead - taps.size()) / stride));
+            // The channel as the front end sees it, apart from the burst's phase: derotation
+            // starts at the burst's start, and every FFT window starts fft_backoff samples
+            // before a useful part, so Y_k = scale e^{j phase} sum_t h_t e^{-j 2pi k
+            // (backoff + t) / 256} X_k (FFT unscaled, X unit power).
+            std::vector<cfloat> h0(256);
+            for (int k = 0; k < 256; k++) {
+                std::complex<double> sum = 0;
+                for (size_t t = 0; t < taps.size(); t++)
+                    sum += std::complex<double>(taps[t]) *
+                           std::polar(1.0, -two_pi * k * double(rp.fft_backoff + int(t)) / 256.0);
+                h0[size_t(k)] = cfloat(scale * sum);
+            }
+            if (o.verbose)
+                std::fprintf(stderr, "  %s: %zu RS-CC blocks, %zu samples a burst\n",
+                             label.c_str(), rx->burst_symbols(), burst_len);
+            for (int pt = 0; pt < o.points; pt++) {
+                const double snr = first_snr_wimax(rate_id, mp) + pt * o.step_db;
+                const float n0 = float(std::pow(10.0, -snr / 10.0));
+                size_t ok_real = 0, ok_ref = 0, ok_timing = 0;
+                for (int done = 0; done < o.frames;) {
+                    const size_t n = std::min<size_t>(per_buffer, size_t(o.frames - done));
+                    std::vector<std::vector<uint8_t>> data(n);
+                    std::vector<core::wimax_burst_request> req(n);
+                    for (size_t f = 0; f < n; f++) {
+                        data[f].resize(size_t(o.len));
+                        for (auto& b : data[f])
+                            b = uint8_t(rng());
+                        req[f].data = data[f].data();
+                        req[f].len = data[f].size();
+                        req[f].rate_id = rate_id;
+                        req[f].seed = rp.seed;
+                    }
+                    std::vector<cfloat> clean(tx->total_samples(req));
+                    tx->process(req, clean.data());
+                    std::vector<cfloat> x(lead + n * stride, cfloat(0, 0));
+                    std::uniform_real_distribution<double> u(-1.0, 1.0);
+                    std::vector<frame_truth> truth(n);
+                    std::vector<core::wimax_rx_known> known(n);
+                    std::vector<std::vector<cfloat>> h(n, std::vector<cfloat>(256));
+                    for (size_t f = 0; f < n; f++) {
+                        truth[f] = { lead + f * stride, two_pi * o.cfo_max_hz / wimax_fs * u(rng),
+                                     two_pi * u(rng) };
+                        const cfloat* s = clean.data() + f * burst_len;
+                        std::complex<double> rot = std::polar(1.0, truth[f].phase);
+                        const std::complex<double> step = std::polar(1.0, truth[f].cfo);
+                        for (size_t i = 0; i < burst_len + taps.size() - 1; i++) {
+                            cfloat acc = 0;
+                            for (size_t t = 0; t < taps.size(); t++)
+                                if (i >= t && i - t < burst_len)
+                                    acc += taps[t] * s[i - t];
+                            x[truth[f].start + i] = acc * cfloat(rot);
+                            rot *= step;
+                        }
+                        const cfloat ph = cfloat(std::polar(1.0, truth[f].phase));
+                        for (size_t k = 0; k < 256; k++)
+                            h[f][k] = ph * h0[k];
+                        known[f].start = truth[f].start;
+                        known[f].cfo = float(truth[f].cfo);
+                        known[f].channel = h[f].data();
+                        known[f].noise_var = 256.0f * n0;
+                    }
+                    std::normal_distribution<float> g(0.0f, std::sqrt(n0 / 2));
+                    for (auto& v : x)
+                        v += cfloat(g(rng), g(rng));
+                    auto count = [&](const std::vector<core::wimax_rx_burst>& got,
+                                     const char* who) {
+                        size_t ok = 0;
+                        std::vector<bool> seen(n, false);
+                        for (const auto& p : got) {
+                            if (!p.ok)
+                                continue;
+                            for (size_t f = 0; f < n; f++)
+                                if (!seen[f] && p.payload == data[f]) {
+                                    seen[f] = true;
+                                    ok++;
+                                    break;
+                                }
+                        }
+                        if (o.verbose)
+                            for (size_t f = 0; f < n; f++) {
+                                if (seen[f])
+                                    continue;
+                                const long want = long(truth[f].start);
+                                const core::wimax_rx_burst* near = nullptr;
+                                for (const auto& p : got)
+                                    if (!near || std::labs(long(p.start) - want) <
+                                                     std::labs(long(near->start) - want))
+                                        near = &p;
+                                std::fprintf(stderr, "lost (%s): %s snr %.1f burst %zu start %ld: ",
+                                             who, label.c_str(), snr, f, want);
+                                if (!near)
+                                    std::fprintf(stderr, "no burst\n");
+                                else
+                                    std::fprintf(
+                                        stderr,
+                                        "nearest start %+ld cfo err %.0f Hz snr_est %.1f rs "
+                                        "corrected %zu uncorrectable %zu/%zu coded errors %.4f "
+                                        "ok %d metric %.2f preamble_metric %.2f\n",
+                                        long(near->start) - want,
+                                        double(near->cfo - known[f].cfo) * wimax_fs / two_pi,
+                                        near->snr_db, near->rs_corrected, near->rs_uncorrectable,
+                                        near->rs_blocks,
+                                        double(near->coded_errors) /
+                                            double(std::max<size_t>(1, near->coded_bits)),
+                                        int(near->ok), near->sync_metric, near->preamble_metric);
+                            }
+                        return ok;
+                    };
+                    ok_real += count(rx->decode_buffer(x.data(), x.size()), "real");
+                    ok_ref += count(rx->decode_buffer(x.data(), x.size(), known.data(), n),
+                                    "reference");
+                    if (o.diagnose) {
+                        auto k2 = known;
+                        for (auto& k : k2)
+                            k.channel = nullptr;
+                        ok_timing += count(rx->decode_buffer(x.data(), x.size(), k2.data(), n),
+                                           "true timing/cfo");
+                    }
+                    done += int(n);
+                }
+                const double f = double(o.frames);
+                std::printf("%s,%s,%.2f,real,%d,%zu,%.6f\n", label.c_str(), ch.c_str(), snr,
+                            o.frames, ok_real, 1.0 - double(ok_real) / f);
+                std::printf("%s,%s,%.2f,reference,%d,%zu,%.6f\n", label.c_str(), ch.c_str(), snr,
+                            o.frames, ok_ref, 1.0 - double(ok_ref) / f);
+                if (o.diagnose)
+                    std::printf("%s,%s,%.2f,true_timing_cfo,%d,%zu,%.6f\n", label.c_str(),
+                                ch.c_str(), snr, o.frames, ok_timing,
+                                1.0 - double(ok_timing) / f);
+                std::fflush(stdout);
+            }
+            std::fprintf(stderr, "  %s %s done (%.0f s)\n", ch.c_str(), label.c_str(),
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                             .count());
+        }
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -180,6 +402,8 @@ int main(int argc, char** argv)
     try {
         const options o = parse(argc, argv);
         const core::device_spec dev = core::resolve_device(o.device);
+        if (o.standard == "wimax")
+            return run_wimax(o, dev);
         core::wifi_tx_params tp;
         tp.scale = float(64.0 / std::sqrt(52.0)); // unit power over SIGNAL and DATA
         tp.max_frames_per_batch = 256;
