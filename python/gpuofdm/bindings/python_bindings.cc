@@ -23,6 +23,7 @@ void bind_wimax_rx(py::module& m);
 void bind_viterbi_decoder_fb(py::module& m);
 void bind_demapper_cf(py::module& m);
 void bind_rs_codec(py::module& m);
+void bind_ofdm_sync_cc(py::module& m);
 
 PYBIND11_MODULE(gpuofdm_python, m)
 {
@@ -44,4 +45,5 @@ PYBIND11_MODULE(gpuofdm_python, m)
     bind_viterbi_decoder_fb(m);
     bind_demapper_cf(m);
     bind_rs_codec(m);
+    bind_ofdm_sync_cc(m);
 }
