@@ -8,6 +8,7 @@
 // ofdm_fft, on the GPU when one is usable, else on the CPU twin. Prints the throughput and
 // the round-trip error and fails when the error is above tolerance.
 
+#include "../common/cli_options.h"
 #include "demo.h"
 
 #include <gnuradio/blocks/head.h>
@@ -53,32 +54,18 @@ void usage()
 
 options parse(int argc, char** argv)
 {
+    using namespace gpuofdm_apps;
     options o;
-    for (int i = 1; i < argc; i++) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc)
-                throw std::invalid_argument(a + ": needs a value");
-            return argv[++i];
-        };
-        if (a == "--device")
-            o.device = next();
-        else if (a == "--fft-len")
-            o.fft_len = std::stoi(next());
-        else if (a == "--cp")
-            o.cp = std::stoi(next());
-        else if (a == "--symbols")
-            o.symbols = std::stol(next());
-        else if (a == "--batch")
-            o.batch = std::stoi(next());
-        else if (a == "--rate")
-            o.sample_rate = std::stod(next());
-        else if (a == "--help" || a == "-h") {
-            usage();
-            std::exit(0);
-        } else
-            throw std::invalid_argument("unknown option " + a + " (try --help)");
-    }
+    parse_cli(argc, argv,
+              {
+                  value("--device", o.device),
+                  value("--fft-len", o.fft_len),
+                  value("--cp", o.cp),
+                  value("--symbols", o.symbols),
+                  value("--batch", o.batch),
+                  value("--rate", o.sample_rate),
+              },
+              usage);
     if (o.symbols < 1)
         throw std::invalid_argument("--symbols: must be at least 1");
     return o;

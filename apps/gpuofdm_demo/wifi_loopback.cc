@@ -10,6 +10,7 @@
 // CPU twins. Prints frames sent and received, the PER, the receiver's SNR and CFO
 // estimates and the throughput.
 
+#include "../common/cli_options.h"
 #include "demo.h"
 #include "demo_util.h"
 
@@ -62,36 +63,20 @@ void usage()
 
 options parse(int argc, char** argv)
 {
+    using namespace gpuofdm_apps;
     options o;
-    for (int i = 1; i < argc; i++) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc)
-                throw std::invalid_argument(a + ": needs a value");
-            return argv[++i];
-        };
-        if (a == "--device")
-            o.device = next();
-        else if (a == "--frames")
-            o.frames = std::stoi(next());
-        else if (a == "--len")
-            o.len = std::stoi(next());
-        else if (a == "--rate")
-            o.rate = std::stoi(next());
-        else if (a == "--snr")
-            o.snr_db = std::stod(next());
-        else if (a == "--cfo")
-            o.cfo_hz = std::stod(next());
-        else if (a == "--taps")
-            o.taps = next();
-        else if (a == "--max-per")
-            o.max_per = std::stod(next());
-        else if (a == "--help" || a == "-h") {
-            usage();
-            std::exit(0);
-        } else
-            throw std::invalid_argument("unknown option " + a + " (try --help)");
-    }
+    parse_cli(argc, argv,
+              {
+                  value("--device", o.device),
+                  value("--frames", o.frames),
+                  value("--len", o.len),
+                  value("--rate", o.rate),
+                  value("--snr", o.snr_db),
+                  value("--cfo", o.cfo_hz),
+                  value("--taps", o.taps),
+                  value("--max-per", o.max_per),
+              },
+              usage);
     // All PDUs are queued in wifi_tx before the run, and it holds at most 8192.
     if (o.frames < 1 || o.frames > 8192)
         throw std::invalid_argument("--frames: must be 1..8192 (wifi_tx queues at most 8192 "

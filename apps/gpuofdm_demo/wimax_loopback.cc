@@ -10,6 +10,7 @@
 // Prints bursts sent and received, the PER, the receiver's SNR and CFO estimates, the RS
 // corrections and the throughput.
 
+#include "../common/cli_options.h"
 #include "demo.h"
 #include "demo_util.h"
 
@@ -71,40 +72,22 @@ void wimax_usage()
 
 wimax_options parse_wimax(int argc, char** argv)
 {
+    using namespace gpuofdm_apps;
     wimax_options o;
-    for (int i = 1; i < argc; i++) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc)
-                throw std::invalid_argument(a + ": needs a value");
-            return argv[++i];
-        };
-        if (a == "--device")
-            o.device = next();
-        else if (a == "--bursts")
-            o.bursts = std::stoi(next());
-        else if (a == "--bytes")
-            o.bytes = std::stoi(next());
-        else if (a == "--profile")
-            o.profile = std::stoi(next());
-        else if (a == "--cp")
-            o.cp_div = std::stoi(next());
-        else if (a == "--fs")
-            o.fs = std::stod(next());
-        else if (a == "--snr")
-            o.snr_db = std::stod(next());
-        else if (a == "--cfo")
-            o.cfo_hz = std::stod(next());
-        else if (a == "--taps")
-            o.taps = next();
-        else if (a == "--max-per")
-            o.max_per = std::stod(next());
-        else if (a == "--help" || a == "-h") {
-            wimax_usage();
-            std::exit(0);
-        } else
-            throw std::invalid_argument("unknown option " + a + " (try --help)");
-    }
+    parse_cli(argc, argv,
+              {
+                  value("--device", o.device),
+                  value("--bursts", o.bursts),
+                  value("--bytes", o.bytes),
+                  value("--profile", o.profile),
+                  value("--cp", o.cp_div),
+                  value("--fs", o.fs),
+                  value("--snr", o.snr_db),
+                  value("--cfo", o.cfo_hz),
+                  value("--taps", o.taps),
+                  value("--max-per", o.max_per),
+              },
+              wimax_usage);
     // All PDUs are queued in wimax_tx before the run, and it holds at most 8192.
     if (o.bursts < 1 || o.bursts > 8192)
         throw std::invalid_argument("--bursts: must be 1..8192 (wimax_tx queues at most 8192 "

@@ -13,6 +13,7 @@
 // reference). Prints one CSV line a point; scripts/per_curves.py plots them and reads off
 // the SNR at PER 1%.
 
+#include "../common/cli_options.h"
 #include "wifi_rx.h"
 #include "wifi_rx_bits.h"
 #include "wifi_tx.h"
@@ -101,50 +102,27 @@ std::vector<T> split(const std::string& s)
 
 options parse(int argc, char** argv)
 {
+    using namespace gpuofdm_apps;
     options o;
-    for (int i = 1; i < argc; i++) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc)
-                throw std::invalid_argument(a + ": needs a value");
-            return argv[++i];
-        };
-        if (a == "--device")
-            o.device = next();
-        else if (a == "--standard")
-            o.standard = next();
-        else if (a == "--profiles")
-            o.profiles = split<int>(next());
-        else if (a == "--rates")
-            o.rates = split<int>(next());
-        else if (a == "--channels")
-            o.channels = split<std::string>(next());
-        else if (a == "--frames")
-            o.frames = std::stoi(next());
-        else if (a == "--len")
-            o.len = std::stoi(next());
-        else if (a == "--cfo-max")
-            o.cfo_max_hz = std::stod(next());
-        else if (a == "--points")
-            o.points = std::stoi(next());
-        else if (a == "--step")
-            o.step_db = std::stod(next());
-        else if (a == "--verbose")
-            o.verbose = true;
-        else if (a == "--diagnose")
-            o.diagnose = true;
-        else if (a == "--threshold")
-            o.threshold = std::stof(next());
-        else if (a == "--channel-taps")
-            o.channel_taps = std::stoi(next());
-        else if (a == "--seed")
-            o.seed = uint32_t(std::stoul(next()));
-        else if (a == "--help" || a == "-h") {
-            usage();
-            std::exit(0);
-        } else
-            throw std::invalid_argument("unknown option " + a + " (try --help)");
-    }
+    parse_cli(argc, argv,
+              {
+                  value("--device", o.device),
+                  value("--standard", o.standard),
+                  custom("--profiles", [&o](const std::string& v) { o.profiles = split<int>(v); }),
+                  custom("--rates", [&o](const std::string& v) { o.rates = split<int>(v); }),
+                  custom("--channels", [&o](const std::string& v) { o.channels = split<std::string>(v); }),
+                  value("--frames", o.frames),
+                  value("--len", o.len),
+                  value("--cfo-max", o.cfo_max_hz),
+                  value("--points", o.points),
+                  value("--step", o.step_db),
+                  flag("--verbose", o.verbose),
+                  flag("--diagnose", o.diagnose),
+                  value("--threshold", o.threshold),
+                  value("--channel-taps", o.channel_taps),
+                  value("--seed", o.seed),
+              },
+              usage);
     if (o.frames < 1 || o.len < 5 || o.len > 4095 || o.points < 1 || !(o.step_db > 0))
         throw std::invalid_argument("--frames >= 1, --len 5..4095, --points >= 1, --step > 0");
     if (o.standard != "wifi" && o.standard != "wimax")
