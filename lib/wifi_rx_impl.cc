@@ -110,16 +110,21 @@ void wifi_rx_impl::publish(const std::vector<core::wifi_rx_packet>& packets)
         const uint64_t start = ltf >= preamble_before_ltf ? ltf - preamble_before_ltf : 0;
         const auto& psdu = p.data.psdu;
 
+        // The keys are interned once (pmt::mp takes a global lock per call).
+        static const pmt::pmt_t k_rate = pmt::mp("rate"), k_len = pmt::mp("psdu_len"),
+                                k_crc = pmt::mp("crc_ok"), k_seed = pmt::mp("seed"),
+                                k_snr = pmt::mp("snr_db"), k_cfo = pmt::mp("cfo_hz"),
+                                k_start = pmt::mp("start"), k_sync = pmt::mp("sync_metric");
         pmt::pmt_t meta = pmt::make_dict();
-        meta = pmt::dict_add(meta, pmt::mp("rate"), pmt::from_long(p.signal.rate_mbps));
-        meta = pmt::dict_add(meta, pmt::mp("psdu_len"), pmt::from_long(long(psdu.size())));
-        meta = pmt::dict_add(meta, pmt::mp("crc_ok"), pmt::from_bool(p.data.fcs_ok));
-        meta = pmt::dict_add(meta, pmt::mp("seed"), pmt::from_long(long(p.data.seed)));
-        meta = pmt::dict_add(meta, pmt::mp("snr_db"), pmt::from_double(p.snr_db));
-        meta = pmt::dict_add(meta, pmt::mp("cfo_hz"),
+        meta = pmt::dict_add(meta, k_rate, pmt::from_long(p.signal.rate_mbps));
+        meta = pmt::dict_add(meta, k_len, pmt::from_long(long(psdu.size())));
+        meta = pmt::dict_add(meta, k_crc, pmt::from_bool(p.data.fcs_ok));
+        meta = pmt::dict_add(meta, k_seed, pmt::from_long(long(p.data.seed)));
+        meta = pmt::dict_add(meta, k_snr, pmt::from_double(p.snr_db));
+        meta = pmt::dict_add(meta, k_cfo,
                              pmt::from_double(double(p.cfo) * sample_rate / (2.0 * M_PI)));
-        meta = pmt::dict_add(meta, pmt::mp("start"), pmt::from_uint64(start));
-        meta = pmt::dict_add(meta, pmt::mp("sync_metric"), pmt::from_double(p.sync_metric));
+        meta = pmt::dict_add(meta, k_start, pmt::from_uint64(start));
+        meta = pmt::dict_add(meta, k_sync, pmt::from_double(p.sync_metric));
         message_port_pub(pdus_port(),
                          pmt::cons(meta, pmt::init_u8vector(psdu.size(), psdu.data())));
         d_published++;
