@@ -100,14 +100,10 @@ ofdm_sync_cc::sptr ofdm_sync_cc::make(const std::string& standard,
         p.max_samples_per_batch = std::max<size_t>(4096, size_t(batch_samples));
         wifi = core::make_wifi_sync(p, core::resolve_device(device));
     } else {
-        // The 802.16 synchronizer is CPU code only: "cuda" / "cuda:N" cannot be honoured;
-        // any other name is checked as everywhere ("gpu" is refused naming device).
-        if (device == "cuda" || device.rfind("cuda:", 0) == 0)
-            throw std::invalid_argument(
-                "device: the 802.16 synchronizer runs on the CPU only; use \"auto\" or \"cpu\", "
-                "got \"" +
-                device + "\"");
-        core::resolve_device(device == "auto" ? "cpu" : device);
+        // The CPU twin above checked the parameters and gave the lookback; the device's
+        // backend (the CUDA one for "cuda", "cuda:N" or "auto" with a GPU) replaces it.
+        const core::wimax_sync_params p = wimax->params();
+        wimax = core::make_wimax_sync(p, core::resolve_device(device));
     }
     return gnuradio::make_block_sptr<ofdm_sync_cc_impl>(cfg, std::move(wifi), std::move(wimax));
 }
@@ -135,7 +131,7 @@ ofdm_sync_cc_impl::ofdm_sync_cc_impl(const ofdm_sync_config& cfg,
 
 std::string ofdm_sync_cc_impl::device() const
 {
-    return d_wifi ? d_wifi->device().to_string() : "cpu";
+    return d_wifi ? d_wifi->device().to_string() : d_wimax->device().to_string();
 }
 
 bool ofdm_sync_cc_impl::start()

@@ -74,7 +74,7 @@ private:
 
     const ofdm_sync_config d_cfg;
     std::unique_ptr<core::wifi_sync> d_wifi;   //!< 802.11a: CPU twin or CUDA
-    std::unique_ptr<core::wimax_sync> d_wimax; //!< 802.16: CPU
+    std::unique_ptr<core::wimax_sync> d_wimax; //!< 802.16: CPU twin or CUDA
     const size_t d_lookback;
     const pmt::pmt_t d_tag_key, d_port;
 

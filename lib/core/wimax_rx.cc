@@ -16,6 +16,7 @@
 #include "reed_solomon.h"
 #include "scrambler.h"
 #include "viterbi.h"
+#include "wimax_sync_common.h"
 #include "wimax_tx.h"
 
 #include <algorithm>
@@ -28,8 +29,8 @@ namespace gr::gpuofdm::core {
 
 namespace {
 
-constexpr int corr_window = 128; //!< W of the delay-64 autocorrelation
-constexpr int corr_delay = 64;
+constexpr int corr_window = int(wimax_sync_detail::corr_window); //!< W of the autocorrelation
+constexpr int corr_delay = int(wimax_sync_detail::corr_delay);
 constexpr int margin = 24;       //!< timing window margin on each side
 constexpr double two_pi = 6.283185307179586476925;
 constexpr size_t max_batch = size_t(1) << 26;
@@ -101,121 +102,135 @@ size_t wimax_sync::lookback() const
            64;
 }
 
+long wimax_sync::detect_end(size_t n) const
+{
+    const long L1 = long(symbol_len());
+    const long span = long(corr_window + corr_delay);
+    return std::min(long(n) - fwd() - 2 * L1 + 1, long(n) - span + 1);
+}
+
 std::vector<wimax_sync_result> wimax_sync::detect(const cfloat* x, size_t n, size_t search_from)
 {
+    namespace sd = wimax_sync_detail;
     if (!x && n > 0)
         throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
     d_clean.resize(n);
     for (size_t i = 0; i < n; i++)
         d_clean[i] = clean_sample(x[i]) ? x[i] : cfloat();
-    const cfloat* c = d_clean.data();
-    const long L1 = long(symbol_len()), cp = long(cp_len());
-    const long span = long(corr_window + corr_delay);
-    const long f = fwd(), b = back();
-    const size_t hold = std::max(d_params.hold, size_t(2 * L1));
-    // Detection points with their whole timing window in the buffer.
-    const long n_end = std::min(long(n) - f - 2 * L1 + 1, long(n) - span + 1);
+    const auto* c = reinterpret_cast<const sd::cpx*>(d_clean.data());
+    const long n_end = detect_end(n);
     std::vector<wimax_sync_result> out;
     if (n_end <= 0)
         return out;
 
     size_t resume = search_from;
-    cd acc = 0;
-    double pa = 0, pb = 0;
+    sd::sums acc{};
     size_t run = 0;
     for (long i = 0; i < n_end; i++) {
-        if (i % corr_window == 0) {
-            // Exact sums every W samples, so rounding never builds up (a loud burst
-            // followed by digital silence must give p = 0 there, not a residue).
-            acc = 0;
-            pa = pb = 0;
-            for (long k = i; k < i + corr_window; k++) {
-                acc += cd(c[k]) * std::conj(cd(c[k + corr_delay]));
-                pa += std::norm(cd(c[k]));
-                pb += std::norm(cd(c[k + corr_delay]));
-            }
-        } else {
-            // Slide by one: drop i - 1, add i + W - 1.
-            const long o = i - 1, e = i + corr_window - 1;
-            acc += cd(c[e]) * std::conj(cd(c[e + corr_delay])) -
-                   cd(c[o]) * std::conj(cd(c[o + corr_delay]));
-            pa += std::norm(cd(c[e])) - std::norm(cd(c[o]));
-            pb += std::norm(cd(c[e + corr_delay])) - std::norm(cd(c[o + corr_delay]));
-        }
-        const double p = std::max(pa, pb);
-        const double m = p > 0 ? std::abs(acc) / p : 0.0;
-        const bool flag = p >= double(d_params.min_power) && p > 0 && m > double(d_params.threshold);
-        run = flag ? run + 1 : 0;
+        sd::step(acc, c, i); // exact every W samples, slid between
+        run = sd::flag(acc, double(d_params.threshold), double(d_params.min_power)) ? run + 1
+                                                                                       : 0;
         if (run != d_params.min_plateau)
             continue;
-
-        // A detection point: fine timing over [i - back, i + fwd], never before resume.
-        const long lo = std::max({ i - b, long(resume), 0L });
-        const long hi = i + f;
-        if (hi < lo)
-            continue;
-        const double w0 = -std::arg(acc) / corr_delay;
-        const long len = hi - lo + 1;
-        d_y.resize(size_t(len + 2 * L1));
-        double best = -1;
-        long best_j = 0;
-        double best_w = w0;
-        for (int h = -d_params.cfo_search; h <= d_params.cfo_search; h++) {
-            const double w = w0 + h * two_pi / corr_delay;
-            for (long t = 0; t < long(d_y.size()); t++)
-                d_y[size_t(t)] = c[lo + t] * cfloat(std::polar(1.0, -w * double(t)));
-            for (long j = 0; j < len; j++) {
-                cfloat c1 = 0, c2 = 0;
-                const cfloat* y1 = d_y.data() + j + cp;
-                const cfloat* y2 = y1 + L1;
-                for (int k = 0; k < 256; k++) {
-                    c1 += y1[k] * std::conj(d_time[0][size_t(k)]);
-                    c2 += y2[k] * std::conj(d_time[1][size_t(k)]);
-                }
-                const double v = std::abs(c1) + std::abs(c2);
-                if (v > best) {
-                    best = v;
-                    best_j = j;
-                    best_w = w;
-                }
-            }
-        }
-        const long s = lo + best_j;
-        // CFO: delay 64 over the first symbol, unwrapped to the hypothesis; then delay 128
-        // over the second (+-pi / 128 around that).
-        cd a1 = 0, a2 = 0;
-        for (long t = s; t < s + L1 - corr_delay; t++)
-            a1 += cd(c[t]) * std::conj(cd(c[t + corr_delay]));
-        for (long t = s + L1; t < s + 2 * L1 - 128; t++)
-            a2 += cd(c[t]) * std::conj(cd(c[t + 128]));
-        double w1 = -std::arg(a1) / corr_delay;
-        w1 += (two_pi / corr_delay) * std::round((best_w - w1) / (two_pi / corr_delay));
-        const double w2 = w1 - wrap_pi(std::arg(a2) + 128.0 * w1) / 128.0;
-        // The normalized matched filter of both symbols at s, derotated by w2.
-        double q = 0;
-        for (int sym = 0; sym < 2; sym++) {
-            const long u = s + sym * L1 + cp;
-            cd corr = 0;
-            double e = 0;
-            for (int k = 0; k < 256; k++) {
-                const cd y = cd(c[u + k]) * std::polar(1.0, -w2 * double(u + k - s));
-                corr += y * std::conj(cd(d_time[sym][size_t(k)]));
-                e += std::norm(y);
-            }
-            const double d = std::sqrt(e * d_energy[sym]);
-            q += d > 0 ? 0.5 * std::abs(corr) / d : 0.0;
-        }
-        if (q < double(d_params.min_preamble_metric))
-            continue;
-        wimax_sync_result r;
-        r.start = size_t(s);
-        r.cfo = float(w2);
-        r.metric = float(m);
-        r.preamble_metric = float(q);
-        out.push_back(r);
-        resume = size_t(s) + hold;
+        candidate cand;
+        cand.i = size_t(i);
+        cand.cr = acc.cr;
+        cand.ci = acc.ci;
+        cand.m = sd::metric(acc);
+        take_candidate(d_clean.data(), 0, cand, resume, out);
     }
     return out;
+}
+
+void wimax_sync::take_candidate(const cfloat* w, long base, const candidate& cand,
+                                size_t& resume, std::vector<wimax_sync_result>& out)
+{
+    // c[k] is the clean sample k (k in the candidate's window).
+    const cfloat* c = w - base;
+    const long L1 = long(symbol_len()), cp = long(cp_len());
+    const long f = fwd(), b = back();
+    const size_t hold = std::max(d_params.hold, size_t(2 * L1));
+    const long i = long(cand.i);
+
+    // A detection point: fine timing over [i - back, i + fwd], never before resume.
+    const long lo = std::max({ i - b, long(resume), 0L });
+    const long hi = i + f;
+    if (hi < lo)
+        return;
+    const double w0 = -std::atan2(cand.ci, cand.cr) / corr_delay;
+    const long len = hi - lo + 1;
+    // The matched filter reads y[j + cp + L1 + k] for j < len, k < 256: len + 2 L1 - 1.
+    d_y.resize(size_t(len + 2 * L1 - 1));
+    double best = -1;
+    long best_j = 0;
+    double best_w = w0;
+    for (int h = -d_params.cfo_search; h <= d_params.cfo_search; h++) {
+        const double wh = w0 + h * two_pi / corr_delay;
+        for (long t = 0; t < long(d_y.size()); t++)
+            d_y[size_t(t)] = c[lo + t] * cfloat(std::polar(1.0, -wh * double(t)));
+        for (long j = 0; j < len; j++) {
+            cfloat c1 = 0, c2 = 0;
+            const cfloat* y1 = d_y.data() + j + cp;
+            const cfloat* y2 = y1 + L1;
+            for (int k = 0; k < 256; k++) {
+                c1 += y1[k] * std::conj(d_time[0][size_t(k)]);
+                c2 += y2[k] * std::conj(d_time[1][size_t(k)]);
+            }
+            const double v = std::abs(c1) + std::abs(c2);
+            if (v > best) {
+                best = v;
+                best_j = j;
+                best_w = wh;
+            }
+        }
+    }
+    const long s = lo + best_j;
+    // CFO: delay 64 over the first symbol, unwrapped to the hypothesis; then delay 128
+    // over the second (+-pi / 128 around that).
+    cd a1 = 0, a2 = 0;
+    for (long t = s; t < s + L1 - corr_delay; t++)
+        a1 += cd(c[t]) * std::conj(cd(c[t + corr_delay]));
+    for (long t = s + L1; t < s + 2 * L1 - 128; t++)
+        a2 += cd(c[t]) * std::conj(cd(c[t + 128]));
+    double w1 = -std::arg(a1) / corr_delay;
+    w1 += (two_pi / corr_delay) * std::round((best_w - w1) / (two_pi / corr_delay));
+    const double w2 = w1 - wrap_pi(std::arg(a2) + 128.0 * w1) / 128.0;
+    // The normalized matched filter of both symbols at s, derotated by w2.
+    double q = 0;
+    for (int sym = 0; sym < 2; sym++) {
+        const long u = s + sym * L1 + cp;
+        cd corr = 0;
+        double e = 0;
+        for (int k = 0; k < 256; k++) {
+            const cd y = cd(c[u + k]) * std::polar(1.0, -w2 * double(u + k - s));
+            corr += y * std::conj(cd(d_time[sym][size_t(k)]));
+            e += std::norm(y);
+        }
+        const double d = std::sqrt(e * d_energy[sym]);
+        q += d > 0 ? 0.5 * std::abs(corr) / d : 0.0;
+    }
+    if (q < double(d_params.min_preamble_metric))
+        return;
+    wimax_sync_result r;
+    r.start = size_t(s);
+    r.cfo = float(w2);
+    r.metric = float(cand.m);
+    r.preamble_metric = float(q);
+    out.push_back(r);
+    resume = size_t(s) + hold;
+}
+
+std::unique_ptr<wimax_sync> make_wimax_sync(const wimax_sync_params& p, const device_spec& dev)
+{
+    if (!dev.is_cuda())
+        return std::make_unique<wimax_sync>(p);
+#ifdef GPUOFDM_HAVE_CUDA
+    return make_wimax_sync_cuda(p, dev);
+#else
+    wimax_sync check(p); // a bad parameter reads the same on every build
+    (void)check;
+    throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
+#endif
 }
 
 // ---------------------------------------------------------------------------------------

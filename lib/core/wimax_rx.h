@@ -74,7 +74,8 @@ struct wimax_sync_result {
 };
 
 /*!
- * \brief 802.16 OFDM-256 long-preamble synchronizer (CPU).
+ * \brief 802.16 OFDM-256 long-preamble synchronizer: this class is the CPU twin;
+ * make_wimax_sync gives it or the CUDA backend (the same bursts: wimax_sync_common.h).
  *
  * The first preamble symbol repeats every 64 samples (cyclic prefix included: 256 / cp_div
  * <= 64), the second every 128. A detection point is the first sample n where the run of
@@ -86,15 +87,19 @@ struct wimax_sync_result {
  * found burst: the delay-64 phase over the first symbol (all 256 / cp_div + 192 pairs),
  * unwrapped to the hypothesis, then the delay-128 phase over the second symbol (+-pi / 128
  * around it). After a burst the search resumes at start + hold. Non-finite samples count
- * as 0.
+ * as 0. The detection metric's window sums are exact at every multiple of 128 samples
+ * from the buffer's start and slid by one sample between (wimax_sync_common.h).
  */
 class wimax_sync
 {
 public:
     //! Checks every parameter; throws std::invalid_argument naming the bad one.
     explicit wimax_sync(const wimax_sync_params& p);
+    virtual ~wimax_sync() = default;
 
     const wimax_sync_params& params() const { return d_params; }
+    //! Where the detection metric runs (the CPU for this class).
+    virtual device_spec device() const { return device_spec{}; }
 
     /*!
      * Bursts in x[0 .. n) with start >= search_from whose detection point has its whole
@@ -102,7 +107,8 @@ public:
      * the search until start + hold. Throws std::invalid_argument ("x: ") for a null
      * pointer with n > 0.
      */
-    std::vector<wimax_sync_result> detect(const cfloat* x, size_t n, size_t search_from = 0);
+    virtual std::vector<wimax_sync_result> detect(const cfloat* x, size_t n,
+                                                  size_t search_from = 0);
 
     //! Samples before a buffer's end in which a burst may start but not be found yet.
     size_t lookback() const;
@@ -114,15 +120,46 @@ public:
     //! level of wimax_tx with scale 1.
     const std::vector<cfloat>& preamble_time(int symbol) const { return d_time[symbol & 1]; }
 
-private:
+protected:
+    //! A detection point: its sample, the sums' c there and m (wimax_sync_common.h).
+    struct candidate {
+        size_t i = 0;
+        double cr = 0.0, ci = 0.0;
+        double m = 0.0;
+    };
+
     int back() const;
     int fwd() const;
+    //! Detection points lie in [0, detect_end(n)) (<= 0: none): their timing window fits.
+    long detect_end(size_t n) const;
+    //! The clean samples a candidate i's fine timing reads: [i - back(), i + fwd() + 2 L1).
+    size_t window_len() const { return size_t(back() + fwd()) + 2 * symbol_len(); }
+    /*!
+     * The rule for one candidate, in increasing i: fine timing from search position
+     * \p resume on, the preamble metric check; a burst is appended to \p out and moves
+     * resume to its start + hold. w[k - base] is the clean sample k for every k the
+     * candidate's window holds (k >= 0).
+     */
+    void take_candidate(const cfloat* w, long base, const candidate& c, size_t& resume,
+                        std::vector<wimax_sync_result>& out);
 
     wimax_sync_params d_params;
     std::vector<cfloat> d_time[2];
     double d_energy[2] = { 0.0, 0.0 };
     std::vector<cfloat> d_clean, d_y;
 };
+
+/*!
+ * \brief The CPU twin (this class itself) or the CUDA backend (detection metric and
+ * candidates on the device, fine timing on the host: wimax_sync_cuda.cu) for dev.
+ * Throws std::invalid_argument for a bad parameter, std::runtime_error for a CUDA device
+ * on a build without CUDA.
+ */
+std::unique_ptr<wimax_sync> make_wimax_sync(const wimax_sync_params& p, const device_spec& dev);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<wimax_sync> make_wimax_sync_cuda(const wimax_sync_params& p,
+                                                 const device_spec& dev);
+#endif
 
 //! Where a burst is and what its channel is, when they are known (a reference receiver).
 struct wimax_rx_known {
@@ -282,6 +319,8 @@ protected:
      * coded errors and ok (shared by the backends).
      */
     void decode_bits(const float* llr, wimax_rx_burst& out);
+    //! Runs the synchronizer on \p dev (a backend's constructor; the CPU twin by default).
+    void use_sync_device(const device_spec& dev) { d_sync = make_wimax_sync(d_params.sync, dev); }
 
     wimax_rx_params d_params;
     size_t d_n_sym = 0;   //!< data symbols a burst
@@ -315,8 +354,9 @@ channel_tap_fit wimax_channel_smoother(int taps);
 
 /*!
  * \brief The CPU twin or the CUDA backend (the front end on the device: windows, batched
- * cuFFT, estimates, equalizer and demapper; the synchronizer and the decoding chain on the
- * host for both). Throws std::invalid_argument for a bad parameter (its name first).
+ * cuFFT, estimates, equalizer and demapper, and the synchronizer's detection metric; the
+ * synchronizer's fine timing and the decoding chain on the host for both). Throws
+ * std::invalid_argument for a bad parameter (its name first).
  */
 std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p,
                                                     const device_spec& dev);

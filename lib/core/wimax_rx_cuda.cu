@@ -10,9 +10,10 @@
 // on the preamble (the CPU twin's least squares, tap fit or interpolation), and one kernel
 // per data symbol removes the pilots' common phase, equalizes and demaps (demap_point with
 // the 802.16 labels' negative weight) into device LLRs; only the LLRs and the estimates
-// come back, and the host runs the decoding chain (wimax_receiver::decode_bits) and the
-// synchronizer, as for the CPU twin. The synchronizer's results are the same on both
-// backends; the LLRs agree within float rounding (cuFFT vs FFTW, sums in another order).
+// come back, and the host runs the decoding chain (wimax_receiver::decode_bits), as for the
+// CPU twin; the synchronizer is wimax_sync's CUDA backend (wimax_sync_cuda.cu). The
+// synchronizer's results are the same on both backends; the LLRs agree within float
+// rounding (cuFFT vs FFTW, sums in another order).
 
 #include "cuda_check.h"
 #include "cufft_plans.h"
@@ -229,6 +230,7 @@ public:
         : wimax_receiver(p), d_device(dev)
     {
         use_device(dev.cuda_index);
+        use_sync_device(dev); // the synchronizer's metric on the device (wimax_sync_cuda.cu)
         const wimax_profile_info& r = wimax_profile(p.rate_id);
         d_per_burst = 2 + d_n_sym;
         d_max_bursts = std::max<size_t>(1, d_batch / burst_samples() + 1);

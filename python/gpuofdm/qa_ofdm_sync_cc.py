@@ -267,7 +267,7 @@ class qa_ofdm_sync_cc(gr_unittest.TestCase):
         for batch in (4096, 65536):
             y, tags, msgs, blk = self.sync(x, standard="802.16", threshold=0.5,
                                            batch_samples=batch, sample_rate=fs, device="auto")
-            self.assertEqual(blk.device(), "cpu")
+            self.assertTrue(blk.device() == "cpu" or blk.device().startswith("cuda"))
             self.assertEqual(blk.standard(), "802.16")
             self.assertEqual(len(y), len(x))
             got = tags_of(tags, "ofdm_sync")
@@ -288,7 +288,7 @@ class qa_ofdm_sync_cc(gr_unittest.TestCase):
                dict(batch_samples=2 ** 26 + 1), dict(sample_rate=0.0),
                dict(sample_rate=float("nan")), dict(device="gpu"),
                dict(standard="802.16", threshold=0.9), dict(standard="802.16", cp_div=5),
-               dict(standard="802.16", device="cuda"), dict(standard="80216", batch_samples=1024)]
+               dict(standard="802.16", device="gpu"), dict(standard="80216", batch_samples=1024)]
         names = ["standard", "threshold", "threshold", "min_plateau", "min_plateau",
                  "batch_samples", "batch_samples", "sample_rate", "sample_rate", "device",
                  "threshold", "cp_div", "device", "batch_samples"]
@@ -313,6 +313,35 @@ class qa_ofdm_sync_cc(gr_unittest.TestCase):
         self.assertTrue(b[3].device().startswith("cuda"))
         ta, tb_ = tags_of(a[1], "ofdm_sync"), tags_of(b[1], "ofdm_sync")
         self.check_frames(ta, starts, 60e3)
+        self.assertEqual([o for o, _ in ta], [o for o, _ in tb_])
+        for (_, da), (_, db) in zip(ta, tb_):
+            self.assertEqual(da["ltf_start"], db["ltf_start"])
+            self.assertAlmostEqual(da["cfo"], db["cfo"], delta=1e-5)
+        self.assertLess(np.max(np.abs(a[0] - b[0])), 1e-3)
+
+    def test_010_wimax_cuda_matches_cpu(self):
+        why = gpu_reason()
+        if why:
+            self.skipTest("no usable GPU: " + why)
+        rng = np.random.default_rng(10)
+        tb = gr.top_block()
+        tx = gpuofdm.wimax_tx(rate_id=3, cp_div=8, gap_samples=300, device="cpu")
+        snk = blocks.vector_sink_c()
+        tb.connect(tx, snk)
+        for _ in range(8):
+            tx._post(PDUS, make_pdu(rng.integers(0, 256, int(rng.integers(10, 200)),
+                                                 dtype=np.uint8)))
+        tx._post(pmt.intern("system"), pmt.cons(pmt.intern("done"), pmt.from_long(1)))
+        run_with_timeout(tb)
+        x = np.concatenate([np.zeros(700, np.complex64), np.array(snk.data(), np.complex64)])
+        x = impair(x, -40e3, 0.05, 12, fs=4e6)
+        kw = dict(standard="802.16", threshold=0.5, batch_samples=4096, sample_rate=4e6,
+                  cp_div=8)
+        a = self.sync(x, device="cpu", **kw)
+        b = self.sync(x, device="cuda", **kw)
+        self.assertTrue(b[3].device().startswith("cuda"))
+        ta, tb_ = tags_of(a[1], "ofdm_sync"), tags_of(b[1], "ofdm_sync")
+        self.assertEqual(len(ta), 8)
         self.assertEqual([o for o, _ in ta], [o for o, _ in tb_])
         for (_, da), (_, db) in zip(ta, tb_):
             self.assertEqual(da["ltf_start"], db["ltf_start"])

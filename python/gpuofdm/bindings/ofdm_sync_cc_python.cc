@@ -33,7 +33,7 @@ void bind_ofdm_sync_cc(py::module& m)
              "Make an ofdm_sync_cc block. standard: '802.11a' ('80211a') or '802.16' "
              "('80216'); threshold: 802.11a (0, 1), 802.16 0.2 .. 0.8; min_plateau: 16 .. 96; "
              "batch_samples: samples per synchronizer call, 2 * lookback .. 2**26 (>= 1024); "
-             "sample_rate: for cfo_hz; device: auto, cpu, cuda or cuda:N (802.16: CPU only); "
+             "sample_rate: for cfo_hz; device: auto, cpu, cuda or cuda:N; "
              "cp_div: 802.16 cyclic prefix 1/G, 4, 8, 16 or 32.")
         .def("device", &ofdm_sync_cc::device, "The device the synchronizer runs on: cpu or cuda:N.")
         .def("standard", &ofdm_sync_cc::standard, "'802.11a' or '802.16'.")
