@@ -289,40 +289,58 @@ struct wimax_receiver::chain {
     reed_solomon_cpu rs;
     std::unique_ptr<scrambler> scr;
     std::vector<float> deint, mother;
-    std::vector<uint8_t> bits, recoded, rs_in, rs_out, plain;
+    std::vector<uint8_t> recoded, rs_in, rs_out, plain;
     std::vector<int32_t> status;
 };
 
-void wimax_receiver::decode_bits(const float* llr, wimax_rx_burst& out)
+size_t wimax_receiver::decoded_steps() const
+{
+    return 8 * d_n_sym * size_t(wimax_profile(d_params.rate_id).rs.n);
+}
+
+size_t wimax_receiver::coded_bits() const
+{
+    return d_n_sym * size_t(wimax_profile(d_params.rate_id).n_cbps);
+}
+
+void wimax_receiver::chain_bits(const float* llr, uint8_t* bits, uint8_t* hard)
 {
     chain& ch = *d_chain;
-    const wimax_profile_info& r = wimax_profile(d_params.rate_id);
-    const size_t n_sym = d_n_sym, n_coded = n_sym * size_t(r.n_cbps);
-    const size_t n_rs = n_sym * r.rs.n, total = n_sym * r.rs.k, steps = 8 * n_rs;
+    const size_t n_coded = coded_bits(), steps = decoded_steps();
 
     // 8.3.3.3 inverse per symbol, erasures where 8.3.3.2.3 punctured, the code over the
     // whole burst from state 0 to state 0 (the tail byte).
     ch.deint.resize(n_coded);
-    ch.il->deinterleave(llr, ch.deint.data(), n_sym);
+    ch.il->deinterleave(llr, ch.deint.data(), d_n_sym);
     ch.mother.resize(ch.dp.output_len(n_coded));
     ch.dp.process(ch.deint.data(), n_coded, ch.mother.data());
-    ch.bits.resize(steps);
-    ch.vit->decode_frames(ch.mother.data(), 2 * steps, steps, ch.bits.data());
+    ch.vit->decode_frames(ch.mother.data(), 2 * steps, steps, bits);
+    std::fill(hard, hard + hard_bytes(), uint8_t(0));
+    for (size_t i = 0; i < n_coded; i++)
+        hard[i >> 3] |= uint8_t((ch.deint[i] < 0.0f ? 1u : 0u) << (i & 7));
+}
+
+void wimax_receiver::finish_burst(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst& out)
+{
+    chain& ch = *d_chain;
+    const wimax_profile_info& r = wimax_profile(d_params.rate_id);
+    const size_t n_sym = d_n_sym, n_coded = coded_bits();
+    const size_t n_rs = n_sym * r.rs.n, total = n_sym * r.rs.k, steps = decoded_steps();
 
     // Channel bit errors: the decoded bits re-encoded against the received hard decisions.
     ch.recoded.resize(n_coded);
     conv_encoder_state es;
-    ch.enc->process(ch.bits.data(), ch.recoded.data(), steps, es);
+    ch.enc->process(bits, ch.recoded.data(), steps, es);
     size_t errors = 0;
     for (size_t i = 0; i < n_coded; i++)
-        errors += ch.recoded[i] != (ch.deint[i] < 0.0f ? 1u : 0u);
+        errors += ch.recoded[i] != ((hard[i >> 3] >> (i & 7)) & 1u);
     out.coded_errors = errors;
     out.coded_bits = n_coded;
 
     // RS per block (8.3.3.2.1), parity first.
     ch.rs_in.assign(n_rs, 0);
     for (size_t i = 0; i < steps; i++)
-        ch.rs_in[i >> 3] |= uint8_t(ch.bits[i] << (7 - (i & 7)));
+        ch.rs_in[i >> 3] |= uint8_t(bits[i] << (7 - (i & 7)));
     ch.rs_out.resize(total);
     ch.status.resize(n_sym);
     out.rs_blocks = n_sym;
@@ -526,7 +544,7 @@ std::vector<wimax_rx_burst> wimax_receiver::decode_buffer(const cfloat* x, size_
 std::vector<wimax_rx_burst> wimax_receiver::decode_jobs(const std::vector<burst_job>& jobs,
                                                         const std::vector<wimax_sync_result>* sync)
 {
-    const size_t per = d_n_sym * size_t(wimax_profile(d_params.rate_id).n_cbps);
+    const size_t per = coded_bits(), steps = decoded_steps(), hb = hard_bytes();
     std::vector<wimax_rx_burst> out(jobs.size());
     for (size_t i = 0; i < jobs.size(); i++) {
         out[i].start = jobs[i].start;
@@ -538,10 +556,19 @@ std::vector<wimax_rx_burst> wimax_receiver::decode_jobs(const std::vector<burst_
     }
     if (jobs.empty())
         return out;
-    d_llr.resize(per * jobs.size());
-    front_end(jobs.data(), jobs.size(), out.data(), d_llr.data());
+    // The front end and the chain through Viterbi where the backend keeps the LLRs (the
+    // CUDA device), else the LLRs here and the CPU stages; the rest on the host for both.
+    d_bits.resize(steps * jobs.size());
+    d_hard.resize(hb * jobs.size());
+    if (d_host_chain ||
+        !front_end_to_bits(jobs.data(), jobs.size(), out.data(), d_bits.data(), d_hard.data())) {
+        d_llr.resize(per * jobs.size());
+        front_end(jobs.data(), jobs.size(), out.data(), d_llr.data());
+        for (size_t i = 0; i < jobs.size(); i++)
+            chain_bits(d_llr.data() + per * i, d_bits.data() + steps * i, d_hard.data() + hb * i);
+    }
     for (size_t i = 0; i < jobs.size(); i++) {
-        decode_bits(d_llr.data() + per * i, out[i]);
+        finish_burst(d_bits.data() + steps * i, d_hard.data() + hb * i, out[i]);
         d_stats.detected++;
         (out[i].ok ? d_stats.ok : d_stats.failed)++;
     }

@@ -293,6 +293,17 @@ public:
                                               const wimax_rx_known* known = nullptr,
                                               size_t n_known = 0);
 
+    /*!
+     * \brief Verification switch: true runs the decoding chain's deinterleaver, depuncturer
+     * and Viterbi decoder on the CPU stages for every backend (the CUDA backend then copies
+     * its LLRs back, as it did before the chain moved to the device); false (the default)
+     * lets a backend that can keep the LLRs on the device do so. The results are the same
+     * either way (the stages' CUDA versions are bit-exact with their CPU twins): the tests
+     * compare the two.
+     */
+    void set_host_chain(bool on) { d_host_chain = on; }
+    bool host_chain() const { return d_host_chain; }
+
 protected:
     //! Checks every parameter; throws std::invalid_argument naming the bad one.
     explicit wimax_receiver(const wimax_rx_params& p);
@@ -311,14 +322,42 @@ protected:
      */
     virtual void front_end(const burst_job* jobs, size_t n, wimax_rx_burst* out,
                            float* llr) = 0;
+    /*!
+     * Backend, optional: the front end and the decoding chain through the Viterbi decoder
+     * of \p n bursts with the LLRs kept where they are made: out[i] gets noise_var and
+     * snr_db as from front_end(); \p bits decoded_steps() decoded bits a burst (one a
+     * byte), \p hard hard_bytes() bytes a burst: the hard decisions of the deinterleaved
+     * coded bits (bit i of a burst, 1 where its LLR is < 0, in byte i / 8 at bit i % 8),
+     * exactly what chain_bits() gives for the same LLRs. Returns false where the backend
+     * does not (the CPU twin): the receiver then calls front_end() and chain_bits().
+     */
+    virtual bool front_end_to_bits(const burst_job* jobs, size_t n, wimax_rx_burst* out,
+                                   uint8_t* bits, uint8_t* hard)
+    {
+        (void)jobs, (void)n, (void)out, (void)bits, (void)hard;
+        return false;
+    }
     //! Backend: the buffer the next calls read (valid until then).
     virtual void load(const cfloat* x, size_t n) = 0;
 
+    //! Trellis steps of a burst: 8 x its RS-coded octets (the tail byte included).
+    size_t decoded_steps() const;
+    //! Coded bits of a burst (burst_symbols() x N_cbps) and the bytes their packed hard
+    //! decisions take.
+    size_t coded_bits() const;
+    size_t hard_bytes() const { return (coded_bits() + 7) / 8; }
+
     /*!
-     * The decoding chain on the CPU stages: one burst's LLRs to payload, RS counts,
-     * coded errors and ok (shared by the backends).
+     * The decoding chain's soft part on the CPU stages: one burst's LLRs deinterleaved,
+     * depunctured and Viterbi-decoded into \p bits, the deinterleaved LLRs' hard decisions
+     * packed into \p hard (as front_end_to_bits()).
      */
-    void decode_bits(const float* llr, wimax_rx_burst& out);
+    void chain_bits(const float* llr, uint8_t* bits, uint8_t* hard);
+    /*!
+     * The rest of the chain, on the host for every backend: coded errors (the decoded bits
+     * re-encoded against \p hard), RS decoding per block, derandomizing, payload and ok.
+     */
+    void finish_burst(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst& out);
     //! Runs the synchronizer on \p dev (a backend's constructor; the CPU twin by default).
     void use_sync_device(const device_spec& dev) { d_sync = make_wimax_sync(d_params.sync, dev); }
 
@@ -339,7 +378,9 @@ private:
     std::vector<cfloat> d_buf; //!< samples held (clean)
     uint64_t d_buf_start = 0;  //!< stream index of d_buf[0]
     size_t d_search = 0;       //!< next burst may start here (in d_buf)
+    bool d_host_chain = false;
     std::vector<float> d_llr;
+    std::vector<uint8_t> d_bits, d_hard; //!< decoded bits and hard decisions of a batch
 };
 
 //! The 200 used subcarriers, -100..-1 then 1..100.

@@ -9,8 +9,17 @@
 // batched cuFFT transforms them all, one kernel per burst estimates the channel and noise
 // on the preamble (the CPU twin's least squares, tap fit or interpolation), and one kernel
 // per data symbol removes the pilots' common phase, equalizes and demaps (demap_point with
-// the 802.16 labels' negative weight) into device LLRs; only the LLRs and the estimates
-// come back, and the host runs the decoding chain (wimax_receiver::decode_bits), as for the
+// the 802.16 labels' negative weight) into device LLRs. The LLRs stay on the device
+// through the decoding chain's soft part (front_end_to_bits): one deinterleaving launch
+// (launch_permute) and one depuncturing launch (depuncture_cuda) for the batch, then the
+// CUDA Viterbi decoder on as many bursts a launch as it takes (they share the profile and
+// length), gathered device-to-device in one strided copy; only the decoded bits, the
+// packed hard decisions of the deinterleaved LLRs and the estimates come back, and the
+// host finishes the chain (wimax_receiver::finish_burst: coded errors, RS decoding,
+// derandomizing), as for the CPU twin. Those stages are bit-exact with the CPU twin's, so
+// on the same LLRs both give the same bursts (set_host_chain(true): the LLRs come back and
+// the CPU stages run them, the reference). Before this, the host ran the whole chain
+// (wimax_receiver::decode_bits), as for the
 // CPU twin; the synchronizer is wimax_sync's CUDA backend (wimax_sync_cuda.cu). The
 // synchronizer's results are the same on both backends; the LLRs agree within float
 // rounding (cuFFT vs FFTW, sums in another order).
@@ -18,6 +27,10 @@
 #include "cuda_check.h"
 #include "cufft_plans.h"
 #include "demapper.h"
+#include "depuncture.h"
+#include "interleaver.h"
+#include "tx_bit_stages_cuda.h"
+#include "viterbi.h"
 #include "wimax_rx.h"
 #include "wimax_rx_common.h"
 #include "wimax_tx.h"
@@ -223,6 +236,25 @@ __global__ void demap_kernel(const cpx* win, const cpx* h_all, const float* nois
     }
 }
 
+/*!
+ * The packed hard decisions of n bursts' deinterleaved LLRs, one byte a thread: byte q of
+ * burst b holds bit i = 8 q + e of the burst at bit e, 1 where deint[b n_coded + i] < 0
+ * (wimax_receiver::chain_bits's rule).
+ */
+__global__ void hard_kernel(const float* deint, unsigned long long n_coded,
+                            unsigned long long per, unsigned long long total, uint8_t* hard)
+{
+    for (unsigned long long q = blockIdx.x * 256ull + threadIdx.x; q < total;
+         q += 256ull * gridDim.x) {
+        const unsigned long long b = q / per, i0 = 8 * (q % per);
+        const float* d = deint + b * n_coded;
+        unsigned v = 0;
+        for (unsigned e = 0; e < 8 && i0 + e < n_coded; e++)
+            v |= (d[i0 + e] < 0.0f ? 1u : 0u) << e;
+        hard[q] = uint8_t(v);
+    }
+}
+
 class wimax_receiver_cuda : public wimax_receiver
 {
 public:
@@ -271,6 +303,23 @@ public:
         d_data_bins = device_buffer<unsigned>(bins.size());
         GPUOFDM_CUDA_CHECK(cudaMemcpy(d_data_bins.get(), bins.data(),
                                       bins.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+
+        // The chain's soft part: the 8.3.3.3 table, the depuncturer's output per burst, the
+        // Viterbi decoder with the CPU chain's parameters, bits of one launch.
+        const auto perm = interleaver_permutation(phy_standard::ieee80216, r.n_cbps, r.n_bpsc);
+        d_perm = device_buffer<uint32_t>(perm.size());
+        GPUOFDM_CUDA_CHECK(cudaMemcpy(d_perm.get(), perm.data(), perm.size() * sizeof(uint32_t),
+                                      cudaMemcpyHostToDevice));
+        d_depuncture = std::make_unique<depuncturer>("80216", to_string(r.cc_rate));
+        d_mother_per_burst = d_depuncture->output_len(d_llr_per_burst);
+        d_deint = device_buffer<float>(d_llr_per_burst * d_max_bursts);
+        d_mother = device_buffer<float>(d_mother_per_burst * d_max_bursts);
+        d_host_hard = pinned_buffer<uint8_t>(hard_bytes() * d_max_bursts);
+        d_hard = device_buffer<uint8_t>(hard_bytes() * d_max_bursts);
+        d_viterbi = make_viterbi_decoder(
+            viterbi_params::for_protocol("80216", to_string(r.cc_rate)), dev);
+        d_per_launch = std::min(d_max_bursts, d_viterbi->frames_per_launch(decoded_steps()));
+        d_host_bits = pinned_buffer<uint8_t>(decoded_steps() * d_per_launch);
     }
 
     device_spec device() const override { return d_device; }
@@ -284,15 +333,81 @@ protected:
                                            cudaMemcpyHostToDevice, d_stream.get()));
     }
 
+    //! The host-chain path (set_host_chain(true)): the LLRs come back.
     void front_end(const burst_job* jobs, size_t n, wimax_rx_burst* out, float* llr) override
     {
-        const wimax_profile_info& r = wimax_profile(d_params.rate_id);
         const cudaStream_t s = d_stream.get();
         for (size_t first = 0; first < n; first += d_max_bursts) {
             const size_t nb = std::min(d_max_bursts, n - first);
+            enqueue_front(jobs + first, nb);
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_llr.get(), d_llr.get(),
+                                               nb * d_llr_per_burst * sizeof(float),
+                                               cudaMemcpyDeviceToHost, s));
+            d_stream.synchronize();
+            take_estimates(out + first, nb);
+            std::memcpy(llr + first * d_llr_per_burst, d_host_llr.get(),
+                        nb * d_llr_per_burst * sizeof(float));
+        }
+    }
+
+    /*!
+     * The device path: per batch of bursts the front end, one deinterleaving and one
+     * depuncturing launch over all of them (whole symbols, whole puncturing periods a
+     * burst), the hard decisions packed; then the Viterbi decoder on up to d_per_launch
+     * bursts a launch, its input gathered device-to-device with the bursts' pitch in
+     * d_mother; only bits and hard decisions come back.
+     */
+    bool front_end_to_bits(const burst_job* jobs, size_t n, wimax_rx_burst* out,
+                           uint8_t* bits, uint8_t* hard) override
+    {
+        const wimax_profile_info& r = wimax_profile(d_params.rate_id);
+        const cudaStream_t s = d_stream.get();
+        const size_t n_coded = d_llr_per_burst, steps = decoded_steps(), hb = hard_bytes();
+        for (size_t first = 0; first < n; first += d_max_bursts) {
+            const size_t nb = std::min(d_max_bursts, n - first);
+            enqueue_front(jobs + first, nb);
+            // 8.3.3.3 inverse, every symbol of every burst in one launch.
+            launch_permute(d_llr.get(), d_deint.get(), d_perm.get(),
+                           permute_run{ 0, 0, nb * n_coded, 0, unsigned(r.n_cbps) }, true, s);
+            // 8.3.3.2.3: each burst is whole periods, so the batch is one call and burst i's
+            // mother-code LLRs start at i d_mother_per_burst.
+            depuncture_cuda(d_deint.get(), nb * n_coded, d_mother.get(),
+                            d_depuncture->pattern(), s);
+            hard_kernel<<<grid_for(nb * hb), 256, 0, s>>>(d_deint.get(), n_coded, hb, nb * hb,
+                                                          d_hard.get());
+            GPUOFDM_CUDA_CHECK(cudaGetLastError());
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_hard.get(), d_hard.get(), nb * hb,
+                                               cudaMemcpyDeviceToHost, s));
+            // d_mother complete before the decoder's stream copies from it.
+            d_stream.synchronize();
+            take_estimates(out + first, nb);
+            std::memcpy(hard + first * hb, d_host_hard.get(), nb * hb);
+            // The code over each whole burst from state 0 to state 0 (the tail byte): as
+            // many bursts a launch as the decoder takes, one strided gather each.
+            for (size_t g = 0; g < nb; g += d_per_launch) {
+                const size_t m = std::min(d_per_launch, nb - g);
+                d_viterbi->device_load_from_device(d_mother.get() + g * d_mother_per_burst,
+                                                   2 * steps, 0, m,
+                                                   m > 1 ? d_mother_per_burst : 0);
+                d_viterbi->device_decode_frames(steps, m);
+                d_viterbi->device_fetch(d_host_bits.get(), steps * m);
+                std::memcpy(bits + (first + g) * steps, d_host_bits.get(), steps * m);
+            }
+        }
+        return true;
+    }
+
+private:
+    //! The front end of nb bursts on d_stream (LLRs into d_llr, estimates queued back to
+    //! d_host_noise); nothing waited for.
+    void enqueue_front(const burst_job* jobs, size_t nb)
+    {
+        const wimax_profile_info& r = wimax_profile(d_params.rate_id);
+        const cudaStream_t s = d_stream.get();
+        {
             bool any_known = false;
             for (size_t i = 0; i < nb; i++) {
-                const burst_job& j = jobs[first + i];
+                const burst_job& j = jobs[i];
                 d_host_jobs.get()[i] = wx_job{ j.start, j.cfo, j.channel ? 1 : 0 };
                 if (j.channel) {
                     any_known = true;
@@ -326,26 +441,24 @@ protected:
                 unsigned(d_n_sym), unsigned(d_per_burst), d_params.uplink ? 1 : 0,
                 d_params.pilot_tracking ? 1 : 0, r.mod, unsigned(r.n_bpsc), d_llr.get());
             GPUOFDM_CUDA_CHECK(cudaGetLastError());
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_llr.get(), d_llr.get(),
-                                               nb * d_llr_per_burst * sizeof(float),
-                                               cudaMemcpyDeviceToHost, s));
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_noise.get(), d_noise.get(),
                                                nb * sizeof(float), cudaMemcpyDeviceToHost, s));
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_noise.get() + d_max_bursts,
                                                d_noise.get() + d_max_bursts, nb * sizeof(float),
                                                cudaMemcpyDeviceToHost, s));
-            d_stream.synchronize();
-            for (size_t i = 0; i < nb; i++) {
-                out[first + i].noise_var = d_host_noise.get()[i];
-                out[first + i].snr_db =
-                    10.0f * std::log10(std::max(d_host_noise.get()[d_max_bursts + i], 1e-30f));
-            }
-            std::memcpy(llr + first * d_llr_per_burst, d_host_llr.get(),
-                        nb * d_llr_per_burst * sizeof(float));
         }
     }
 
-private:
+    //! The estimates enqueue_front() copied back (after the stream's synchronize).
+    void take_estimates(wimax_rx_burst* out, size_t nb) const
+    {
+        for (size_t i = 0; i < nb; i++) {
+            out[i].noise_var = d_host_noise.get()[i];
+            out[i].snr_db =
+                10.0f * std::log10(std::max(d_host_noise.get()[d_max_bursts + i], 1e-30f));
+        }
+    }
+
     device_spec d_device;
     cuda_stream d_stream;
     size_t d_per_burst = 0, d_max_bursts = 0, d_llr_per_burst = 0;
@@ -366,6 +479,15 @@ private:
     device_buffer<cpx> d_fit; //!< fit (taps x 100), then basis (200 x taps)
     device_buffer<unsigned char> d_pilot_w;
     device_buffer<unsigned> d_data_bins;
+    // The chain's soft part (front_end_to_bits).
+    device_buffer<uint32_t> d_perm;
+    std::unique_ptr<depuncturer> d_depuncture;
+    size_t d_mother_per_burst = 0, d_per_launch = 1;
+    device_buffer<float> d_deint, d_mother;
+    pinned_buffer<uint8_t> d_host_hard;
+    device_buffer<uint8_t> d_hard;
+    std::unique_ptr<viterbi_decoder> d_viterbi;
+    pinned_buffer<uint8_t> d_host_bits; //!< decoded bits of one Viterbi launch
 };
 
 } // namespace

@@ -415,6 +415,112 @@ TEST(wimax_rx, cuda_matches_cpu)
     }
 }
 
+TEST(wimax_rx, cuda_device_chain_matches_host_chain)
+{
+    // The CUDA backend's device-resident chain (deinterleaver, depuncturer, Viterbi over
+    // many bursts a launch) against the same backend with the chain on the CPU stages
+    // (set_host_chain): the same LLRs, so every field must be identical, at SNRs where
+    // some bursts carry channel errors, RS corrections or fail. Every profile; short and
+    // long bursts; many bursts in one batch and batches of a few.
+    GPUOFDM_REQUIRE_GPU();
+    const core::device_spec gpu{ core::backend::cuda, 0 };
+    std::mt19937 rng(31);
+    for (int rate = 0; rate < 7; rate++) {
+        for (size_t blocks : { size_t(2), size_t(9 + rate), size_t(40) }) {
+            auto p = rx_params(rate, blocks, rate % 2 ? 8 : 4);
+            p.uplink = rate % 3 == 1;
+            std::vector<sent> bursts(blocks == 40 ? 6 : 30);
+            for (auto& b : bursts)
+                b.data = random_octets(p.burst_bytes, rng);
+            auto x = make_stream_gaps(
+                bursts, p, [&](size_t i) { return i % 4 == 0 ? size_t(0) : size_t(rng() % 900); },
+                500);
+            const float n0 = float(std::pow(10.0, -(3.0 + 3.0 * rate) / 10.0));
+            apply_channel(x, { { 0.9f, 0.1f }, { 0.3f, -0.2f } }, hz_to_rad(15e3 * rate - 40e3),
+                          n0, uint32_t(100 + rate));
+            for (bool small_batches : { false, true }) {
+                auto q = p;
+                if (small_batches) {
+                    // The smallest batch: one or two bursts a batch.
+                    auto probe = core::make_wimax_receiver(q, cpu);
+                    q.batch_samples = probe->burst_samples() +
+                                      core::wimax_sync(probe->params().sync).lookback() + 4096;
+                }
+                auto dev_rx = core::make_wimax_receiver(q, gpu);
+                auto host_rx = core::make_wimax_receiver(q, gpu);
+                host_rx->set_host_chain(true);
+                EXPECT_FALSE(dev_rx->host_chain());
+                std::mt19937 r1(rate), r2(rate);
+                const auto a = feed_in_pieces(*dev_rx, x, 9000, r1);
+                const auto b = feed_in_pieces(*host_rx, x, 9000, r2);
+                ASSERT_EQ(a.size(), b.size()) << "rate " << rate << " blocks " << blocks;
+                size_t with_errors = 0;
+                for (size_t i = 0; i < a.size(); i++) {
+                    SCOPED_TRACE("rate " + std::to_string(rate) + " blocks " +
+                                 std::to_string(blocks) + " burst " + std::to_string(i));
+                    EXPECT_EQ(a[i].start, b[i].start);
+                    EXPECT_EQ(a[i].snr_db, b[i].snr_db);
+                    EXPECT_EQ(a[i].noise_var, b[i].noise_var);
+                    EXPECT_EQ(a[i].payload, b[i].payload);
+                    EXPECT_EQ(a[i].rs_blocks, b[i].rs_blocks);
+                    EXPECT_EQ(a[i].rs_corrected, b[i].rs_corrected);
+                    EXPECT_EQ(a[i].rs_uncorrectable, b[i].rs_uncorrectable);
+                    EXPECT_EQ(a[i].coded_errors, b[i].coded_errors);
+                    EXPECT_EQ(a[i].coded_bits, b[i].coded_bits);
+                    EXPECT_EQ(a[i].ok, b[i].ok);
+                    with_errors += a[i].coded_errors > 0;
+                }
+                EXPECT_GT(with_errors, 0u) << "rate " << rate << ": no channel errors to compare";
+                // One buffer at the known places: every burst in one front-end batch.
+                std::vector<core::wimax_rx_known> k;
+                for (const auto& s : bursts)
+                    if (s.start + dev_rx->burst_samples() <= dev_rx->batch_samples())
+                        k.push_back({ s.start, float(hz_to_rad(15e3 * rate - 40e3)) });
+                const size_t n = std::min(x.size(), dev_rx->batch_samples());
+                const auto c = dev_rx->decode_buffer(x.data(), n, k.data(), k.size());
+                const auto d = host_rx->decode_buffer(x.data(), n, k.data(), k.size());
+                ASSERT_EQ(c.size(), d.size());
+                for (size_t i = 0; i < c.size(); i++) {
+                    EXPECT_EQ(c[i].payload, d[i].payload);
+                    EXPECT_EQ(c[i].coded_errors, d[i].coded_errors);
+                    EXPECT_EQ(c[i].rs_corrected, d[i].rs_corrected);
+                    EXPECT_EQ(c[i].ok, d[i].ok);
+                }
+            }
+        }
+    }
+}
+
+TEST(wimax_rx, host_chain_switch_changes_nothing_on_the_cpu_twin)
+{
+    std::mt19937 rng(37);
+    for (int rate : { 0, 3, 6 }) {
+        auto p = rx_params(rate, 3);
+        std::vector<sent> bursts(5);
+        for (auto& b : bursts)
+            b.data = random_octets(p.burst_bytes, rng);
+        auto x = make_stream(bursts, p, 200, 300);
+        apply_channel(x, { { 1.0f, 0.0f } }, 0.0, float(std::pow(10.0, -(4.0 + 3.0 * rate) / 10.0)),
+                      uint32_t(rate));
+        auto a_rx = core::make_wimax_receiver(p, cpu);
+        auto b_rx = core::make_wimax_receiver(p, cpu);
+        b_rx->set_host_chain(true);
+        EXPECT_TRUE(b_rx->host_chain());
+        const auto a = a_rx->decode_buffer(x.data(), x.size());
+        const auto b = b_rx->decode_buffer(x.data(), x.size());
+        ASSERT_EQ(a.size(), b.size());
+        ASSERT_EQ(a.size(), bursts.size());
+        for (size_t i = 0; i < a.size(); i++) {
+            EXPECT_EQ(a[i].payload, b[i].payload);
+            EXPECT_EQ(a[i].coded_errors, b[i].coded_errors);
+            EXPECT_EQ(a[i].coded_bits, b[i].coded_bits);
+            EXPECT_EQ(a[i].rs_corrected, b[i].rs_corrected);
+            EXPECT_EQ(a[i].ok, b[i].ok);
+        }
+        EXPECT_EQ(count_received(bursts, a), bursts.size()) << "rate " << rate;
+    }
+}
+
 TEST(wimax_rx, streams_of_short_and_long_prefixes_and_profiles_in_pieces)
 {
     // Batches of one to three bursts, pieces up to 6000 samples, back-to-back bursts.
