@@ -395,9 +395,11 @@ channel_tap_fit wimax_channel_smoother(int taps);
 
 /*!
  * \brief The CPU twin or the CUDA backend (the front end on the device: windows, batched
- * cuFFT, estimates, equalizer and demapper, and the synchronizer's detection metric; the
- * synchronizer's fine timing and the decoding chain on the host for both). Throws
- * std::invalid_argument for a bad parameter (its name first).
+ * cuFFT, estimates, equalizer and demapper, and the synchronizer's detection metric; then,
+ * the LLRs staying on the device, deinterleaving, depuncturing and the Viterbi decoder over
+ * many bursts a launch; only decoded bits and hard decisions come back). The synchronizer's
+ * fine timing, the coded-error count, RS decoding and derandomizing run on the host for
+ * both. Throws std::invalid_argument for a bad parameter (its name first).
  */
 std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p,
                                                     const device_spec& dev);
