@@ -34,6 +34,7 @@ std::vector<cfloat> burst_stream(int cp_div, size_t n_bursts, double cfo, float 
     std::mt19937 rng(seed);
     core::wimax_tx_params tp;
     tp.cp_div = cp_div;
+    tp.pad = true;
     tp.max_burst_bytes = 65535;
     tp.scale = float(256.0 / std::sqrt(200.0));
     auto tx = core::make_wimax_tx(tp, cpu);
@@ -59,7 +60,7 @@ core::wimax_sync_params sync_params(int cp_div)
 {
     core::wimax_sync_params p;
     p.cp_div = cp_div;
-    p.hold = 2000;
+    p.hold = 0; // the preamble only: bursts follow back to back
     return p;
 }
 
@@ -129,7 +130,7 @@ TEST(wimax_sync, cuda_matches_cpu_on_bursts_noise_and_nans)
             EXPECT_TRUE(same_bursts(g->detect(x.data(), x.size(), from),
                                     c.detect(x.data(), x.size(), from)));
             // NaNs and Infs sprinkled in.
-            std::mt19937 rng(uint32_t(cp_div));
+            std::mt19937 rng{ uint32_t(cp_div) };
             for (int k = 0; k < 40; k++)
                 x[rng() % x.size()] = k % 2 ? cfloat(std::numeric_limits<float>::quiet_NaN(), 0)
                                             : cfloat(1, std::numeric_limits<float>::infinity());
