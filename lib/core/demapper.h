@@ -24,6 +24,7 @@
 
 #include "constellation.h"
 #include "device.h"
+#include "rounded_math.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -44,23 +45,9 @@ struct demapper_params {
 
 namespace demap_detail {
 
-GPUOFDM_HD inline float mul(float a, float b)
-{
-#ifdef __CUDA_ARCH__
-    return __fmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-
-GPUOFDM_HD inline float sub(float a, float b)
-{
-#ifdef __CUDA_ARCH__
-    return __fsub_rn(a, b);
-#else
-    return a - b;
-#endif
-}
+// Every operation rounded on its own, on the host and the device alike (rounded_math.h).
+using rounded::mul;
+using rounded::sub;
 
 /*!
  * \brief The n = 1..3 bits of one axis: for each bit the smallest squared distance from y

@@ -11,15 +11,14 @@
 // kernels (host and device), so both equalize with the same formulas.
 
 #include "host_device.h"
+#include "rounded_math.h"
 #include "wifi_tx_common.h"
 
 #include <cmath>
 
 namespace gr::gpuofdm::core::wifi_rx_detail {
 
-struct cpx {
-    float re, im;
-};
+using rounded::cpx; // the plain complex of the device code
 
 GPUOFDM_HD inline cpx mul(cpx a, cpx b) { return { a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re }; }
 //! a conj(b)

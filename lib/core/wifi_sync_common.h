@@ -37,6 +37,7 @@
 
 #include "constellation.h"
 #include "host_device.h"
+#include "rounded_math.h"
 #include "wifi_sync.h"
 
 #include <cmath>
@@ -71,72 +72,15 @@ constexpr unsigned cand_span = ltf_lo + ltf_span;
 //! After a frame, the search resumes at ltf_start + resume_after (T1, T2 and SIGNAL).
 constexpr unsigned resume_after = 2 * ltf_len + 80;
 
-//! A complex value the device code can use (std::complex<float> has the same layout).
-struct cpx {
-    float re, im;
-};
-
-GPUOFDM_HD inline float mul(float a, float b)
-{
-#ifdef __CUDA_ARCH__
-    return __fmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-
-GPUOFDM_HD inline float add(float a, float b)
-{
-#ifdef __CUDA_ARCH__
-    return __fadd_rn(a, b);
-#else
-    return a + b;
-#endif
-}
-
-GPUOFDM_HD inline float sub(float a, float b)
-{
-#ifdef __CUDA_ARCH__
-    return __fsub_rn(a, b);
-#else
-    return a - b;
-#endif
-}
-
-GPUOFDM_HD inline float div(float a, float b)
-{
-#ifdef __CUDA_ARCH__
-    return __fdiv_rn(a, b);
-#else
-    return a / b;
-#endif
-}
-
-GPUOFDM_HD inline float root(float a)
-{
-#ifdef __CUDA_ARCH__
-    return __fsqrt_rn(a);
-#else
-    return std::sqrt(a);
-#endif
-}
-
-GPUOFDM_HD inline bool finite(float v)
-{
-#ifdef __CUDA_ARCH__
-    return isfinite(v);
-#else
-    return std::isfinite(v);
-#endif
-}
-
-//! The sample with a non-finite part replaced by 0 (NaN and Inf never detect).
-GPUOFDM_HD inline cpx clean(cpx v)
-{
-    if (!finite(v.re) || !finite(v.im))
-        return { 0.0f, 0.0f };
-    return v;
-}
+// Every operation rounded on its own, on the host and the device alike (rounded_math.h).
+using rounded::cpx;
+using rounded::mul;
+using rounded::add;
+using rounded::sub;
+using rounded::div;
+using rounded::root;
+using rounded::finite;
+using rounded::clean;
 
 //! a conj(b), each product and sum rounded.
 GPUOFDM_HD inline cpx mul_conj(cpx a, cpx b)

@@ -17,6 +17,11 @@
 namespace gr::gpuofdm::core::wimax_rx_detail {
 
 using wifi_rx_detail::cpx;
+// The complex helpers of the 802.11a front end (cpx is rounded::cpx, so they are not found by
+// argument-dependent lookup).
+using wifi_rx_detail::mul;
+using wifi_rx_detail::mul_conj;
+using wifi_rx_detail::norm;
 
 /*!
  * \brief The common phase of one symbol from its 8 pilots (bins wimax_nondata_bin(0..7),

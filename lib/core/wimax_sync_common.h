@@ -30,6 +30,7 @@
 // min_plateau exactly: a property of the whole buffer.
 
 #include "host_device.h"
+#include "rounded_math.h"
 
 #include <cmath>
 
@@ -38,10 +39,14 @@ namespace gr::gpuofdm::core::wimax_sync_detail {
 constexpr long corr_window = 128; //!< W of the delay-64 autocorrelation
 constexpr long corr_delay = 64;
 
-//! A complex float the device code can use (std::complex<float> has the same layout).
-struct cpx {
-    float re, im;
-};
+// Every operation rounded on its own, on the host and the device alike (rounded_math.h).
+using rounded::cpx;
+using rounded::mul;
+using rounded::add;
+using rounded::sub;
+using rounded::div;
+using rounded::root;
+using rounded::clean;
 
 //! The running sums at one sample.
 struct sums {
@@ -49,81 +54,19 @@ struct sums {
     double pa, pb; //!< the two windows' powers
 };
 
-GPUOFDM_HD inline double dmul(double a, double b)
-{
-#ifdef __CUDA_ARCH__
-    return __dmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-
-GPUOFDM_HD inline double dadd(double a, double b)
-{
-#ifdef __CUDA_ARCH__
-    return __dadd_rn(a, b);
-#else
-    return a + b;
-#endif
-}
-
-GPUOFDM_HD inline double dsub(double a, double b)
-{
-#ifdef __CUDA_ARCH__
-    return __dsub_rn(a, b);
-#else
-    return a - b;
-#endif
-}
-
-GPUOFDM_HD inline double ddiv(double a, double b)
-{
-#ifdef __CUDA_ARCH__
-    return __ddiv_rn(a, b);
-#else
-    return a / b;
-#endif
-}
-
-GPUOFDM_HD inline double droot(double a)
-{
-#ifdef __CUDA_ARCH__
-    return __dsqrt_rn(a);
-#else
-    return std::sqrt(a);
-#endif
-}
-
-GPUOFDM_HD inline bool finite(float v)
-{
-#ifdef __CUDA_ARCH__
-    return isfinite(v);
-#else
-    return std::isfinite(v);
-#endif
-}
-
-//! The sample with a non-finite part replaced by 0 (NaN and Inf never detect).
-GPUOFDM_HD inline cpx clean(cpx v)
-{
-    if (!finite(v.re) || !finite(v.im))
-        return { 0.0f, 0.0f };
-    return v;
-}
-
 //! |v|^2 in double.
 GPUOFDM_HD inline double energy(cpx v)
 {
     const double r = v.re, i = v.im;
-    return dadd(dmul(r, r), dmul(i, i));
+    return add(mul(r, r), mul(i, i));
 }
 
 //! u conj(v) in double: (ur vr + ui vi) + j (ui vr - ur vi).
 GPUOFDM_HD inline void mul_conj(cpx u, cpx v, double& re, double& im)
 {
     const double ur = u.re, ui = u.im, vr = v.re, vi = v.im;
-    re = dadd(dmul(ur, vr), dmul(ui, vi));
-    im = dsub(dmul(ui, vr), dmul(ur, vi));
+    re = add(mul(ur, vr), mul(ui, vi));
+    im = sub(mul(ui, vr), mul(ur, vi));
 }
 
 //! The exact sums at i (x clean, x[i .. i + 192) readable).
@@ -133,10 +76,10 @@ GPUOFDM_HD inline sums exact_sums(const cpx* x, long i)
     for (long k = i; k < i + corr_window; k++) {
         double qr, qi;
         mul_conj(x[k], x[k + corr_delay], qr, qi);
-        s.cr = dadd(s.cr, qr);
-        s.ci = dadd(s.ci, qi);
-        s.pa = dadd(s.pa, energy(x[k]));
-        s.pb = dadd(s.pb, energy(x[k + corr_delay]));
+        s.cr = add(s.cr, qr);
+        s.ci = add(s.ci, qi);
+        s.pa = add(s.pa, energy(x[k]));
+        s.pb = add(s.pb, energy(x[k + corr_delay]));
     }
     return s;
 }
@@ -148,10 +91,10 @@ GPUOFDM_HD inline void slide(sums& s, const cpx* x, long i)
     double er, ei, orr, oi;
     mul_conj(x[e], x[e + corr_delay], er, ei);
     mul_conj(x[o], x[o + corr_delay], orr, oi);
-    s.cr = dadd(s.cr, dsub(er, orr));
-    s.ci = dadd(s.ci, dsub(ei, oi));
-    s.pa = dadd(s.pa, dsub(energy(x[e]), energy(x[o])));
-    s.pb = dadd(s.pb, dsub(energy(x[e + corr_delay]), energy(x[o + corr_delay])));
+    s.cr = add(s.cr, sub(er, orr));
+    s.ci = add(s.ci, sub(ei, oi));
+    s.pa = add(s.pa, sub(energy(x[e]), energy(x[o])));
+    s.pb = add(s.pb, sub(energy(x[e + corr_delay]), energy(x[o + corr_delay])));
 }
 
 //! The sums at i as the sequential pass has them: exact at multiples of W, slid between.
@@ -182,7 +125,7 @@ GPUOFDM_HD inline double metric(const sums& s)
     const double p = power(s);
     if (!(p > 0.0))
         return 0.0;
-    return ddiv(droot(dadd(dmul(s.cr, s.cr), dmul(s.ci, s.ci))), p);
+    return div(root(add(mul(s.cr, s.cr), mul(s.ci, s.ci))), p);
 }
 
 GPUOFDM_HD inline bool flag(const sums& s, double threshold, double min_power)
