@@ -166,6 +166,36 @@ std::vector<cfloat> channel_taps(bool multipath)
     return t;
 }
 
+//! Which of the sent payloads came back, each once, among the packets \p good accepts
+//! (\p payload gives a packet's octets).
+template <typename P, typename Good, typename Payload>
+std::vector<bool> received(const std::vector<std::vector<uint8_t>>& sent,
+                           const std::vector<P>& got, Good good, Payload payload)
+{
+    std::vector<bool> seen(sent.size(), false);
+    for (const auto& p : got) {
+        if (!good(p))
+            continue;
+        for (size_t f = 0; f < sent.size(); f++)
+            if (!seen[f] && payload(p) == sent[f]) {
+                seen[f] = true;
+                break;
+            }
+    }
+    return seen;
+}
+
+//! The packet whose start (\p start of it) is nearest \p want, or nullptr.
+template <typename P, typename Start>
+const P* nearest(const std::vector<P>& got, long want, Start start)
+{
+    const P* near = nullptr;
+    for (const auto& p : got)
+        if (!near || std::labs(long(start(p)) - want) < std::labs(long(start(*near)) - want))
+            near = &p;
+    return near;
+}
+
 struct frame_truth {
     size_t start;
     double cfo; //!< rad/sample
@@ -300,28 +330,17 @@ int run_wimax(const options& o, const core::device_spec& dev)
                         v += cfloat(g(rng), g(rng));
                     auto count = [&](const std::vector<core::wimax_rx_burst>& got,
                                      const char* who) {
-                        size_t ok = 0;
-                        std::vector<bool> seen(n, false);
-                        for (const auto& p : got) {
-                            if (!p.ok)
-                                continue;
-                            for (size_t f = 0; f < n; f++)
-                                if (!seen[f] && p.payload == data[f]) {
-                                    seen[f] = true;
-                                    ok++;
-                                    break;
-                                }
-                        }
+                        const auto seen = received(
+                            data, got, [](const core::wimax_rx_burst& p) { return p.ok; },
+                            [](const core::wimax_rx_burst& p) -> const auto& { return p.payload; });
+                        const size_t ok = size_t(std::count(seen.begin(), seen.end(), true));
                         if (o.verbose)
                             for (size_t f = 0; f < n; f++) {
                                 if (seen[f])
                                     continue;
                                 const long want = long(truth[f].start);
-                                const core::wimax_rx_burst* near = nullptr;
-                                for (const auto& p : got)
-                                    if (!near || std::labs(long(p.start) - want) <
-                                                     std::labs(long(near->start) - want))
-                                        near = &p;
+                                const core::wimax_rx_burst* near = nearest(
+                                    got, want, [](const core::wimax_rx_burst& p) { return p.start; });
                                 std::fprintf(stderr, "lost (%s): %s snr %.1f burst %zu start %ld: ",
                                              who, label.c_str(), snr, f, want);
                                 if (!near)
@@ -474,29 +493,21 @@ int main(int argc, char** argv)
                         for (auto& v : x)
                             v += cfloat(g(rng), g(rng));
                         auto count = [&](const std::vector<core::wifi_rx_packet>& got) {
-                            size_t ok = 0;
-                            std::vector<bool> seen(n, false);
-                            for (const auto& p : got) {
-                                if (!p.data.fcs_ok)
-                                    continue;
-                                for (size_t f = 0; f < n; f++)
-                                    if (!seen[f] && p.data.psdu == psdu[f]) {
-                                        seen[f] = true;
-                                        ok++;
-                                        break;
-                                    }
-                            }
+                            const auto seen = received(
+                                psdu, got,
+                                [](const core::wifi_rx_packet& p) { return p.data.fcs_ok; },
+                                [](const core::wifi_rx_packet& p) -> const auto& { return p.data.psdu; });
+                            const size_t ok = size_t(std::count(seen.begin(), seen.end(), true));
                             if (o.verbose)
                                 for (size_t f = 0; f < n; f++) {
                                     if (seen[f])
                                         continue;
                                     // The packet nearest the lost frame, as the receiver saw it.
                                     const long want = long(known[f].ltf_start);
-                                    const core::wifi_rx_packet* near = nullptr;
-                                    for (const auto& p : got)
-                                        if (!near || std::labs(long(p.ltf_start) - want) <
-                                                         std::labs(long(near->ltf_start) - want))
-                                            near = &p;
+                                    const core::wifi_rx_packet* near =
+                                        nearest(got, want, [](const core::wifi_rx_packet& p) {
+                                            return p.ltf_start;
+                                        });
                                     std::fprintf(stderr,
                                                  "lost: rate %d snr %.1f frame %zu ltf %ld: ", rate,
                                                  snr, f, want);
