@@ -17,8 +17,11 @@
 // all and finishes. While only that one sample waits, the block sleeps until the upstream
 // writes more (at most 100 ms), as the scheduler does for a block blocked on input.
 //
-// rx_stream_end holds that logic; rx_sink_block<Iface> is the impl's base class that makes
-// start(), stop() and work() of it, leaving the block feed() and finish_stream().
+// rx_stream_end holds that logic; rx_sink_block<Iface, Packet> is the impl's base class that
+// makes start(), stop() and work() of it and publishes on a thread of its own, leaving the
+// block its receiver's calls and the PDUs' contents.
+
+#include "ordered_worker.h"
 
 #include <gnuradio/block.h>
 #include <gnuradio/block_detail.h>
@@ -33,7 +36,9 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace gr {
 namespace gpuofdm {
@@ -174,11 +179,14 @@ private:
 
 /*!
  * \brief start(), stop() and work() of a receiver sink over an rx_stream_end: the block's
- * impl derives from rx_sink_block<its public interface> and supplies feed() and
- * finish_stream() (both called with d_end's mutex held) and refresh_counters() (called
- * after every guarded() receiver call); they run their receiver calls through d_end.guarded().
+ * impl derives from rx_sink_block<its public interface, its receiver's packet type> and
+ * supplies receive(), receive_end(), samples_fed(), publish(), refresh_counters() and
+ * log_end(). The receiver calls run on the block's thread (with d_end's mutex held);
+ * publish() runs on a thread of its own, in order, so that work() goes on decoding while
+ * GNU Radio delivers the PDUs; everything is published before the end of a stream
+ * returns from work() or stop(), so no subscriber misses a PDU.
  */
-template <typename Iface>
+template <typename Iface, typename Packet>
 class rx_sink_block : public Iface
 {
 public:
@@ -193,6 +201,7 @@ public:
         // The flowgraph was stopped, or the block ended without seeing the end in work():
         // the counters are complete, the PDUs posted now may not all be delivered.
         d_end.finish_once("stop", [this](const char* where) { finish_stream(where); });
+        d_publisher.drain();
         return Iface::stop();
     }
 
@@ -202,23 +211,71 @@ public:
     {
         return d_end.work(
             *this, noutput_items, static_cast<const gr_complex*>(input_items[0]),
-            [this](const gr_complex* x, size_t n) { feed(x, n); },
+            [this](const gr_complex* x, size_t n) {
+                std::vector<Packet> got;
+                if (d_end.guarded("receiver", [&] { got = receive(x, n); }))
+                    publish_later(std::move(got));
+            },
             [this](const char* where) { finish_stream(where); });
     }
 
 protected:
     //! The most derived class constructs the gr::sync_block (a virtual base) first, so
     //! the block's logger exists here.
-    rx_sink_block() : d_end(this->d_logger, [this] { refresh_counters(); }) {}
+    rx_sink_block()
+        : d_end(this->d_logger, [this] { refresh_counters(); }),
+          d_publisher(max_pending_batches, [this](const std::string& what) {
+              this->d_logger->error("publishing PDUs: {}", what);
+          })
+    {
+    }
 
-    //! Feeds n samples to the receiver and publishes what they complete.
-    virtual void feed(const gr_complex* x, size_t n) = 0;
-    //! End of stream: decodes what the receiver holds and publishes it.
-    virtual void finish_stream(const char* where) = 0;
+    //! The impl's destructor calls this first: no publish() may run on a half-destroyed
+    //! block.
+    void drain_publisher() { d_publisher.drain(); }
+
+    //! The receiver's process(x, n): the packets the samples complete.
+    virtual std::vector<Packet> receive(const gr_complex* x, size_t n) = 0;
+    //! The receiver's finish(): the packets held at the end of a stream.
+    virtual std::vector<Packet> receive_end() = 0;
+    //! Samples fed to the receiver since its construction.
+    virtual uint64_t samples_fed() const = 0;
+    /*!
+     * Posts the packets as PDUs; \p base is the stream index the receiver's sample 0 has
+     * in this run (samples fed before the last end of stream). On the publishing thread.
+     */
+    virtual void publish(const std::vector<Packet>& packets, uint64_t base) = 0;
     //! Copies the receiver's counters into the block's atomics.
     virtual void refresh_counters() = 0;
+    //! Logs the counters at an end of stream.
+    virtual void log_end(const char* where) = 0;
 
     rx_stream_end d_end; //!< end of stream, failures, the receiver's mutex
+
+private:
+    //! Batches of packets that may wait for publishing before work() waits too.
+    static constexpr size_t max_pending_batches = 8;
+
+    void publish_later(std::vector<Packet> packets)
+    {
+        if (packets.empty())
+            return;
+        d_publisher.post([this, p = std::move(packets), base = d_base] { publish(p, base); });
+    }
+
+    //! End of stream: decodes what the receiver holds and publishes everything.
+    void finish_stream(const char* where)
+    {
+        std::vector<Packet> got;
+        if (d_end.guarded("end of stream", [&] { got = receive_end(); }))
+            publish_later(std::move(got));
+        d_base = samples_fed();
+        d_publisher.drain();
+        log_end(where);
+    }
+
+    uint64_t d_base = 0; //!< samples fed before the last end of stream (a rerun)
+    ordered_worker d_publisher;
 };
 
 } // namespace gpuofdm

@@ -98,7 +98,7 @@ void wifi_rx_impl::refresh_counters()
     d_samples = s.samples;
 }
 
-void wifi_rx_impl::publish(const std::vector<core::wifi_rx_packet>& packets)
+void wifi_rx_impl::publish(const std::vector<core::wifi_rx_packet>& packets, uint64_t base)
 {
     const bool pass_bad = d_pass_bad_crc.load();
     for (const auto& p : packets) {
@@ -106,7 +106,7 @@ void wifi_rx_impl::publish(const std::vector<core::wifi_rx_packet>& packets)
             continue; // counted by the receiver
         if (!p.data.fcs_ok && !pass_bad)
             continue;
-        const uint64_t ltf = d_base + p.ltf_start;
+        const uint64_t ltf = base + p.ltf_start;
         const uint64_t start = ltf >= preamble_before_ltf ? ltf - preamble_before_ltf : 0;
         const auto& psdu = p.data.psdu;
 
@@ -140,19 +140,8 @@ void wifi_rx_impl::publish(const std::vector<core::wifi_rx_packet>& packets)
     }
 }
 
-void wifi_rx_impl::feed(const gr_complex* x, size_t n)
+void wifi_rx_impl::log_end(const char* where)
 {
-    std::vector<core::wifi_rx_packet> got;
-    if (d_end.guarded("receiver", [&] { got = d_rx->process(x, n); }))
-        publish(got);
-}
-
-void wifi_rx_impl::finish_stream(const char* where)
-{
-    std::vector<core::wifi_rx_packet> got;
-    if (d_end.guarded("end of stream", [&] { got = d_rx->finish(); }))
-        publish(got);
-    d_base = d_rx->stats().samples;
     d_logger->debug("end of stream ({}): {} frames, {} FCS errors, {} SIGNAL errors, {} "
                     "truncated, {} samples",
                     where, d_fcs_ok.load(), d_fcs_errors.load(), d_signal_errors.load(),

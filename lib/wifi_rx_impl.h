@@ -30,10 +30,11 @@ struct wifi_rx_config {
     bool pilot_interpolation;
 };
 
-class wifi_rx_impl : public rx_sink_block<wifi_rx>
+class wifi_rx_impl : public rx_sink_block<wifi_rx, core::wifi_rx_packet>
 {
 public:
     wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device);
+    ~wifi_rx_impl() override { drain_publisher(); }
 
     std::string device() const override { return d_rx->device().to_string(); }
     uint64_t frames_received() const override { return d_fcs_ok.load(); }
@@ -51,19 +52,20 @@ public:
     bool pilot_interpolation() const override { return d_rx->params().pilot_interpolation; }
 
 private:
-    //! Feeds n samples and publishes what they complete.
-    void feed(const gr_complex* x, size_t n) override;
-    //! End of stream: decodes what the receiver holds and publishes it.
-    void finish_stream(const char* where) override;
-    void publish(const std::vector<core::wifi_rx_packet>& packets);
+    std::vector<core::wifi_rx_packet> receive(const gr_complex* x, size_t n) override
+    {
+        return d_rx->process(x, n);
+    }
+    std::vector<core::wifi_rx_packet> receive_end() override { return d_rx->finish(); }
+    uint64_t samples_fed() const override { return d_rx->stats().samples; }
+    void publish(const std::vector<core::wifi_rx_packet>& packets, uint64_t base) override;
     void refresh_counters() override;
+    void log_end(const char* where) override;
 
     std::unique_ptr<core::wifi_receiver> d_rx; //!< CPU twin or CUDA backend
     std::unique_ptr<core::pcap_writer> d_pcap; //!< nullptr without a file, or after a failure
     const std::string d_pcap_path;
     std::atomic<bool> d_pass_bad_crc;
-
-    uint64_t d_base = 0;       //!< samples fed before the last finish() (a rerun)
 
     std::atomic<uint64_t> d_fcs_ok{ 0 }, d_fcs_errors{ 0 }, d_signal_errors{ 0 },
         d_truncated{ 0 }, d_samples{ 0 }, d_published{ 0 };

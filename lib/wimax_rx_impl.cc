@@ -91,7 +91,7 @@ void wimax_rx_impl::refresh_counters()
     d_samples = s.samples;
 }
 
-void wimax_rx_impl::publish(const std::vector<core::wimax_rx_burst>& bursts)
+void wimax_rx_impl::publish(const std::vector<core::wimax_rx_burst>& bursts, uint64_t base)
 {
     const bool pass_bad = d_pass_bad.load();
     const long profile = d_rx->params().rate_id;
@@ -109,7 +109,7 @@ void wimax_rx_impl::publish(const std::vector<core::wimax_rx_burst>& bursts)
         meta = pmt::dict_add(meta, pmt::mp("snr_db"), pmt::from_double(b.snr_db));
         meta = pmt::dict_add(meta, pmt::mp("cfo_hz"),
                              pmt::from_double(double(b.cfo) * d_sample_rate / (2.0 * M_PI)));
-        meta = pmt::dict_add(meta, pmt::mp("start"), pmt::from_uint64(d_base + b.start));
+        meta = pmt::dict_add(meta, pmt::mp("start"), pmt::from_uint64(base + b.start));
         meta = pmt::dict_add(meta, pmt::mp("sync_metric"), pmt::from_double(b.sync_metric));
         meta = pmt::dict_add(meta, pmt::mp("preamble_metric"),
                              pmt::from_double(b.preamble_metric));
@@ -121,19 +121,8 @@ void wimax_rx_impl::publish(const std::vector<core::wimax_rx_burst>& bursts)
     }
 }
 
-void wimax_rx_impl::feed(const gr_complex* x, size_t n)
+void wimax_rx_impl::log_end(const char* where)
 {
-    std::vector<core::wimax_rx_burst> got;
-    if (d_end.guarded("receiver", [&] { got = d_rx->process(x, n); }))
-        publish(got);
-}
-
-void wimax_rx_impl::finish_stream(const char* where)
-{
-    std::vector<core::wimax_rx_burst> got;
-    if (d_end.guarded("end of stream", [&] { got = d_rx->finish(); }))
-        publish(got);
-    d_base = d_rx->stats().samples;
     d_logger->debug("end of stream ({}): {} bursts ok, {} bad, {} truncated, {} samples",
                     where, d_ok.load(), d_bad.load(), d_truncated.load(), d_samples.load());
 }

@@ -19,11 +19,12 @@
 namespace gr {
 namespace gpuofdm {
 
-class wimax_rx_impl : public rx_sink_block<wimax_rx>
+class wimax_rx_impl : public rx_sink_block<wimax_rx, core::wimax_rx_burst>
 {
 public:
     //! \p rx is the receiver make() built (its parameters checked).
     wimax_rx_impl(std::unique_ptr<core::wimax_receiver> rx, bool pass_bad, double sample_rate);
+    ~wimax_rx_impl() override { drain_publisher(); }
 
     std::string device() const override { return d_rx->device().to_string(); }
     uint64_t bursts_received() const override { return d_ok.load(); }
@@ -48,18 +49,19 @@ public:
     int burst_samples() const override { return int(d_rx->burst_samples()); }
 
 private:
-    //! Feeds n samples and publishes what they complete.
-    void feed(const gr_complex* x, size_t n) override;
-    //! End of stream: decodes what the receiver holds and publishes it.
-    void finish_stream(const char* where) override;
-    void publish(const std::vector<core::wimax_rx_burst>& bursts);
+    std::vector<core::wimax_rx_burst> receive(const gr_complex* x, size_t n) override
+    {
+        return d_rx->process(x, n);
+    }
+    std::vector<core::wimax_rx_burst> receive_end() override { return d_rx->finish(); }
+    uint64_t samples_fed() const override { return d_rx->stats().samples; }
+    void publish(const std::vector<core::wimax_rx_burst>& bursts, uint64_t base) override;
     void refresh_counters() override;
+    void log_end(const char* where) override;
 
     std::unique_ptr<core::wimax_receiver> d_rx; //!< CPU twin or CUDA backend
     const double d_sample_rate;
     std::atomic<bool> d_pass_bad;
-
-    uint64_t d_base = 0; //!< samples fed before the last finish() (a rerun)
 
     std::atomic<uint64_t> d_ok{ 0 }, d_bad{ 0 }, d_truncated{ 0 }, d_samples{ 0 },
         d_published{ 0 };
