@@ -48,6 +48,7 @@ struct options {
     size_t flowgraph_batch = 0;  //!< our block's batch in the flowgraph rows; 0: its default
     bool null_source = false;    //!< flowgraph source: null_source (memset) instead of vector_source
     int upstream_batches = 1;    //!< upstream min_output_buffer, in batches of our block
+    int rx_repeat = 10;          //!< rx flowgraph rows: the recorded file holds the stream this often
     std::string device = "cuda:0";
     std::string json_path;
 };

@@ -20,14 +20,17 @@
 #include "wifi_tx.h"
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
+#include <gnuradio/blocks/file_source.h>
 #include <gnuradio/blocks/message_debug.h>
 #include <gnuradio/blocks/vector_source.h>
+#include <unistd.h>
 #include <gnuradio/top_block.h>
 #include <gr-gpuofdm/wifi_rx.h>
 #endif
 
 #include <complex>
 #include <cstdio>
+#include <filesystem>
 #include <random>
 #include <stdexcept>
 
@@ -145,7 +148,7 @@ void print_header(const char* level)
                 "back, 30 dB, 20 kHz CFO.\nMsps = samples per second end to end; x RT = Msps / "
                 "20; ratio = Msps / the CPU twin's at the same level.\n",
                 level);
-    std::printf("%-9s %-10s %-9s %-7s %-11s %9s %8s %9s %9s %7s %7s\n", "level", "stage",
+    std::printf("%-9s %-10s %-9s %-7s %-36s %9s %8s %9s %9s %7s %7s\n", "level", "stage",
                 "impl", "device", "upstream", "batch", "frames", "Msps", "Mbit/s", "x RT", "ratio");
     std::fflush(stdout);
 }
@@ -171,7 +174,7 @@ row rx_row(const std::string& level, const std::string& impl, const std::string&
 
 void print_rx_row(const row& r)
 {
-    std::printf("%-9s %-10s %-9s %-7s %-11s %9zu %8llu %9.1f %9.1f %7.2f %7s\n",
+    std::printf("%-9s %-10s %-9s %-7s %-36s %9zu %8llu %9.1f %9.1f %7.2f %7s\n",
                 r.level.c_str(), r.stage.c_str(), r.impl.c_str(), r.device.c_str(),
                 r.level == "core" ? "-" : r.config.c_str(), r.batch,
                 static_cast<unsigned long long>(r.iterations), r.msps, r.mbit_s,
@@ -181,22 +184,38 @@ void print_rx_row(const row& r)
 }
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
-//! vector_source -> wifi_rx -> message_debug over the whole stream; frames received.
+//! How a flowgraph row feeds wifi_rx.
+struct flowgraph_setup {
+    std::string file;       //!< the recorded stream: file_source on it; "" for vector_source
+    int repeat = 1;         //!< the stream is this many copies of the frames
+    int upstream_batches = 0; //!< source min_output_buffer in batches; 0: GNU Radio's
+    bool consumer = true;   //!< message_debug stores the PDUs (else the port is unconnected)
+};
+
+//! source -> wifi_rx (-> message_debug) over the whole stream; frames received.
 row run_flowgraph_once(const std::string& device, size_t batch, const std::vector<cfloat>& x,
-                       const std::vector<std::vector<uint8_t>>& psdus, int upstream_batches)
+                       const std::vector<std::vector<uint8_t>>& psdus,
+                       const flowgraph_setup& f, std::vector<std::string>& notes)
 {
-    auto src = gr::blocks::vector_source<gr_complex>::make(x, false);
+    gr::block_sptr src;
+    if (f.file.empty())
+        src = gr::blocks::vector_source<gr_complex>::make(x, false);
+    else
+        src = gr::blocks::file_source::make(sizeof(gr_complex), f.file.c_str(), false);
     // Room for the next batch while the block decodes one (its work() holds the batch
     // until decoded): source and receiver overlap instead of taking turns.
-    if (upstream_batches > 0)
-        src->set_min_output_buffer(long(upstream_batches * batch));
+    if (f.upstream_batches > 0)
+        src->set_min_output_buffer(long(f.upstream_batches * batch));
     auto rx = gr::gpuofdm::wifi_rx::make(int(batch), 0.56f, false, "", device);
     auto sink = gr::blocks::message_debug::make();
     auto tb = gr::make_top_block("bench_wifi_rx");
     tb->connect(src, 0, rx, 0);
-    tb->msg_connect(rx, "pdus", sink, "store");
+    if (f.consumer)
+        tb->msg_connect(rx, "pdus", sink, "store");
     const auto t0 = clock::now();
-    tb->run();
+    tb->start();
+    const double start_secs = seconds_since(t0);
+    tb->wait();
     const double secs = seconds_since(t0);
     std::vector<core::wifi_rx_packet> got;
     for (size_t i = 0; i < sink->num_messages(); i++) {
@@ -207,10 +226,43 @@ row run_flowgraph_once(const std::string& device, size_t batch, const std::vecto
             pmt::to_bool(pmt::dict_ref(pmt::car(m), pmt::intern("crc_ok"), pmt::PMT_F));
         got.push_back(std::move(p));
     }
+    std::vector<std::vector<uint8_t>> sent;
+    for (int k = 0; k < f.repeat; k++)
+        sent.insert(sent.end(), psdus.begin(), psdus.end());
+    const size_t ok = f.consumer ? frames_ok(got, sent) : size_t(rx->frames_received());
     row r = rx_row("flowgraph", device == "cpu" ? "cpu twin" : "gpuofdm", rx->device(), batch,
-                   frames_ok(got, psdus), secs, x.size());
-    r.config = upstream_batches > 0 ? "src buf " + std::to_string(upstream_batches) + "x" : "default";
+                   ok, secs, x.size() * size_t(f.repeat));
+    r.config = std::string(f.file.empty() ? "vector" : "file") + " " +
+               std::to_string(f.repeat) + "x, " +
+               (f.upstream_batches > 0 ? std::to_string(f.upstream_batches) + " batches"
+                                       : "default") +
+               (f.consumer ? "" : ", no PDU consumer");
+    char buf[200];
+    std::snprintf(buf, sizeof(buf),
+                  "rx flowgraph %s batch %zu (%s): %zu of %zu frames, %.3f s (start() %.3f s)",
+                  r.device.c_str(), batch, r.config.c_str(), ok, sent.size(), secs, start_secs);
+    notes.push_back(buf);
     return r;
+}
+
+//! Writes the stream \p repeat times to a temporary file (the recorded stream); its path.
+std::string write_recording(const std::vector<cfloat>& x, int repeat)
+{
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("gpuofdm_bench_rx_" + std::to_string(::getpid()) + ".cf32"))
+                                 .string();
+    std::FILE* fp = std::fopen(path.c_str(), "wb");
+    if (!fp)
+        throw std::runtime_error("cannot write " + path);
+    bool ok = true;
+    for (int k = 0; k < repeat && ok; k++)
+        ok = std::fwrite(x.data(), sizeof(cfloat), x.size(), fp) == x.size();
+    ok = std::fclose(fp) == 0 && ok;
+    if (!ok) {
+        std::remove(path.c_str());
+        throw std::runtime_error("cannot write " + path + " (disk full?)");
+    }
+    return path;
 }
 #endif
 
@@ -275,22 +327,40 @@ void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
     if (o.flowgraph) {
         print_header("flowgraph");
-        row f = run_flowgraph_once("cpu", size_t(1) << 18, x, psdus, 0);
+        // The recorded stream as a user has it: a file, read by file_source. The CPU twin
+        // reads one copy (seconds a copy); the CUDA rows rx_repeat copies, so that the
+        // flowgraph's start and end weigh as they do on a long recording.
+        const std::string once = write_recording(x, 1);
+        row f = run_flowgraph_once("cpu", size_t(1) << 18, x, psdus, { once, 1, 0, true },
+                                   notes);
         f.ratio = 1.0;
         rows.push_back(f);
         print_rx_row(f);
         if (cuda_usable) {
-            // The source's buffer as GNU Radio sizes it, then room for 2 batches.
-            for (int up : { 0, 2 })
-                for (size_t batch : batches) {
-                    if (up > 0 && batch > (size_t(1) << 20))
-                        continue; // 2 x 2^22 samples: more than a double-mapped buffer may take
-                    row g = run_flowgraph_once(o.device, batch, x, psdus, up);
-                    g.ratio = g.msps / f.msps;
-                    rows.push_back(g);
-                    print_rx_row(g);
-                }
+            const std::string many = o.rx_repeat > 1 ? write_recording(x, o.rx_repeat) : once;
+            std::vector<std::pair<size_t, flowgraph_setup>> runs;
+            for (size_t batch : batches) {
+                // 2 x 2^22 samples: more than a double-mapped buffer may take.
+                const int up = batch > (size_t(1) << 20) ? 0 : 2;
+                runs.push_back({ batch, { many, o.rx_repeat, up, true } });
+            }
+            if (!o.quick) {
+                const size_t b = size_t(1) << 20;
+                runs.push_back({ b, { many, o.rx_repeat, 0, true } });  // GNU Radio's buffer
+                runs.push_back({ b, { once, 1, 2, true } });            // one copy
+                runs.push_back({ b, { "", 1, 2, true } });              // vector_source
+                runs.push_back({ b, { many, o.rx_repeat, 2, false } }); // no PDU consumer
+            }
+            for (const auto& [batch, setup] : runs) {
+                row g = run_flowgraph_once(o.device, batch, x, psdus, setup, notes);
+                g.ratio = g.msps / f.msps;
+                rows.push_back(g);
+                print_rx_row(g);
+            }
+            if (many != once)
+                std::remove(many.c_str());
         }
+        std::remove(once.c_str());
     }
 #else
     notes.push_back("rx: flowgraph rows not built (no GNU Radio)");

@@ -57,6 +57,9 @@ const char* usage_text =
     "                     source) instead of a repeating vector_source of random data\n"
     "  --upstream-batches K  upstream min_output_buffer of the flowgraph rows, in\n"
     "                     batches of our block (default 1)\n"
+    "  --rx-repeat K      rx flowgraph rows on CUDA: the recorded file holds the\n"
+    "                     4000-frame stream K times over (default 10: 9.8 s of air;\n"
+    "                     --quick: 1)\n"
     "  --device DEV       cuda or cuda:N for the CUDA rows (default cuda:0)\n"
     "  --no-flowgraph     core rows only\n"
     "  --device-only      CUDA rows only (fails when no GPU is usable)\n"
@@ -97,7 +100,8 @@ double parse_seconds(const std::string& opt, const std::string& text)
 options parse_options(int argc, char** argv)
 {
     options o;
-    bool sizes_set = false, seconds_set = false, core_seconds_set = false;
+    bool sizes_set = false, seconds_set = false, core_seconds_set = false,
+         rx_repeat_set = false;
     for (int i = 1; i < argc; i++) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -159,6 +163,11 @@ options parse_options(int argc, char** argv)
             o.upstream_batches = parse_list<int>(a, value()).at(0);
             if (o.upstream_batches > 16)
                 throw usage_error("--upstream-batches: give 1..16");
+        } else if (a == "--rx-repeat") {
+            o.rx_repeat = parse_list<int>(a, value()).at(0);
+            if (o.rx_repeat < 1 || o.rx_repeat > 100)
+                throw usage_error("--rx-repeat: give 1..100");
+            rx_repeat_set = true;
         } else if (a == "--device") {
             o.device = value();
             if (o.device != "cuda" && o.device.rfind("cuda:", 0) != 0)
@@ -181,6 +190,8 @@ options parse_options(int argc, char** argv)
             o.seconds = 0.2;
         if (!core_seconds_set)
             o.core_seconds = 0.05;
+        if (!rx_repeat_set)
+            o.rx_repeat = 1;
     }
     for (size_t b : o.batches)
         for (int n : o.sizes)
