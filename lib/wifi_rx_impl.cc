@@ -6,6 +6,8 @@
 
 #include "wifi_rx_impl.h"
 
+#include "block_pin_util.h"
+
 #include <gnuradio/io_signature.h>
 
 #include <cmath>
@@ -86,6 +88,22 @@ wifi_rx_impl::wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device)
                         cfg.batch_samples);
     else
         d_logger->debug("on the CPU twin, {} samples per batch", cfg.batch_samples);
+}
+
+bool wifi_rx_impl::start()
+{
+    if (d_rx->device().is_cuda())
+        pin_input_buffer(*this, d_logger, sizeof(gr_complex), [this](const void* p, size_t n) {
+            return d_rx->pin_host_range(p, n);
+        });
+    return rx_sink_block::start();
+}
+
+bool wifi_rx_impl::stop()
+{
+    const bool ok = rx_sink_block::stop(); // the end of the stream reads the buffer still
+    d_rx->unpin_host_ranges();
+    return ok;
 }
 
 void wifi_rx_impl::refresh_counters()

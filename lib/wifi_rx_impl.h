@@ -36,6 +36,10 @@ public:
     wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device);
     ~wifi_rx_impl() override { drain_publisher(); }
 
+    //! On CUDA, page-locks the input buffer (the samples go from there to the device).
+    bool start() override;
+    bool stop() override;
+
     std::string device() const override { return d_rx->device().to_string(); }
     uint64_t frames_received() const override { return d_fcs_ok.load(); }
     uint64_t crc_errors() const override { return d_fcs_errors.load(); }

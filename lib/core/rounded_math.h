@@ -123,6 +123,15 @@ GPUOFDM_HD inline cpx clean(cpx v)
     return v;
 }
 
+/*!
+ * The bits of a float with a non-finite value (exponent all ones) replaced by +0: the
+ * receivers' input scrub, word by word (a NaN real part does not clear the imaginary one).
+ */
+GPUOFDM_HD inline uint32_t finite_bits(uint32_t w)
+{
+    return (w & 0x7f800000u) == 0x7f800000u ? 0u : w;
+}
+
 } // namespace gr::gpuofdm::core::rounded
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "demapper.h"
 #include "interleaver.h"
+#include "rounded_math.h"
 #include "viterbi.h"
 #include "wifi_rx_common.h"
 #include "wifi_tx.h"
@@ -45,36 +46,38 @@ size_t frame_end(size_t ltf_start, const wifi_signal_field& s)
 
 } // namespace
 
-wifi_signal_field wifi_decode_signal(const cfloat* points, const float* weight)
+wifi_signal_field wifi_signal_from_bits(uint32_t bits)
 {
-    static const std::vector<uint32_t> perm =
-        interleaver_permutation(phy_standard::ieee80211a, 48, 1);
-    float llr[48], deint[48];
-    for (int k = 0; k < 48; k++)
-        demap_point(points[k].real(), points[k].imag(), modulation::bpsk, weight[k], false,
-                    &llr[k]);
-    for (int k = 0; k < 48; k++)
-        deint[k] = llr[perm[k]];
-    // 17.3.4: rate 1/2 with the 133/171 code, 6 zero tail bits: a terminated frame.
-    const auto bits = viterbi_decode_reference(deint, 24, 0133, 0171, true);
-
+    auto bit = [bits](int i) { return (bits >> i) & 1u; };
     wifi_signal_field f;
     unsigned rate_bits = 0, parity = 0;
     for (int i = 0; i < 4; i++)
-        rate_bits = (rate_bits << 1) | bits[i]; // R1 first, R1 in bit 3
+        rate_bits = (rate_bits << 1) | bit(i); // R1 first, R1 in bit 3
     for (int i = 0; i < 12; i++)
-        f.len |= size_t(bits[5 + i]) << i;      // LENGTH LSB first
+        f.len |= size_t(bit(5 + i)) << i;      // LENGTH LSB first
     for (int i = 0; i <= 17; i++)
-        parity ^= bits[i];
-    bool tail_zero = true;
-    for (int i = 18; i < 24; i++)
-        tail_zero = tail_zero && bits[i] == 0;
+        parity ^= bit(i);
+    const bool tail_zero = (bits >> 18) == 0;
     for (const auto& r : wifi_rates())
         if (r.rate_bits == rate_bits)
             f.rate_mbps = r.mbps;
-    f.ok = f.rate_mbps != 0 && bits[4] == 0 && parity == 0 && tail_zero && f.len >= 1 &&
+    f.ok = f.rate_mbps != 0 && bit(4) == 0 && parity == 0 && tail_zero && f.len >= 1 &&
            f.len <= 4095;
     return f;
+}
+
+const uint32_t* wifi_signal_permutation()
+{
+    static const std::vector<uint32_t> perm =
+        interleaver_permutation(phy_standard::ieee80211a, 48, 1);
+    return perm.data();
+}
+
+wifi_signal_field wifi_decode_signal(const cfloat* points, const float* weight)
+{
+    // 17.3.4: rate 1/2 with the 133/171 code, 6 zero tail bits: a terminated frame.
+    return wifi_signal_from_bits(wifi_rx_detail::decode_signal_bits(
+        reinterpret_cast<const wifi_rx_detail::cpx*>(points), weight, wifi_signal_permutation()));
 }
 
 std::vector<int> wifi_used_bins()
@@ -109,17 +112,13 @@ wifi_receiver::wifi_receiver(const wifi_rx_params& p, const device_spec& dev) : 
     static_assert(longest_frame + keep_before_ltf + 400 < (size_t(1) << 17));
 }
 
-void wifi_receiver::take_in(const cfloat* x, size_t n, size_t at)
+void wifi_receiver::copy_finite(const cfloat* x, size_t n, cfloat* out)
 {
-    // Non-finite values (exponent all ones) read as 0: a branch-free pass over the bits,
-    // copying as it goes.
     const auto* in = reinterpret_cast<const uint32_t*>(x);
-    auto* out = reinterpret_cast<uint32_t*>(hold() + at);
+    auto* o = reinterpret_cast<uint32_t*>(out);
     parallel_slices(d_pool.get(), 2 * n, size_t(1) << 14, [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; i++) {
-            const uint32_t w = in[i];
-            out[i] = (w & 0x7f800000u) == 0x7f800000u ? 0u : w;
-        }
+        for (size_t i = b; i < e; i++)
+            o[i] = rounded::finite_bits(in[i]);
     });
 }
 
@@ -133,7 +132,7 @@ std::vector<wifi_rx_packet> wifi_receiver::process(const cfloat* x, size_t n)
         const auto t0 = timer::now();
         // Never hold more than batch_samples: the backends size their buffers by it.
         const size_t take = std::min(n, d_params.batch_samples - d_held);
-        take_in(x, take, d_held);
+        append(x, take, d_held);
         d_held += take;
         x += take;
         n -= take;
@@ -161,10 +160,10 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_held(bool at_end)
     if (n == 0)
         return {};
     auto t0 = timer::now();
-    load(hold(), n);
+    load(n);
     d_stats.t_estimate += since(t0);
     t0 = timer::now();
-    const auto found = find_frames(hold(), n, d_search);
+    const auto found = find_frames(n, d_search);
     d_stats.t_sync += since(t0);
     std::vector<frame_job> jobs;
     for (const auto& f : found)
@@ -174,7 +173,7 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_held(bool at_end)
     for (auto& p : out)
         p.ltf_start += d_buf_start;
     // The samples still needed move to the front (at most a frame and a lookback).
-    std::memmove(hold(), hold() + keep_from, (n - keep_from) * sizeof(cfloat));
+    keep(keep_from, n - keep_from);
     d_held = n - keep_from;
     d_buf_start += keep_from;
     d_search = resume > keep_from ? resume - keep_from : 0;
@@ -197,8 +196,8 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_buffer(const cfloat* x, size_t
     if (d_held > 0)
         throw std::logic_error("decode_buffer: the stream holds samples; call finish() first");
     d_stats.samples += n;
-    take_in(x, n, 0);
-    load(hold(), n);
+    append(x, n, 0);
+    load(n);
     std::vector<frame_job> jobs;
     std::vector<wifi_sync_result> found;
     if (known) {
@@ -210,7 +209,7 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_buffer(const cfloat* x, size_t
                 { known[i].ltf_start, known[i].cfo, known[i].channel, known[i].noise_var });
         }
     } else {
-        found = find_frames(hold(), n, 0);
+        found = find_frames(n, 0);
         for (const auto& f : found)
             jobs.push_back({ f.ltf_start, f.cfo, nullptr, 0.0f });
     }
@@ -234,17 +233,10 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
     d_stats.t_estimate += since(t0);
     t0 = timer::now();
 
-    // Every SIGNAL held, decoded up front on the host threads (24 bits each).
+    // Every SIGNAL held (its bits decoded by the backend's estimate()).
     std::vector<wifi_signal_field> signals(n_est);
-    parallel_slices(d_pool.get(), n_est, 16, [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; i++) {
-            float w[48];
-            const float inv_noise = 1.0f / est[i].noise_var;
-            for (int k = 0; k < 48; k++)
-                w[k] = std::norm(est[i].h[wifi_rx_detail::data_bin(k)]) * inv_noise;
-            signals[i] = wifi_decode_signal(est[i].signal, w);
-        }
-    });
+    for (size_t i = 0; i < n_est; i++)
+        signals[i] = wifi_signal_from_bits(est[i].signal_bits);
 
     // In stream order: skip detections inside a frame already taken, stop at the first
     // frame not wholly held.

@@ -35,12 +35,21 @@ struct wifi_signal_field {
 };
 
 /*!
+ * \brief The SIGNAL fields from its 24 decoded bits (bit i is the i-th bit sent: RATE R1
+ * first).
+ */
+wifi_signal_field wifi_signal_from_bits(uint32_t bits);
+
+/*!
  * \brief Decodes the 24 bits of SIGNAL from its 48 equalized BPSK points (data carriers in
  * the order of wifi_rx_frame, pilot polarity removed) and their gains |H|^2 / noise:
  * BPSK LLRs, deinterleaving (N_CBPS 48), the full-length Viterbi decoder over 24 steps
  * ending in state 0, then the fields.
  */
 wifi_signal_field wifi_decode_signal(const cfloat* points, const float* weight);
+
+//! SIGNAL's deinterleaver (N_CBPS 48: coded bit k is point [k]), 48 entries.
+const uint32_t* wifi_signal_permutation();
 
 //! The 52 used bins of 802.11a (the long training field's nonzero bins), increasing.
 std::vector<int> wifi_used_bins();
@@ -162,6 +171,15 @@ public:
     std::vector<wifi_rx_packet> finish();
 
     /*!
+     * Page-locks caller memory that process() will read (a GNU Radio buffer), so the CUDA
+     * backend sends samples from there to the device without a host copy; false where
+     * that is refused or there is no GPU (it only costs speed). unpin_host_ranges()
+     * undoes it before the memory goes away.
+     */
+    virtual bool pin_host_range(const void* /*p*/, size_t /*bytes*/) { return false; }
+    virtual void unpin_host_ranges() {}
+
+    /*!
      * One buffer, no stream: frames as wifi_sync finds them (known == nullptr) or at the
      * given places (n_known of them, in order, not overlapping). n <= batch_samples; the
      * samples are copied in as process() takes them, so no stream may be held (throws
@@ -187,6 +205,7 @@ protected:
         float noise_var = 0.0f;
         float snr = 0.0f; //!< linear
         cfloat signal[48];
+        uint32_t signal_bits = 0; //!< SIGNAL decoded (wifi_rx_detail::decode_signal_bits)
     };
     /*!
      * Backend: estimates for \p n frames of buffer x (every LTF and SIGNAL inside the
@@ -200,20 +219,18 @@ protected:
     virtual void equalize_and_decode(const frame_job* jobs, const frame_estimate* est,
                                      const wifi_signal_field* sig, size_t n,
                                      wifi_rx_result* out) = 0;
-    //! Backend: the buffer the next calls read (x stays valid until then).
-    virtual void load(const cfloat* x, size_t n) = 0;
     /*!
-     * Backend: where the stream's samples are held, batch_samples of them (pinned memory
-     * on CUDA, so a batch is uploaded straight from it: the one host copy of the samples
-     * is the one that takes them in and clears non-finite values).
+     * Backend: the \p n samples become samples [at, at + n) of the batch, non-finite
+     * values read as 0 (the CPU twin copies them to its buffer; CUDA sends them to the
+     * device, straight from \p x when it is page-locked through pin_host_range()).
      */
-    virtual cfloat* hold() = 0;
-    //! Backend: the synchronizer on the buffer of the last load() (x is that buffer).
-    virtual std::vector<wifi_sync_result> find_frames(const cfloat* x, size_t n,
-                                                      size_t search_from)
-    {
-        return d_sync->detect(x, n, search_from);
-    }
+    virtual void append(const cfloat* x, size_t n, size_t at) = 0;
+    //! Backend: samples [from, from + n) of the batch become its first n.
+    virtual void keep(size_t from, size_t n) = 0;
+    //! Backend: the batch's first \p n samples are all there; the next calls read them.
+    virtual void load(size_t n) = 0;
+    //! Backend: the synchronizer on the batch of the last load().
+    virtual std::vector<wifi_sync_result> find_frames(size_t n, size_t search_from) = 0;
 
     wifi_rx_params d_params;
     std::unique_ptr<wifi_sync> d_sync;
@@ -223,8 +240,10 @@ protected:
     {
         return d_params.pilot_interpolation ? 2 : d_params.pilot_tracking ? 1 : 0;
     }
-    //! Host threads for the per-frame host steps (SIGNAL decoding).
+    //! Host threads for the per-frame host steps and input copies.
     std::unique_ptr<worker_pool> d_pool = make_worker_pool(8);
+    //! Copies n samples to out, non-finite values as 0 (rounded::finite_bits), on d_pool.
+    void copy_finite(const cfloat* x, size_t n, cfloat* out);
 
 private:
     //! Decodes the samples held from d_search on; returns packets, drops what is done.
@@ -234,12 +253,9 @@ private:
                                             size_t n_buf, bool at_end, size_t* resume,
                                             size_t* keep_from);
 
-    //! Copies n samples to hold() + at, non-finite values as 0.
-    void take_in(const cfloat* x, size_t n, size_t at);
-
-    size_t d_held = 0;        //!< samples held at hold()
-    uint64_t d_buf_start = 0; //!< stream index of hold()[0]
-    size_t d_search = 0;      //!< next detection may start here (in hold())
+    size_t d_held = 0;        //!< samples of the batch so far
+    uint64_t d_buf_start = 0; //!< stream index of the batch's first sample
+    size_t d_search = 0;      //!< next detection may start here (in the batch)
 };
 
 /*!

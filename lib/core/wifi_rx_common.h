@@ -10,11 +10,14 @@
 // The 802.11a front end's per-symbol arithmetic, shared by the CPU twin and the CUDA
 // kernels (host and device), so both equalize with the same formulas.
 
+#include "conv_code.h"
+#include "demapper.h"
 #include "host_device.h"
 #include "rounded_math.h"
 #include "wifi_tx_common.h"
 
 #include <cmath>
+#include <cstdint>
 
 namespace gr::gpuofdm::core::wifi_rx_detail {
 
@@ -217,6 +220,79 @@ GPUOFDM_HD inline float channel_snr(const cpx* h, const int* used, float noise_v
     for (int c = 0; c < 52; c++)
         p += norm(h[used[c]]);
     return p / 52.0f / noise_var;
+}
+
+//! A carrier's LLR weight |H|^2 / noise (inv_noise = 1 / noise), each step rounded.
+GPUOFDM_HD inline float carrier_weight(cpx h, float inv_noise)
+{
+    using namespace rounded;
+    return rounded::mul(add(rounded::mul(h.re, h.re), rounded::mul(h.im, h.im)), inv_noise);
+}
+
+// SIGNAL (17.3.4): 24 bits, rate 1/2 with the 133/171 code, ending in state 0. The
+// decoder below is the classic full-length one in double metrics, written as one
+// add-compare-select per next state so that the CUDA kernel runs the 64 states on 64
+// threads and the CPU twin loops over them: the same sums in the same order, the same bits.
+constexpr int signal_steps = 24;
+constexpr int signal_states = 64;
+
+/*!
+ * \brief Next state n of one SIGNAL trellis step: from its predecessors 2 (n mod 32) and
+ * 2 (n mod 32) + 1 (input bit n / 32), the larger metric + (+-l0) + (+-l1), the even one
+ * on a tie; a state no path reaches keeps -inf. \p from gets the predecessor.
+ */
+GPUOFDM_HD inline void signal_acs(int n, const double* m, float l0, float l1, double* nm,
+                                  uint8_t* from)
+{
+    double best = -HUGE_VAL;
+    uint8_t arg = 0;
+    for (int q = 0; q < 2; q++) {
+        const int p = 2 * (n & 31) + q;
+        const unsigned reg = unsigned((n >> 5) << 6 | p); // the encoder register
+        const bool c0 = parity7(reg & 0133u) != 0, c1 = parity7(reg & 0171u) != 0;
+        const double cand = rounded::add(rounded::add(m[p], c0 ? -double(l0) : double(l0)),
+                                         c1 ? -double(l1) : double(l1));
+        if (cand > best) {
+            best = cand;
+            arg = uint8_t(p);
+        }
+    }
+    nm[n] = best;
+    from[n] = arg;
+}
+
+//! The 24 decoded bits (bit t of the result is step t's) traced back from state 0.
+GPUOFDM_HD inline uint32_t signal_traceback(const uint8_t (*from)[signal_states])
+{
+    uint32_t bits = 0;
+    int state = 0;
+    for (int t = signal_steps; t-- > 0;) {
+        bits |= uint32_t(state >> 5) << t;
+        state = from[t][state];
+    }
+    return bits;
+}
+
+/*!
+ * \brief SIGNAL's 24 decoded bits from its 48 equalized points (data carrier order,
+ * pilot polarity removed) and LLR weights: BPSK max-log LLRs, deinterleaved by \p perm
+ * (N_CBPS 48: coded bit k is point perm[k]), then the trellis above, one state at a time.
+ */
+GPUOFDM_HD inline uint32_t decode_signal_bits(const cpx* points, const float* weight,
+                                              const uint32_t* perm)
+{
+    float llr[48];
+    for (int k = 0; k < 48; k++)
+        demap_point(points[k].re, points[k].im, modulation::bpsk, weight[k], false, &llr[k]);
+    double m[2][signal_states];
+    for (int s = 0; s < signal_states; s++)
+        m[0][s] = s == 0 ? 0.0 : -HUGE_VAL;
+    uint8_t from[signal_steps][signal_states];
+    for (int t = 0; t < signal_steps; t++)
+        for (int n = 0; n < signal_states; n++)
+            signal_acs(n, m[t & 1], llr[perm[2 * t]], llr[perm[2 * t + 1]], m[(t + 1) & 1],
+                       from[t]);
+    return signal_traceback(from);
 }
 
 } // namespace gr::gpuofdm::core::wifi_rx_detail

@@ -44,12 +44,25 @@ public:
     device_spec device() const override { return {}; }
 
 protected:
-    cfloat* hold() override { return d_hold.data(); }
-
-    void load(const cfloat* x, size_t n) override
+    void append(const cfloat* x, size_t n, size_t at) override
     {
-        d_x = x;
+        copy_finite(x, n, d_hold.data() + at);
+    }
+
+    void keep(size_t from, size_t n) override
+    {
+        std::memmove(d_hold.data(), d_hold.data() + from, n * sizeof(cfloat));
+    }
+
+    void load(size_t n) override
+    {
+        d_x = d_hold.data();
         d_n = n;
+    }
+
+    std::vector<wifi_sync_result> find_frames(size_t n, size_t search_from) override
+    {
+        return d_sync->detect(d_hold.data(), n, search_from);
     }
 
     void estimate(const frame_job* jobs, size_t n, frame_estimate* out) override
@@ -81,10 +94,15 @@ protected:
             e.snr = channel_snr(h, d_used, e.noise_var);
             fft_at(j, j.ltf_start + 128 + 16, y1);
             const pilot_state ps = pilot_track(y1, h, 1.0f, pilot_mode());
+            float w[48];
+            const float inv_noise = rounded::div(1.0f, e.noise_var);
             for (int k = 0; k < 48; k++) {
                 const cpx z = equalize_carrier(y1, h, ps, pilot_mode(), k);
                 e.signal[k] = cfloat(z.re, z.im);
+                w[k] = carrier_weight(h[data_bin(k)], inv_noise);
             }
+            e.signal_bits = decode_signal_bits(reinterpret_cast<const cpx*>(e.signal), w,
+                                               wifi_signal_permutation());
         }
     }
 

@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// CUDA 802.11a receiver front end. The batch's samples go to the device once; one kernel
+// CUDA 802.11a receiver front end. The batch's samples go to the device once (straight from
+// the caller's memory when it is page-locked, else through a pinned staging copy; non-finite
+// values cleared on the device), and what a batch leaves for the next stays there; one kernel
 // estimates the channel and equalizes SIGNAL for every frame (a block of 64 threads a
 // frame: derotation, 64-point DFT of T1, T2 and SIGNAL, wifi_rx_common.h's estimate and
 // equalizer), and only the estimates come back (the host decodes the 24 SIGNAL bits, as
@@ -13,6 +15,7 @@
 // reads in place (wifi_decoder::process_device): only the decoded bits come back.
 
 #include "cuda_check.h"
+#include "cuda_pinned.h"
 #include "wifi_rx.h"
 #include "wifi_rx_common.h"
 #include "wifi_tx.h"
@@ -20,6 +23,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <utility>
 
 namespace gr::gpuofdm::core {
 
@@ -40,11 +44,21 @@ struct rx_estimate {
     float noise_var;
     float snr;
     cpx signal[48];
+    uint32_t signal_bits;
 };
-static_assert(sizeof(rx_estimate) == sizeof(cfloat) * 64 + 8 + sizeof(cfloat) * 48);
+static_assert(sizeof(rx_estimate) == sizeof(cfloat) * 64 + 8 + sizeof(cfloat) * 48 + 4);
+
+//! Non-finite values of n words (floats) as +0, as the CPU twin's copy_finite().
+__global__ void scrub_kernel(uint32_t* w, size_t n)
+{
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+         i += size_t(gridDim.x) * blockDim.x)
+        w[i] = rounded::finite_bits(w[i]);
+}
 
 __constant__ float c_ltf[64];
 __constant__ int c_used[52];
+__constant__ uint32_t c_signal_perm[48];
 
 /*!
  * The 64-point forward DFT (no scaling) of the derotated samples x[from .. from + 64),
@@ -80,6 +94,9 @@ __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, i
 {
     __shared__ cpx s[64], y1[64], y2[64], h[64], ls[64], g[64];
     __shared__ pilot_state ps;
+    __shared__ float inv_noise, llr[48];
+    __shared__ double m[2][signal_states];
+    __shared__ uint8_t from[signal_steps][signal_states];
     const rx_job j = jobs[blockIdx.x];
     rx_estimate& e = est[blockIdx.x];
     const int t = threadIdx.x;
@@ -101,16 +118,33 @@ __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, i
             h[c_used[t]] = channel_from_taps(g, basis, taps, t);
     }
     __syncthreads();
-    if (t == 0)
+    if (t == 0) {
         e.snr = channel_snr(h, c_used, e.noise_var);
+        inv_noise = rounded::div(1.0f, e.noise_var);
+    }
     e.h[t] = h[t];
     dft_symbol(x, j.ltf_start + 128 + 16 - backoff, j.ltf_start, j.cfo, s, y1);
     __syncthreads();
     if (t == 0)
         ps = pilot_track(y1, h, 1.0f, mode);
     __syncthreads();
-    if (t < 48)
-        e.signal[t] = equalize_carrier(y1, h, ps, mode, t);
+    // SIGNAL: equalized, demapped, then decoded here, one trellis state a thread
+    // (decode_signal_bits's steps, in the same order).
+    if (t < 48) {
+        const cpx z = equalize_carrier(y1, h, ps, mode, t);
+        e.signal[t] = z;
+        demap_point(z.re, z.im, modulation::bpsk, carrier_weight(h[data_bin(t)], inv_noise),
+                    false, &llr[t]);
+    }
+    m[0][t] = t == 0 ? 0.0 : -HUGE_VAL;
+    __syncthreads();
+    for (int step = 0; step < signal_steps; step++) {
+        signal_acs(t, m[step & 1], llr[c_signal_perm[2 * step]], llr[c_signal_perm[2 * step + 1]],
+                   m[(step + 1) & 1], from[step]);
+        __syncthreads();
+    }
+    if (t == 0)
+        e.signal_bits = signal_traceback(from);
 }
 
 /*!
@@ -145,7 +179,7 @@ class wifi_receiver_cuda : public wifi_receiver
 {
 public:
     wifi_receiver_cuda(const wifi_rx_params& p, const device_spec& dev)
-        : wifi_receiver(p, dev), d_device(dev)
+        : wifi_receiver(p, dev), d_device(dev), d_pinned(dev.cuda_index)
     {
         use_device(dev.cuda_index);
         d_decoder = make_wifi_decoder(p.decode, dev);
@@ -156,6 +190,7 @@ public:
         d_max_symbols = n / 80 + 2;
         d_host_x = pinned_buffer<cfloat>(n);
         d_x = device_buffer<cpx>(n);
+        d_x_spare = device_buffer<cpx>(n);
         d_host_jobs = pinned_buffer<rx_job>(d_max_frames);
         d_jobs = device_buffer<rx_job>(d_max_frames);
         d_host_est = pinned_buffer<rx_estimate>(d_max_frames);
@@ -173,6 +208,8 @@ public:
         GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_ltf, ltf, sizeof(ltf)));
         const auto used = wifi_used_bins();
         GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_used, used.data(), 52 * sizeof(int)));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_signal_perm, wifi_signal_permutation(),
+                                              48 * sizeof(uint32_t)));
         // The channel fit: fit (taps x 52) then basis (52 x taps) in one buffer.
         const auto fit = wifi_channel_smoother(p.channel_taps);
         d_taps = size_t(fit.taps);
@@ -186,28 +223,72 @@ public:
             cudaMemcpy(d_polarity.get(), pol, sizeof(pol), cudaMemcpyHostToDevice));
     }
 
+    ~wifi_receiver_cuda() override { unpin_host_ranges(); }
+
     device_spec device() const override { return d_device; }
 
-protected:
-    cfloat* hold() override { return d_host_x.get(); }
-
-    std::vector<wifi_sync_result> find_frames(const cfloat*, size_t n,
-                                              size_t search_from) override
-    {
-        // The batch is on the device already (load()): the synchronizer reads it there.
-        return d_sync->detect_device(reinterpret_cast<const cfloat*>(d_x.get()), n, search_from);
-    }
-
-    void load(const cfloat* x, size_t n) override
+    bool pin_host_range(const void* p, size_t bytes) override
     {
         use_device(d_device.cuda_index);
-        if (x != d_host_x.get())
-            std::memcpy(d_host_x.get(), x, n * sizeof(cfloat));
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get(), d_host_x.get(), n * sizeof(cfloat),
-                                           cudaMemcpyHostToDevice, d_stream.get()));
+        return d_pinned.pin(p, bytes);
+    }
+
+    void unpin_host_ranges() override
+    {
+        use_device(d_device.cuda_index);
+        d_pinned.clear();
+    }
+
+protected:
+    void append(const cfloat* x, size_t n, size_t at) override
+    {
+        if (n == 0)
+            return;
+        use_device(d_device.cuda_index);
+        const cudaStream_t s = d_stream.get();
+        const size_t bytes = n * sizeof(cfloat);
+        if (d_pinned.contains(x, bytes)) {
+            // Straight from the caller's page-locked memory, cleared on the device. The
+            // caller may reuse x once this returns: wait for the copy.
+            GPUOFDM_CUDA_CHECK(
+                cudaMemcpyAsync(d_x.get() + at, x, bytes, cudaMemcpyHostToDevice, s));
+            const size_t words = 2 * n;
+            const unsigned blocks = unsigned(std::min<size_t>((words + 255) / 256, 1024));
+            scrub_kernel<<<blocks, 256, 0, s>>>(reinterpret_cast<uint32_t*>(d_x.get() + at),
+                                                words);
+            GPUOFDM_CUDA_CHECK(cudaGetLastError());
+            d_stream.synchronize();
+        } else {
+            // Through this batch's own part of the staging buffer, which no copy of the
+            // batch reads again: the upload runs on while the caller goes on.
+            copy_finite(x, n, d_host_x.get() + at);
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get() + at, d_host_x.get() + at, bytes,
+                                               cudaMemcpyHostToDevice, s));
+        }
+    }
+
+    void keep(size_t from, size_t n) override
+    {
+        if (from == 0 || n == 0)
+            return;
+        use_device(d_device.cuda_index);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x_spare.get(), d_x.get() + from,
+                                           n * sizeof(cpx), cudaMemcpyDeviceToDevice,
+                                           d_stream.get()));
+        std::swap(d_x, d_x_spare);
+    }
+
+    void load(size_t n) override
+    {
+        use_device(d_device.cuda_index);
         // The synchronizer reads d_x from its own stream next.
         d_stream.synchronize();
         d_n = n;
+    }
+
+    std::vector<wifi_sync_result> find_frames(size_t n, size_t search_from) override
+    {
+        return d_sync->detect_device(reinterpret_cast<const cfloat*>(d_x.get()), n, search_from);
     }
 
     void estimate(const frame_job* jobs, size_t n, frame_estimate* out) override
@@ -247,6 +328,7 @@ protected:
             out[i].noise_var = e.noise_var;
             out[i].snr = e.snr;
             std::memcpy(out[i].signal, e.signal, sizeof(e.signal));
+            out[i].signal_bits = e.signal_bits;
         }
         d_n_est = n;
     }
@@ -314,8 +396,10 @@ private:
     std::unique_ptr<wifi_decoder> d_decoder;
     cuda_stream d_stream;
     size_t d_max_frames = 0, d_max_symbols = 0, d_n = 0, d_n_est = 0;
-    pinned_buffer<cfloat> d_host_x;
-    device_buffer<cpx> d_x;
+    pinned_ranges d_pinned;        //!< caller memory page-locked through pin_host_range()
+    pinned_buffer<cfloat> d_host_x; //!< staging for input that is not page-locked
+    device_buffer<cpx> d_x;         //!< the batch
+    device_buffer<cpx> d_x_spare;   //!< keep() moves what the next batch needs here, then swaps
     pinned_buffer<rx_job> d_host_jobs;
     device_buffer<rx_job> d_jobs;
     pinned_buffer<rx_estimate> d_host_est;

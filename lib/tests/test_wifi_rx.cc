@@ -10,9 +10,11 @@
 // small pieces gives the frames of the whole buffer, none lost at a batch edge; noise,
 // NaNs, truncated frames and a bad SIGNAL give no false PDU; CUDA equals the CPU twin.
 
+#include "demapper.h"
 #include "rx_test_util.h"
 #include "test_util.h"
 #include "tx_test_vectors.h"
+#include "viterbi.h"
 #include "wifi_rx.h"
 #include "wifi_rx_common.h"
 #include "wifi_rx_bits.h"
@@ -20,6 +22,7 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <random>
 
 using namespace gr::gpuofdm;
@@ -135,6 +138,41 @@ TEST(wifi_rx, signal_field_decodes_and_rejects_bad_parity)
     for (int k = 0; k < 48; k++)
         pts[k] = -pts[k];
     EXPECT_FALSE(core::wifi_decode_signal(pts, w).ok);
+}
+
+TEST(wifi_rx, signal_decoder_equals_the_full_length_reference)
+{
+    // The receivers' SIGNAL decoder (one add-compare-select per state, shared by the CPU
+    // twin and the kernel) against the independent full-length reference decoder on the
+    // same BPSK LLRs: noisy points, weak and strong weights, ties included (zero points).
+    std::mt19937 rng(48);
+    std::normal_distribution<float> g(0.0f, 1.0f);
+    const uint32_t* perm = core::wifi_signal_permutation();
+    for (int trial = 0; trial < 2000; trial++) {
+        cfloat pts[48];
+        float w[48], llr[48], deint[48];
+        for (int k = 0; k < 48; k++) {
+            pts[k] = trial % 10 == 0 && k % 3 == 0 ? cfloat(0, 0)
+                                                   : cfloat((rng() & 1 ? 1.0f : -1.0f) + g(rng), g(rng));
+            w[k] = 0.1f + 20.0f * float(rng() % 1000) / 1000.0f;
+            core::demap_point(pts[k].real(), pts[k].imag(), core::modulation::bpsk, w[k], false,
+                              &llr[k]);
+        }
+        for (int k = 0; k < 48; k++)
+            deint[k] = llr[perm[k]];
+        const auto ref = core::viterbi_decode_reference(deint, 24, 0133, 0171, true);
+        uint32_t ref_bits = 0;
+        for (int i = 0; i < 24; i++)
+            ref_bits |= uint32_t(ref[size_t(i)]) << i;
+        const uint32_t bits = core::wifi_rx_detail::decode_signal_bits(
+            reinterpret_cast<const core::wifi_rx_detail::cpx*>(pts), w, perm);
+        ASSERT_EQ(bits, ref_bits) << "trial " << trial;
+        const auto f = core::wifi_decode_signal(pts, w);
+        const auto fb = core::wifi_signal_from_bits(ref_bits);
+        EXPECT_EQ(f.ok, fb.ok);
+        EXPECT_EQ(f.rate_mbps, fb.rate_mbps);
+        EXPECT_EQ(f.len, fb.len);
+    }
 }
 
 TEST(wifi_rx, annex_g_packet_received_exactly)
@@ -287,10 +325,22 @@ TEST(wifi_rx, cuda_equals_cpu_twin)
     auto x = make_stream(frames, 50, 300);
     apply_channel(x, { cfloat(0.9f, 0.1f), cfloat(0.3f, -0.2f), cfloat(0.1f, 0.05f) },
                   two_pi * 60e3 / 20e6, 3e-3f, 21);
+    // Non-finite values in gaps between frames: both backends must read them as 0 alike
+    // (a NaN real part leaves the imaginary part as it is).
+    const float inf = std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (size_t f = 1; f < frames.size(); f += 7) {
+        x[frames[f].start - 20] = cfloat(nan, 0.5f);
+        x[frames[f].start - 19] = cfloat(-0.25f, inf);
+        x[frames[f].start - 18] = cfloat(-inf, nan);
+    }
     core::wifi_rx_params p;
     p.batch_samples = size_t(1) << 17;
-    auto run = [&](const core::device_spec& d) {
+    auto run = [&](const core::device_spec& d, bool pin) {
         auto rx = core::make_wifi_receiver(p, d);
+        // Page-locked, the samples go straight to the device (as from a block's buffer).
+        if (pin)
+            EXPECT_TRUE(rx->pin_host_range(x.data(), x.size() * sizeof(cfloat)));
         std::vector<core::wifi_rx_packet> got;
         for (size_t at = 0; at < x.size(); at += 50000) {
             auto g = rx->process(x.data() + at, std::min<size_t>(50000, x.size() - at));
@@ -298,20 +348,23 @@ TEST(wifi_rx, cuda_equals_cpu_twin)
         }
         auto g = rx->finish();
         got.insert(got.end(), g.begin(), g.end());
+        rx->unpin_host_ranges();
         return got;
     };
-    const auto a = run(cpu);
-    const auto b = run(dev);
-    ASSERT_EQ(a.size(), b.size());
-    for (size_t i = 0; i < a.size(); i++) {
-        EXPECT_EQ(a[i].ltf_start, b[i].ltf_start);
-        EXPECT_NEAR(a[i].cfo, b[i].cfo, 1e-4);
-        EXPECT_NEAR(a[i].snr_db, b[i].snr_db, 0.05);
-        EXPECT_EQ(a[i].signal.ok, b[i].signal.ok);
-        EXPECT_EQ(a[i].data.psdu, b[i].data.psdu);
-        EXPECT_EQ(a[i].data.fcs_ok, b[i].data.fcs_ok);
+    const auto a = run(cpu, false);
+    for (bool pin : { false, true }) {
+        const auto b = run(dev, pin);
+        ASSERT_EQ(a.size(), b.size()) << "pinned " << pin;
+        for (size_t i = 0; i < a.size(); i++) {
+            EXPECT_EQ(a[i].ltf_start, b[i].ltf_start);
+            EXPECT_NEAR(a[i].cfo, b[i].cfo, 1e-4);
+            EXPECT_NEAR(a[i].snr_db, b[i].snr_db, 0.05);
+            EXPECT_EQ(a[i].signal.ok, b[i].signal.ok);
+            EXPECT_EQ(a[i].data.psdu, b[i].data.psdu);
+            EXPECT_EQ(a[i].data.fcs_ok, b[i].data.fcs_ok);
+        }
+        EXPECT_EQ(count_received(frames, b), frames.size()) << "pinned " << pin;
     }
-    EXPECT_EQ(count_received(frames, b), frames.size());
 }
 
 namespace {
@@ -319,7 +372,7 @@ namespace {
 //! 10,000 short frames at every rate, back to back (gaps of 0 to 60 samples), through
 //! a 3-tap channel with CFO at 30 dB, fed in random pieces with the smallest batch:
 //! about 80 batch edges. Every frame must come back once.
-void ten_thousand_frames(const core::device_spec& dev)
+void ten_thousand_frames(const core::device_spec& dev, bool pin = false)
 {
     std::mt19937 rng(10000);
     std::vector<sent> frames;
@@ -347,6 +400,8 @@ void ten_thousand_frames(const core::device_spec& dev)
     core::wifi_rx_params p;
     p.batch_samples = size_t(1) << 17;
     auto rx = core::make_wifi_receiver(p, dev);
+    if (pin)
+        ASSERT_TRUE(rx->pin_host_range(x.data(), x.size() * sizeof(cfloat)));
     std::vector<core::wifi_rx_packet> got;
     std::mt19937 cut(5);
     for (size_t at = 0; at < x.size();) {
@@ -376,6 +431,7 @@ TEST(wifi_rx, cuda_stream_of_10000_frames_loses_none)
 {
     GPUOFDM_REQUIRE_GPU();
     ten_thousand_frames(core::resolve_device("cuda"));
+    ten_thousand_frames(core::resolve_device("cuda"), true); // straight from page-locked memory
 }
 
 namespace {
