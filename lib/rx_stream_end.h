@@ -32,6 +32,8 @@
 
 #include <boost/thread/thread.hpp>
 
+#include <algorithm>
+
 #include <cstddef>
 #include <exception>
 #include <functional>
@@ -110,11 +112,15 @@ public:
     int work(gr::block& b, int noutput_items, const gr_complex* in, Feed&& feed,
              Finish&& finish)
     {
+        // The history (rx_sink_block::room_for_batch) comes first in the input and is
+        // counted among the items available: the new samples follow it.
+        const int history = int(b.history()) - 1;
+        in += history;
         bool at_end = false;
         {
             const gr::buffer_reader_sptr& r = b.detail()->input(0);
             gr::thread::scoped_lock guard(*r->mutex());
-            at_end = r->done() && r->items_available() <= noutput_items;
+            at_end = r->done() && r->items_available() - history <= noutput_items;
         }
         const int take = at_end ? noutput_items : noutput_items - 1;
         if (take <= 0) {
@@ -229,6 +235,20 @@ protected:
           })
     {
     }
+
+    /*!
+     * Makes GNU Radio give the upstream block room for about one batch of \p batch
+     * samples besides what this block reads (the upstream fills the next batch while this
+     * one decodes), at most max_history_room samples: a history of that many samples,
+     * which GNU Radio honours by sizing the buffer; work() skips it. A larger room is the
+     * upstream's min_output_buffer (the block docs say so).
+     */
+    void room_for_batch(size_t batch)
+    {
+        this->set_history(unsigned(std::min(batch, max_history_room)) + 1);
+    }
+    //! 2^20 samples (8 MiB): GNU Radio then allocates buffers of 2^21+ samples.
+    static constexpr size_t max_history_room = size_t(1) << 20;
 
     //! The impl's destructor calls this first: no publish() may run on a half-destroyed
     //! block.

@@ -83,6 +83,7 @@ wifi_rx_impl::wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device)
       d_pass_bad_crc(cfg.pass_bad_crc)
 {
     message_port_register_out(pdus_port());
+    room_for_batch(size_t(cfg.batch_samples));
     if (d_rx->device().is_cuda())
         d_logger->debug("on {}, {} samples per batch", d_rx->device().to_string(),
                         cfg.batch_samples);
