@@ -237,18 +237,19 @@ protected:
     }
 
     /*!
-     * Makes GNU Radio give the upstream block room for about one batch of \p batch
-     * samples besides what this block reads (the upstream fills the next batch while this
-     * one decodes), at most max_history_room samples: a history of that many samples,
-     * which GNU Radio honours by sizing the buffer; work() skips it. A larger room is the
-     * upstream's min_output_buffer (the block docs say so).
+     * Makes GNU Radio give the upstream block room for two batches of \p batch samples
+     * besides what this block reads, so the upstream fills the next batch while one
+     * decodes (with room for one batch only, a source that writes in bursts makes the two
+     * take turns): a history of 2 batches, at most max_history_room samples, which GNU
+     * Radio honours by sizing the buffer (twice the history); work() skips it. More room
+     * for larger batches is the upstream's min_output_buffer (the block docs say so).
      */
     void room_for_batch(size_t batch)
     {
-        this->set_history(unsigned(std::min(batch, max_history_room)) + 1);
+        this->set_history(unsigned(std::min(2 * batch, max_history_room)) + 1);
     }
-    //! 2^20 samples (8 MiB): GNU Radio then allocates buffers of 2^21+ samples.
-    static constexpr size_t max_history_room = size_t(1) << 20;
+    //! 2^21 samples (16 MiB): GNU Radio then allocates buffers of 2^22+ samples.
+    static constexpr size_t max_history_room = size_t(1) << 21;
 
     //! The impl's destructor calls this first: no publish() may run on a half-destroyed
     //! block.

@@ -354,19 +354,19 @@ void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
         print_rx_row(f);
         if (cuda_usable) {
             const std::string many = o.rx_repeat > 1 ? write_recording(x, o.rx_repeat) : once;
-            // The buffer as the block asks GNU Radio for it (room for a batch, at most
-            // 2^20 samples), then the upstream's min_output_buffer at 2 batches (not at
-            // 2^22: 2 x 2^22 samples are more than a double-mapped buffer may take).
+            // The buffer as the block asks GNU Radio for it (room for 2 batches, at most
+            // 2^21 samples), then more room: the upstream's min_output_buffer at 4 batches
+            // (not at 2^22: 4 x 2^22 samples are more than a double-mapped buffer may take).
             std::vector<std::pair<size_t, flowgraph_setup>> runs;
             for (size_t batch : batches)
                 runs.push_back({ batch, { many, o.rx_repeat, 0, true } });
             if (!o.quick) {
                 for (size_t batch : batches)
                     if (batch <= (size_t(1) << 20))
-                        runs.push_back({ batch, { many, o.rx_repeat, 2, true } });
+                        runs.push_back({ batch, { many, o.rx_repeat, 4, true } });
                 const size_t b = size_t(1) << 20;
                 runs.push_back({ b, { once, 1, 0, true } });            // one copy
-                runs.push_back({ b, { "", 1, 2, true } });              // vector_source
+                runs.push_back({ b, { "", 1, 0, true } });              // vector_source
                 runs.push_back({ b, { many, o.rx_repeat, 0, false } }); // no PDU consumer
             }
             for (const auto& [batch, setup] : runs) {
