@@ -9,7 +9,7 @@
 
 // The 802.11a front end's per-symbol arithmetic, shared by the CPU twin and the CUDA
 // kernels (host and device), so both equalize with the same formulas. Its pilot tracking
-// takes any standard's pilots.
+// takes any standard's pilots and serves 802.16 too (wimax_rx_common.h).
 
 #include "conv_code.h"
 #include "demapper.h"
@@ -63,8 +63,9 @@ GPUOFDM_HD inline cpx equalize_bin(const cpx* y, const cpx* h, cpx rot, int b)
     return { t.re / g, t.im / g };
 }
 
-// Pilot tracking for any standard's pilots (802.11a's 4 below): n pilots at bins bins[i]
-// and subcarriers at[i] (increasing), values v[i] with the polarity.
+// Pilot tracking for any standard's pilots (802.11a's 4 below, 802.16's 8 in
+// wimax_rx_common.h): n pilots at bins bins[i] and subcarriers at[i] (increasing), values
+// v[i] with the polarity.
 
 /*!
  * \brief The common phase of one symbol from its pilots: sum of Y_p conj(H_p) P_p, as a
