@@ -37,7 +37,8 @@ wimax_rx::sptr wimax_rx::make(int rate_id,
                               const std::string& device,
                               float threshold,
                               int fft_backoff,
-                              int channel_taps)
+                              int channel_taps,
+                              bool pilot_interpolation)
 {
     // What the core cannot see in its unsigned fields, and what only the block has.
     if (burst_bytes < 1)
@@ -59,6 +60,7 @@ wimax_rx::sptr wimax_rx::make(int rate_id,
     p.sync.threshold = threshold;
     p.fft_backoff = fft_backoff;
     p.channel_taps = channel_taps;
+    p.pilot_interpolation = pilot_interpolation;
     p.batch_samples = size_t(batch_samples);
     // The core checks every parameter (std::invalid_argument naming it) before the block's
     // base class is made.

@@ -46,6 +46,7 @@ public:
     float threshold() const override { return d_rx->params().sync.threshold; }
     int fft_backoff() const override { return d_rx->params().fft_backoff; }
     int channel_taps() const override { return d_rx->params().channel_taps; }
+    bool pilot_interpolation() const override { return d_rx->params().pilot_interpolation; }
     int burst_samples() const override { return int(d_rx->burst_samples()); }
 
 private:

@@ -32,8 +32,9 @@ namespace gpuofdm {
  * Per burst: detection on the first preamble symbol (period 64), fine timing and CFO on
  * both preamble symbols, channel and noise estimate on the preamble (the least-squares
  * channel on the even carriers fitted by \p channel_taps taps, or interpolated with 0),
- * the data symbols equalized with the 8 pilots' common phase removed, soft demapped,
- * deinterleaved, depunctured, Viterbi decoded, RS decoded and derandomized.
+ * the data symbols equalized with the 8 pilots' common phase removed (or, with
+ * \p pilot_interpolation, their phase and amplitude interpolated across the band), soft
+ * demapped, deinterleaved, depunctured, Viterbi decoded, RS decoded and derandomized.
  *
  * Output: PDUs on the message port "pdus": a pair (metadata dict, u8vector of the burst's
  * burst_bytes data octets, as wimax_tx was given them). Metadata keys: "profile" (the
@@ -91,6 +92,10 @@ public:
      *        its useful part, 0 .. 256 / cp_div.
      * \param channel_taps 0 (least squares, odd carriers interpolated) or 8..64 (the
      *        estimate fitted by a channel of this many taps).
+     * \param pilot_interpolation false: the common phase of the 8 pilots is removed from
+     *        every data symbol; true: the pilots' channel ratios (phase and amplitude) are
+     *        interpolated linearly across the subcarriers, every symbol (follows a
+     *        sampling-clock offset; noisier at low SNR).
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter;
      *         std::runtime_error when "cuda" is asked for and no GPU is usable.
      */
@@ -106,7 +111,8 @@ public:
                      const std::string& device = "auto",
                      float threshold = 0.5f,
                      int fft_backoff = 4,
-                     int channel_taps = 24);
+                     int channel_taps = 24,
+                     bool pilot_interpolation = false);
 
     //! The device the block runs on: "cpu" or "cuda:N".
     virtual std::string device() const = 0;
@@ -138,6 +144,7 @@ public:
     virtual float threshold() const = 0;
     virtual int fft_backoff() const = 0;
     virtual int channel_taps() const = 0;
+    virtual bool pilot_interpolation() const = 0;
     //! Samples of one burst (preamble included, no gap).
     virtual int burst_samples() const = 0;
 };

@@ -8,7 +8,8 @@
 #define GPUOFDM_CORE_WIFI_RX_COMMON_H
 
 // The 802.11a front end's per-symbol arithmetic, shared by the CPU twin and the CUDA
-// kernels (host and device), so both equalize with the same formulas.
+// kernels (host and device), so both equalize with the same formulas. Its pilot tracking
+// takes any standard's pilots and serves 802.16 too (wimax_rx_common.h).
 
 #include "conv_code.h"
 #include "demapper.h"
@@ -52,20 +53,6 @@ GPUOFDM_HD inline cpx derotation_of(cpx s)
     return { s.re / m, -s.im / m };
 }
 
-/*!
- * \brief The common phase of one symbol from its pilots: sum of Y_p conj(H_p) P_p, as a
- * unit rotation that removes it (1 when tracking is off or the pilots are all zero).
- */
-GPUOFDM_HD inline cpx pilot_derotation(const cpx* y, const cpx* h, float polarity, bool track)
-{
-    if (!track)
-        return { 1.0f, 0.0f };
-    cpx s{ 0.0f, 0.0f };
-    for (int i = 0; i < 4; i++)
-        add_pilot(s, y, h, pilot_bin(i), pilot_value(i) * polarity);
-    return derotation_of(s);
-}
-
 //! Bin b of one symbol: Y_b rot / H_b (0 where H_b is 0).
 GPUOFDM_HD inline cpx equalize_bin(const cpx* y, const cpx* h, cpx rot, int b)
 {
@@ -76,49 +63,59 @@ GPUOFDM_HD inline cpx equalize_bin(const cpx* y, const cpx* h, cpx rot, int b)
     return { t.re / g, t.im / g };
 }
 
-//! Data carrier k of one symbol: Y_b rot / H_b (0 where H_b is 0).
-GPUOFDM_HD inline cpx equalize(const cpx* y, const cpx* h, cpx rot, int k)
-{
-    return equalize_bin(y, h, rot, data_bin(k));
-}
-
+// Pilot tracking for any standard's pilots (802.11a's 4 below, 802.16's 8 in
+// wimax_rx_common.h): n pilots at bins bins[i] and subcarriers at[i] (increasing), values
+// v[i] with the polarity.
 
 /*!
- * \brief The pilots' channel ratios of one symbol, r_i = Y_p P_p / H_p at the four pilots
- * (phase and amplitude against the long-training estimate), for the interpolating
- * equalizer; 1 where H_p is 0.
+ * \brief The common phase of one symbol from its pilots: sum of Y_p conj(H_p) P_p, as a
+ * unit rotation that removes it (1 when the pilots are all zero).
  */
-GPUOFDM_HD inline void pilot_ratios(const cpx* y, const cpx* h, float polarity, cpx* r)
+GPUOFDM_HD inline cpx common_derotation(const cpx* y, const cpx* h, const int* bins,
+                                        const float* v, int n)
 {
-    for (int i = 0; i < 4; i++) {
-        const int b = pilot_bin(i);
+    cpx s{ 0.0f, 0.0f };
+    for (int i = 0; i < n; i++)
+        add_pilot(s, y, h, bins[i], v[i]);
+    return derotation_of(s);
+}
+
+/*!
+ * \brief The pilots' channel ratios of one symbol, r_i = Y_p P_p / H_p (phase and
+ * amplitude against the preamble's estimate); 1 where H_p is 0.
+ */
+GPUOFDM_HD inline void pilot_ratios(const cpx* y, const cpx* h, const int* bins, const float* v,
+                                    int n, cpx* r)
+{
+    for (int i = 0; i < n; i++) {
+        const int b = bins[i];
         const float g = norm(h[b]);
         const cpx t = mul_conj(y[b], h[b]);
-        const float v = pilot_value(i) * polarity;
-        r[i] = g > 0.0f ? cpx{ v * t.re / g, v * t.im / g } : cpx{ 1.0f, 0.0f };
+        r[i] = g > 0.0f ? cpx{ v[i] * t.re / g, v[i] * t.im / g } : cpx{ 1.0f, 0.0f };
     }
 }
 
 /*!
- * \brief Data carrier k equalized by the pilot ratio interpolated linearly across the
- * subcarriers between the pilots at -21, -7, 7, 21 (held beyond the outer two):
- * Y_b / (H_b r(s)), 0 where that is 0.
+ * \brief The ratio at subcarrier \p sc: linear between the two pilots around it, held
+ * beyond the outer two (n >= 2).
  */
-GPUOFDM_HD inline cpx equalize_interpolated(const cpx* y, const cpx* h, const cpx* r, int k)
+GPUOFDM_HD inline cpx interpolate_ratio(const int* at, const cpx* r, int n, int sc)
 {
-    const int sc = wifi_data_subcarrier(unsigned(k));
-    const int at[4] = { -21, -7, 7, 21 };
-    cpx q;
-    if (sc <= at[0]) {
-        q = r[0];
-    } else if (sc >= at[3]) {
-        q = r[3];
-    } else {
-        int i = sc < at[1] ? 0 : sc < at[2] ? 1 : 2;
-        const float w = float(sc - at[i]) / float(at[i + 1] - at[i]);
-        q = { r[i].re + w * (r[i + 1].re - r[i].re), r[i].im + w * (r[i + 1].im - r[i].im) };
-    }
-    const int b = data_bin(k);
+    if (sc <= at[0])
+        return r[0];
+    if (sc >= at[n - 1])
+        return r[n - 1];
+    int i = 0;
+    while (i + 2 < n && sc >= at[i + 1])
+        i++;
+    const float w = float(sc - at[i]) / float(at[i + 1] - at[i]);
+    return { r[i].re + w * (r[i + 1].re - r[i].re), r[i].im + w * (r[i + 1].im - r[i].im) };
+}
+
+//! Bin b of one symbol with its channel corrected by the ratio q: Y_b / (H_b q), 0 where
+//! that is 0.
+GPUOFDM_HD inline cpx equalize_ratio(const cpx* y, const cpx* h, cpx q, int b)
+{
     const cpx d = mul(h[b], q);
     const float g = norm(d);
     if (!(g > 0.0f))
@@ -127,34 +124,69 @@ GPUOFDM_HD inline cpx equalize_interpolated(const cpx* y, const cpx* h, const cp
     return { t.re / g, t.im / g };
 }
 
-//! How a DATA or SIGNAL symbol is corrected from its pilots.
+//! How a symbol is corrected from its pilots.
 enum pilot_mode : int {
     pilots_off = 0,          //!< Y / H only
-    pilots_common_phase = 1, //!< the common phase of the four pilots removed
+    pilots_common_phase = 1, //!< the common phase of the pilots removed
     pilots_interpolated = 2, //!< per-carrier ratio interpolated between the pilots
 };
 
-//! One symbol's pilot correction, for pilot_mode.
-struct pilot_state {
+//! One symbol's correction from its N pilots, for pilot_mode.
+template <int N>
+struct pilot_correction {
     cpx rot;  //!< pilots_common_phase
-    cpx r[4]; //!< pilots_interpolated
+    cpx r[N]; //!< pilots_interpolated
 };
 
+//! One symbol's correction from its N pilots for \p mode (pilot_mode).
+template <int N>
+GPUOFDM_HD inline pilot_correction<N> track_pilots(const cpx* y, const cpx* h, const int* bins,
+                                                   const float* v, int mode)
+{
+    pilot_correction<N> p;
+    p.rot = mode == pilots_common_phase ? common_derotation(y, h, bins, v, N) : cpx{ 1.0f, 0.0f };
+    if (mode == pilots_interpolated)
+        pilot_ratios(y, h, bins, v, N, p.r);
+    return p;
+}
+
+//! Bin b (subcarrier sc) of one symbol, equalized with its pilot correction.
+template <int N>
+GPUOFDM_HD inline cpx equalize_tracked(const cpx* y, const cpx* h, const pilot_correction<N>& p,
+                                       int mode, const int* at, int sc, int b)
+{
+    return mode == pilots_interpolated ? equalize_ratio(y, h, interpolate_ratio(at, p.r, N, sc), b)
+                                       : equalize_bin(y, h, p.rot, b);
+}
+
+// 802.11a: the pilots -21, -7, 7, 21 in every DATA and SIGNAL symbol.
+
+using pilot_state = pilot_correction<4>;
+
+//! 802.11a's pilot bins and values with the polarity p_n.
+GPUOFDM_HD inline void wifi_pilots(float polarity, int* bins, float* v)
+{
+    for (int i = 0; i < 4; i++) {
+        bins[i] = pilot_bin(i);
+        v[i] = pilot_value(i) * polarity;
+    }
+}
+
+//! One 802.11a symbol's correction from its pilots (polarity p_n) for \p mode.
 GPUOFDM_HD inline pilot_state pilot_track(const cpx* y, const cpx* h, float polarity, int mode)
 {
-    pilot_state p;
-    p.rot = pilot_derotation(y, h, polarity, mode == pilots_common_phase);
-    if (mode == pilots_interpolated)
-        pilot_ratios(y, h, polarity, p.r);
-    return p;
+    int bins[4];
+    float v[4];
+    wifi_pilots(polarity, bins, v);
+    return track_pilots<4>(y, h, bins, v, mode);
 }
 
 //! Data carrier k of one symbol, equalized with its pilot correction.
 GPUOFDM_HD inline cpx equalize_carrier(const cpx* y, const cpx* h, const pilot_state& p, int mode,
                                        int k)
 {
-    return mode == pilots_interpolated ? equalize_interpolated(y, h, p.r, k)
-                                       : equalize(y, h, p.rot, k);
+    const int at[4] = { -21, -7, 7, 21 };
+    return equalize_tracked<4>(y, h, p, mode, at, wifi_data_subcarrier(unsigned(k)), data_bin(k));
 }
 
 /*!

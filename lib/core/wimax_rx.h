@@ -10,10 +10,11 @@
 // The IEEE 802.16-2004 WirelessMAN-OFDM (OFDM-256) burst receiver, the exact inverse of
 // wimax_tx with the long (downlink) preamble: complex samples in, burst payloads out.
 // wimax_sync finds the bursts on the preamble; the front end estimates the channel on it,
-// equalizes the data symbols with the 8 pilots' common phase removed and demaps them with
-// per-carrier gains; the decoding chain deinterleaves, depunctures, Viterbi-decodes the
-// zero-tailed code, RS-decodes and derandomizes. The burst profile and length are given:
-// wimax_tx sends no FCH / DL-MAP that would announce them.
+// equalizes the data symbols with the 8 pilots' common phase removed (or, with
+// pilot_interpolation, their phase and amplitude interpolated across the band) and demaps
+// them with per-carrier gains; the decoding chain deinterleaves, depunctures,
+// Viterbi-decodes the zero-tailed code, RS-decodes and derandomizes. The burst profile and
+// length are given: wimax_tx sends no FCH / DL-MAP that would announce them.
 
 #include "channel_fit.h"
 #include "constellation.h"
@@ -191,6 +192,15 @@ struct wimax_rx_params {
     int fft_backoff = 4;
     bool pilot_tracking = true; //!< common phase of the 8 pilots removed per symbol
     /*!
+     * Instead of the common phase: per symbol, the 8 pilots' channel ratios (phase and
+     * amplitude against the preamble's estimate) interpolated linearly across the
+     * subcarriers (held beyond -88 and 88), and the channel of every data carrier corrected
+     * by its ratio, as wifi_rx_params::pilot_interpolation (the same code:
+     * wifi_rx_common.h). Follows drifts that differ across the band (a sampling-clock
+     * offset's phase slope); noisier than the common phase at low SNR.
+     */
+    bool pilot_interpolation = false;
+    /*!
      * BPSK 1/2 has no RS code to tell a bad burst: there, ok also needs coded_errors <=
      * max_coded_ber x coded_bits (the raw channel bit error rate, about 2 % at 3 dB SNR,
      * where Viterbi decoding of such bursts is still error-free; noise and bursts hit by
@@ -256,12 +266,13 @@ struct wimax_rx_stats {
  * multiples of 4 averaged in by their power) and the noise variance on their empty
  * carriers within -100..100 (DC excluded); the channel is interpolated to every used
  * carrier (channel_taps); each data symbol is equalized Y_k / H_k after the common phase
- * of its 8 pilots (wimax_pilot_value polarity) is removed; max-log LLRs with the 802.16
- * labels and weights |H_k|^2 / noise; then the decoding chain, exactly inverse to
- * wimax_tx: 802.16 deinterleaving per symbol, depuncturing, the Viterbi decoder over the
- * whole burst as one terminated frame (the 0x00 tail byte brings the encoder to state 0),
- * RS decoding per block, derandomizing all but the tail byte. After a burst the search
- * resumes at its end.
+ * of its 8 pilots (wimax_pilot_value polarity) is removed, or, with pilot_interpolation,
+ * Y_k / (H_k r_k), r_k the pilots' ratios Y_p P_p / H_p interpolated linearly between them;
+ * max-log LLRs with the 802.16 labels and weights |H_k|^2 / noise; then the decoding
+ * chain, exactly inverse to wimax_tx: 802.16 deinterleaving per symbol, depuncturing, the
+ * Viterbi decoder over the whole burst as one terminated frame (the 0x00 tail byte brings
+ * the encoder to state 0), RS decoding per block, derandomizing all but the tail byte.
+ * After a burst the search resumes at its end.
  */
 class wimax_receiver
 {
@@ -360,6 +371,12 @@ protected:
     void finish_burst(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst& out);
     //! Runs the synchronizer on \p dev (a backend's constructor; the CPU twin by default).
     void use_sync_device(const device_spec& dev) { d_sync = make_wimax_sync(d_params.sync, dev); }
+
+    //! pilot_mode of d_params (wifi_rx_common.h).
+    int pilot_mode() const
+    {
+        return d_params.pilot_interpolation ? 2 : d_params.pilot_tracking ? 1 : 0;
+    }
 
     wimax_rx_params d_params;
     size_t d_n_sym = 0;   //!< data symbols a burst

@@ -23,19 +23,35 @@ using wifi_rx_detail::mul;
 using wifi_rx_detail::mul_conj;
 using wifi_rx_detail::norm;
 
+//! Subcarrier (-128 .. 127) of bin b.
+GPUOFDM_HD inline int subcarrier_of(int b) { return b < 128 ? b : b - 256; }
+
+//! Bin of pilot i (0 .. 7: subcarriers -88, -63, -38, -13, 13, 38, 63, 88, increasing).
+GPUOFDM_HD inline int pilot_bin(int i) { return int(wimax_nondata_bin(unsigned(i))); }
+
+using pilot_state = wifi_rx_detail::pilot_correction<8>;
+
 /*!
- * \brief The common phase of one symbol from its 8 pilots (bins wimax_nondata_bin(0..7),
- * values \p pilots): sum Y_p conj(H_p) P_p as a unit rotation that removes it (1 when
- * tracking is off or the sum is 0).
+ * \brief One symbol's correction from its 8 pilots (values \p pilots, wimax_pilot_from_w)
+ * for wifi_rx_detail::pilot_mode: the common phase (sum Y_p conj(H_p) P_p as a unit
+ * rotation that removes it) or the ratios Y_p P_p / H_p that equalize_carrier interpolates.
  */
-GPUOFDM_HD inline cpx pilot_derotation(const cpx* y, const cpx* h, const float* pilots, bool track)
+GPUOFDM_HD inline pilot_state pilot_track(const cpx* y, const cpx* h, const float* pilots, int mode)
 {
-    if (!track)
-        return { 1.0f, 0.0f };
-    cpx s{ 0.0f, 0.0f };
-    for (unsigned i = 0; i < 8; i++)
-        wifi_rx_detail::add_pilot(s, y, h, int(wimax_nondata_bin(i)), pilots[i]);
-    return wifi_rx_detail::derotation_of(s);
+    int bins[8];
+    for (int i = 0; i < 8; i++)
+        bins[i] = pilot_bin(i);
+    return wifi_rx_detail::track_pilots<8>(y, h, bins, pilots, mode);
+}
+
+//! Bin b of one symbol, equalized with its pilot correction.
+GPUOFDM_HD inline cpx equalize_carrier(const cpx* y, const cpx* h, const pilot_state& p, int mode,
+                                       int b)
+{
+    int at[8];
+    for (int i = 0; i < 8; i++)
+        at[i] = subcarrier_of(pilot_bin(i));
+    return wifi_rx_detail::equalize_tracked<8>(y, h, p, mode, at, subcarrier_of(b), b);
 }
 
 } // namespace gr::gpuofdm::core::wimax_rx_detail

@@ -78,10 +78,10 @@ protected:
                 float pilots[8];
                 for (unsigned e = 0; e < 8; e++)
                     pilots[e] = wimax_pilot_from_w(e, w, d_params.uplink);
-                const cpx rot = pilot_derotation(y1, h, pilots, d_params.pilot_tracking);
+                const pilot_state ps = pilot_track(y1, h, pilots, pilot_mode());
                 for (size_t d = 0; d < data_bins.size(); d++) {
                     const int b = int(data_bins[d]);
-                    const cpx z = wifi_rx_detail::equalize_bin(y1, h, rot, b);
+                    const cpx z = equalize_carrier(y1, h, ps, pilot_mode(), b);
                     // 802.16 labels: the 802.11a point of the complemented bits, so the
                     // 802.11a LLRs negated (a negative weight).
                     demap_point(z.re, z.im, r.mod, -norm(h[b]) / noise, false,

@@ -8,8 +8,9 @@
 // bursts one kernel cuts and derotates every symbol's FFT window (preambles and data), one
 // batched cuFFT transforms them all, one kernel per burst estimates the channel and noise
 // on the preamble (the CPU twin's least squares, tap fit or interpolation), and one kernel
-// per data symbol removes the pilots' common phase, equalizes and demaps (demap_point with
-// the 802.16 labels' negative weight) into device LLRs. The LLRs stay on the device
+// per data symbol corrects by the pilots (their common phase, or their ratios interpolated
+// across the band: wimax_rx_common.h), equalizes and demaps (demap_point with the 802.16
+// labels' negative weight) into device LLRs. The LLRs stay on the device
 // through the decoding chain's soft part (front_end_to_bits): one deinterleaving launch
 // (launch_permute) and one depuncturing launch (depuncture_cuda) for the batch, then the
 // CUDA Viterbi decoder on as many bursts a launch as it takes (they share the profile and
@@ -206,16 +207,16 @@ __global__ void estimate_kernel(const cpx* win, const wx_job* jobs, unsigned per
 
 /*!
  * One data symbol a block (256 threads; 192 demap): symbol s of burst i (blockIdx.x =
- * i n_sym + s): the 8 pilots' common phase, Y / H, max-log LLRs weighted -|H|^2 / noise
- * (the 802.16 labels) into llr[(i n_sym + s) 192 n_bpsc ..].
+ * i n_sym + s): the 8 pilots' correction (mode: wifi_rx_detail::pilot_mode), Y / H, max-log
+ * LLRs weighted -|H|^2 / noise (the 802.16 labels) into llr[(i n_sym + s) 192 n_bpsc ..].
  */
 __global__ void demap_kernel(const cpx* win, const cpx* h_all, const float* noise,
                              const unsigned char* pilot_w, const unsigned* data_bins,
-                             unsigned n_sym, unsigned per_burst, int uplink, int track,
+                             unsigned n_sym, unsigned per_burst, int uplink, int mode,
                              modulation mod, unsigned n_bpsc, float* llr)
 {
     __shared__ cpx y[256], h[256];
-    __shared__ cpx rot;
+    __shared__ pilot_state ps;
     const unsigned b = blockIdx.x, i = b / n_sym, s = b % n_sym, t = threadIdx.x;
     y[t] = win[256ull * (i * per_burst + 2 + s) + t];
     h[t] = h_all[256ull * i + t];
@@ -225,12 +226,12 @@ __global__ void demap_kernel(const cpx* win, const cpx* h_all, const float* nois
         float pilots[8];
         for (unsigned e = 0; e < 8; e++)
             pilots[e] = wimax_pilot_from_w(e, w, uplink != 0);
-        rot = pilot_derotation(y, h, pilots, track != 0);
+        ps = pilot_track(y, h, pilots, mode);
     }
     __syncthreads();
     if (t < 192) {
         const int bin = int(data_bins[t]);
-        const cpx z = wifi_rx_detail::equalize_bin(y, h, rot, bin);
+        const cpx z = equalize_carrier(y, h, ps, mode, bin);
         demap_point(z.re, z.im, mod, -norm(h[bin]) / noise[i], false,
                     llr + (size_t(b) * 192 + t) * n_bpsc);
     }
@@ -439,7 +440,7 @@ private:
             demap_kernel<<<unsigned(nb * d_n_sym), 256, 0, s>>>(
                 d_win.get(), d_h.get(), d_noise.get(), d_pilot_w.get(), d_data_bins.get(),
                 unsigned(d_n_sym), unsigned(d_per_burst), d_params.uplink ? 1 : 0,
-                d_params.pilot_tracking ? 1 : 0, r.mod, unsigned(r.n_bpsc), d_llr.get());
+                pilot_mode(), r.mod, unsigned(r.n_bpsc), d_llr.get());
             GPUOFDM_CUDA_CHECK(cudaGetLastError());
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_noise.get(), d_noise.get(),
                                                nb * sizeof(float), cudaMemcpyDeviceToHost, s));

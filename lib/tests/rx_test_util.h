@@ -7,8 +7,8 @@
 #ifndef GPUOFDM_TEST_RX_TEST_UTIL_H
 #define GPUOFDM_TEST_RX_TEST_UTIL_H
 
-// What the receiver tests share: the channel between transmitter and receiver, and the
-// count of what came back.
+// What the receiver tests share: the channel between transmitter and receiver (taps, CFO,
+// noise, a sampling-clock offset), and the count of what came back.
 
 #include "constellation.h"
 
@@ -37,6 +37,29 @@ inline void apply_channel(std::vector<core::cfloat>& x, const std::vector<core::
     for (auto& v : y)
         v += cfloat(g(rng), g(rng));
     x.swap(y);
+}
+
+//! x resampled at n (1 + ppm 1e-6) by a 24-tap Hann-windowed sinc: a sampling-clock offset.
+inline std::vector<core::cfloat> resample(const std::vector<core::cfloat>& x, double ppm)
+{
+    const double r = 1.0 + ppm * 1e-6;
+    std::vector<core::cfloat> y(size_t(double(x.size()) / r) - 16);
+    for (size_t n = 0; n < y.size(); n++) {
+        const double t = double(n) * r;
+        const long i0 = long(std::floor(t));
+        std::complex<double> acc = 0;
+        for (long k = -11; k <= 12; k++) {
+            const long i = i0 + k;
+            if (i < 0 || i >= long(x.size()))
+                continue;
+            const double d = t - double(i);
+            const double sinc = std::abs(d) < 1e-12 ? 1.0 : std::sin(M_PI * d) / (M_PI * d);
+            const double w = 0.5 + 0.5 * std::cos(M_PI * d / 12.5);
+            acc += std::complex<double>(x[size_t(i)]) * sinc * w;
+        }
+        y[n] = core::cfloat(acc);
+    }
+    return y;
 }
 
 /*!

@@ -28,6 +28,7 @@
 using namespace gr::gpuofdm;
 using core::cfloat;
 using test::apply_channel;
+using test::resample;
 
 namespace {
 
@@ -433,33 +434,6 @@ TEST(wifi_rx, cuda_stream_of_10000_frames_loses_none)
     ten_thousand_frames(core::resolve_device("cuda"));
     ten_thousand_frames(core::resolve_device("cuda"), true); // straight from page-locked memory
 }
-
-namespace {
-
-//! x resampled at n (1 + ppm 1e-6) by a 24-tap Hann-windowed sinc: a sampling-clock offset.
-std::vector<cfloat> resample(const std::vector<cfloat>& x, double ppm)
-{
-    const double r = 1.0 + ppm * 1e-6;
-    std::vector<cfloat> y(size_t(double(x.size()) / r) - 16);
-    for (size_t n = 0; n < y.size(); n++) {
-        const double t = double(n) * r;
-        const long i0 = long(std::floor(t));
-        std::complex<double> acc = 0;
-        for (long k = -11; k <= 12; k++) {
-            const long i = i0 + k;
-            if (i < 0 || i >= long(x.size()))
-                continue;
-            const double d = t - double(i);
-            const double sinc = std::abs(d) < 1e-12 ? 1.0 : std::sin(M_PI * d) / (M_PI * d);
-            const double w = 0.5 + 0.5 * std::cos(M_PI * d / 12.5);
-            acc += std::complex<double>(x[size_t(i)]) * sinc * w;
-        }
-        y[n] = cfloat(acc);
-    }
-    return y;
-}
-
-} // namespace
 
 TEST(wifi_rx, pilot_interpolation_follows_a_sampling_clock_offset)
 {

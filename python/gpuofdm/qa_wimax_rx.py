@@ -8,7 +8,8 @@ gives every burst back with its metadata, for several profiles and cyclic prefix
 recorded stream (vector and file sources) is decoded to its very last burst at the end of
 the stream; a burst cut by the end is counted; noise alone gives no PDU; bad bursts are
 counted and passed, marked, on request; bad parameters raise ValueError; CUDA against the
-CPU twin."""
+CPU twin; the interpolating pilot tracker, set on the block, follows a sampling-clock
+offset that the common phase cannot."""
 
 import os
 import tempfile
@@ -244,8 +245,9 @@ class qa_wimax_rx(gr_unittest.TestCase):
                 self.assertIn(name, str(ctx.exception))
         rx = gpuofdm.wimax_rx(device="cpu")
         self.assertEqual((rx.rate_id(), rx.burst_bytes(), rx.cp_div(), rx.uplink(), rx.pad(),
-                          rx.seed(), rx.pass_bad(), rx.fft_backoff(), rx.channel_taps()),
-                         (1, 95, 4, False, True, 19072, False, 4, 24))
+                          rx.seed(), rx.pass_bad(), rx.fft_backoff(), rx.channel_taps(),
+                          rx.pilot_interpolation()),
+                         (1, 95, 4, False, True, 19072, False, 4, 24, False))
         self.assertEqual(rx.sample_rate(), 4e6)
         self.assertEqual(rx.batch_samples(), 1 << 18)
         self.assertAlmostEqual(rx.threshold(), 0.5, places=6)
@@ -298,6 +300,40 @@ class qa_wimax_rx(gr_unittest.TestCase):
                 self.assertTrue(pmt.equal(gm[k], wm[k]), k)
             self.assertAlmostEqual(pmt.to_double(gm["snr_db"]), pmt.to_double(wm["snr_db"]),
                                    delta=0.05)
+
+    def test_011_pilot_interpolation_follows_a_sampling_clock_offset(self):
+        # 64-QAM 3/4 bursts of 20 symbols through channel_model with a 100 ppm clock offset
+        # (epsilon) and ~34 dB SNR: the FFT window drifts 0.7 samples over a burst. The
+        # common phase of the pilots cannot follow the phase slope that makes across the
+        # band (every burst bad); the pilots interpolated across the band can.
+        ppm = 100.0
+        bursts = some_bursts(6, 2159, 1300)
+        for interp in (False, True):
+            with self.subTest(pilot_interpolation=interp):
+                tb = gr.top_block()
+                tx = gpuofdm.wimax_tx(rate_id=6, gap_samples=400, device="cpu")
+                ch = channels.channel_model(noise_voltage=0.02, frequency_offset=5e3 / FS,
+                                            epsilon=1.0 + ppm * 1e-6, taps=[1.0], noise_seed=3)
+                rx = gpuofdm.wimax_rx(rate_id=6, burst_bytes=2159, device="cpu",
+                                      pilot_interpolation=interp)
+                dbg = blocks.message_debug()
+                tags = blocks.vector_sink_c()
+                lead = blocks.delay(gr.sizeof_gr_complex, 100)
+                tb.connect(tx, lead, ch, rx)
+                tb.connect(lead, tags)
+                tb.msg_connect(rx, "pdus", dbg, "store")
+                post_all(tx, bursts)
+                run_with_timeout(tb)
+                self.assertEqual(rx.pilot_interpolation(), interp)
+                if interp:
+                    # Burst starts move with the clock: n = t / (1 + e).
+                    starts = [s / (1.0 + ppm * 1e-6) for s in start_tags(tags)]
+                    self.check_all_back(bursts, pdus_of(dbg), 6, starts, cfo_hz=5e3,
+                                        start_tol=8)
+                    self.assertEqual((rx.bursts_received(), rx.bad_bursts()), (6, 0))
+                else:
+                    self.assertEqual(pdus_of(dbg), [])
+                    self.assertEqual((rx.bursts_received(), rx.bad_bursts()), (0, 6))
 
 
 if __name__ == "__main__":

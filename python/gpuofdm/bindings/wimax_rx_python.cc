@@ -36,6 +36,7 @@ void bind_wimax_rx(py::module& m)
              py::arg("threshold") = 0.5f,
              py::arg("fft_backoff") = 4,
              py::arg("channel_taps") = 24,
+             py::arg("pilot_interpolation") = false,
              "Make a wimax_rx block. rate_id: burst profile 0..6; burst_bytes: data octets "
              "per burst, 1..65535 (without pad, burst_bytes + 1 a multiple of the profile's "
              "block); cp_div: 1/G, 4, 8, 16 or 32; uplink, pad, seed (1..32767): as the "
@@ -43,7 +44,9 @@ void bind_wimax_rx(py::module& m)
              "(ok False); sample_rate: samples/s (> 0), for cfo_hz; batch_samples: 0 "
              "(automatic) or samples per decoding batch; device is auto, cpu, cuda or cuda:N; "
              "threshold: detection threshold 0.2..0.8; fft_backoff: FFT window advance into "
-             "the cyclic prefix, 0..256/cp_div; channel_taps: 0 or 8..64.")
+             "the cyclic prefix, 0..256/cp_div; channel_taps: 0 or 8..64; "
+             "pilot_interpolation: the 8 pilots' channel ratios interpolated across the "
+             "subcarriers every symbol instead of their common phase.")
         .def("device", &wimax_rx::device, "The device the block runs on: cpu or cuda:N.")
         .def("bursts_received", &wimax_rx::bursts_received, "Bursts decoded ok so far.")
         .def("bad_bursts", &wimax_rx::bad_bursts,
@@ -66,6 +69,7 @@ void bind_wimax_rx(py::module& m)
         .def("threshold", &wimax_rx::threshold)
         .def("fft_backoff", &wimax_rx::fft_backoff)
         .def("channel_taps", &wimax_rx::channel_taps)
+        .def("pilot_interpolation", &wimax_rx::pilot_interpolation)
         .def("burst_samples", &wimax_rx::burst_samples,
              "Samples of one burst, preamble included, no gap.");
 }
