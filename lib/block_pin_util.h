@@ -63,18 +63,6 @@ inline void pin_block_buffers(gr::block& b,
                       in_ok ? "output" : "input");
 }
 
-//! pin_block_buffers() for a sink: input 0 only.
-inline void pin_input_buffer(gr::block& b,
-                             const gr::logger_ptr& logger,
-                             size_t in_item_size,
-                             const std::function<bool(const void*, size_t)>& pin)
-{
-    if (!pin_buffers_enabled())
-        return;
-    if (!pin_gr_buffer(b.detail()->input(0)->buffer(), in_item_size, pin))
-        logger->debug("could not page-lock the input buffer; staging through pinned memory");
-}
-
 } // namespace gpuofdm
 } // namespace gr
 

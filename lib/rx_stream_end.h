@@ -18,8 +18,11 @@
 // writes more (at most 100 ms), as the scheduler does for a block blocked on input.
 //
 // rx_stream_end holds that logic; rx_sink_block<Iface, Packet> is the impl's base class that
-// makes start(), stop() and work() of it and publishes on a thread of its own, leaving the
-// block its receiver's calls and the PDUs' contents.
+// makes start(), stop() and work() of it, leaving the block its receiver's calls and the
+// PDUs' contents. work() only copies the samples into chunks of memory of the block's own
+// (page-locked for a GPU receiver); a feed thread hands them to the receiver and a
+// publishing thread posts the PDUs, so the upstream is never held up by a batch being
+// decoded, whatever its buffer (a live source would overflow meanwhile).
 
 #include "ordered_worker.h"
 
@@ -33,10 +36,13 @@
 #include <boost/thread/thread.hpp>
 
 #include <algorithm>
-
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <cstring>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -48,10 +54,10 @@ namespace gpuofdm {
 /*!
  * \brief The end-of-stream and error logic of a receiver block, as a member of it.
  *
- * The block's start() calls start(), its stop() finish_once(), its work() work(); its feed
- * and finish functions run their receiver calls through guarded(). feed(x, n) and
- * finish(where) are always called with this object's mutex held (work() and stop() may
- * run on different threads).
+ * The block's start() calls start(), its stop() finish_once(), its work() work(); its
+ * receiver calls run through guarded() (on any thread). feed(x, n) and finish(where) are
+ * always called with this object's mutex held (work() and stop() may run on different
+ * threads).
  */
 class rx_stream_end
 {
@@ -96,7 +102,7 @@ public:
         } catch (...) {
             d_logger->error("{}: unknown exception", what);
         }
-        d_failures = ok ? 0 : d_failures + 1;
+        d_failures = ok ? 0 : d_failures.load() + 1;
         if (d_refresh)
             d_refresh();
         return ok;
@@ -112,15 +118,11 @@ public:
     int work(gr::block& b, int noutput_items, const gr_complex* in, Feed&& feed,
              Finish&& finish)
     {
-        // The history (rx_sink_block::room_for_batch) comes first in the input and is
-        // counted among the items available: the new samples follow it.
-        const int history = int(b.history()) - 1;
-        in += history;
         bool at_end = false;
         {
             const gr::buffer_reader_sptr& r = b.detail()->input(0);
             gr::thread::scoped_lock guard(*r->mutex());
-            at_end = r->done() && r->items_available() - history <= noutput_items;
+            at_end = r->done() && r->items_available() <= noutput_items;
         }
         const int take = at_end ? noutput_items : noutput_items - 1;
         if (take <= 0) {
@@ -132,7 +134,8 @@ public:
         d_finished = false; // new samples: the next end of stream decodes them
         feed(in, size_t(take));
         if (d_failures >= max_failures) {
-            d_logger->error("{} receiver calls failed in a row: the block stops", d_failures);
+            d_logger->error("{} receiver calls failed in a row: the block stops",
+                            d_failures.load());
             return gr::block::WORK_DONE;
         }
         if (at_end)
@@ -180,17 +183,63 @@ private:
     std::function<void()> d_refresh;
     std::mutex d_mutex;      //!< the receiver: work() and stop()
     bool d_finished = false; //!< finish() ran for the stream fed so far
-    int d_failures = 0;      //!< failed receiver calls in a row
+    std::atomic<int> d_failures{ 0 }; //!< failed receiver calls in a row (any thread)
+};
+
+/*!
+ * \brief Chunks of samples of the block's own, filled by work() and handed to the feed
+ * thread; acquire() waits while every chunk is taken (the back-pressure on the upstream).
+ */
+class sample_chunks
+{
+public:
+    sample_chunks(size_t chunk_samples, size_t n_chunks)
+        : d_samples(chunk_samples), d_mem(chunk_samples * n_chunks)
+    {
+        for (size_t i = 0; i < n_chunks; i++)
+            d_free.push_back(d_mem.data() + i * chunk_samples);
+    }
+
+    size_t chunk_samples() const { return d_samples; }
+    //! All chunks, one range (to page-lock).
+    gr_complex* memory() { return d_mem.data(); }
+    size_t bytes() const { return d_mem.size() * sizeof(gr_complex); }
+
+    gr_complex* acquire()
+    {
+        std::unique_lock<std::mutex> lock(d_mutex);
+        d_released.wait(lock, [this] { return !d_free.empty(); });
+        gr_complex* c = d_free.back();
+        d_free.pop_back();
+        return c;
+    }
+
+    void release(gr_complex* c)
+    {
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            d_free.push_back(c);
+        }
+        d_released.notify_one();
+    }
+
+private:
+    const size_t d_samples;
+    std::vector<gr_complex> d_mem;
+    std::mutex d_mutex;
+    std::condition_variable d_released;
+    std::vector<gr_complex*> d_free;
 };
 
 /*!
  * \brief start(), stop() and work() of a receiver sink over an rx_stream_end: the block's
- * impl derives from rx_sink_block<its public interface, its receiver's packet type> and
- * supplies receive(), receive_end(), samples_fed(), publish(), refresh_counters() and
- * log_end(). The receiver calls run on the block's thread (with d_end's mutex held);
- * publish() runs on a thread of its own, in order, so that work() goes on decoding while
- * GNU Radio delivers the PDUs; everything is published before the end of a stream
- * returns from work() or stop(), so no subscriber misses a PDU.
+ * impl derives from rx_sink_block<its public interface, its receiver's packet type>, calls
+ * size_chunks() in its constructor and supplies receive(), receive_end(), samples_fed(),
+ * publish(), refresh_counters() and log_end() (and pin_samples()/unpin_samples() for a GPU
+ * receiver). work() copies the samples into chunks; the receiver calls run on the feed
+ * thread, in order; publish() runs on a publishing thread, in order. Everything is decoded
+ * and published before the end of a stream returns from work() or stop(), so no
+ * subscriber misses a PDU.
  */
 template <typename Iface, typename Packet>
 class rx_sink_block : public Iface
@@ -199,6 +248,8 @@ public:
     bool start() override
     {
         d_end.start();
+        if (!pin_samples(d_chunks->memory(), d_chunks->bytes()))
+            this->d_logger->debug("sample chunks not page-locked: the receiver copies them");
         return Iface::start();
     }
 
@@ -207,7 +258,8 @@ public:
         // The flowgraph was stopped, or the block ended without seeing the end in work():
         // the counters are complete, the PDUs posted now may not all be delivered.
         d_end.finish_once("stop", [this](const char* where) { finish_stream(where); });
-        d_publisher.drain();
+        drain_workers();
+        unpin_samples();
         return Iface::stop();
     }
 
@@ -217,11 +269,7 @@ public:
     {
         return d_end.work(
             *this, noutput_items, static_cast<const gr_complex*>(input_items[0]),
-            [this](const gr_complex* x, size_t n) {
-                std::vector<Packet> got;
-                if (d_end.guarded("receiver", [&] { got = receive(x, n); }))
-                    publish_later(std::move(got));
-            },
+            [this](const gr_complex* x, size_t n) { take(x, n); },
             [this](const char* where) { finish_stream(where); });
     }
 
@@ -230,31 +278,39 @@ protected:
     //! the block's logger exists here.
     rx_sink_block()
         : d_end(this->d_logger, [this] { refresh_counters(); }),
-          d_publisher(max_pending_batches, [this](const std::string& what) {
+          d_feeder(max_pending_jobs, [this](const std::string& what) {
+              this->d_logger->error("feeding the receiver: {}", what);
+          }),
+          d_publisher(max_pending_jobs, [this](const std::string& what) {
               this->d_logger->error("publishing PDUs: {}", what);
           })
     {
     }
 
     /*!
-     * Makes GNU Radio give the upstream block room for two batches of \p batch samples
-     * besides what this block reads, so the upstream fills the next batch while one
-     * decodes (with room for one batch only, a source that writes in bursts makes the two
-     * take turns): a history of 2 batches, at most max_history_room samples, which GNU
-     * Radio honours by sizing the buffer (twice the history); work() skips it. More room
-     * for larger batches is the upstream's min_output_buffer (the block docs say so).
+     * Chunks for a receiver that decodes \p batch samples at a time: half a batch each (at
+     * least 2^14, at most 2^19 samples), as many as hold 4 batches, 4 to 8 of them (at
+     * most 2^22 samples, 32 MiB).
      */
-    void room_for_batch(size_t batch)
+    void size_chunks(size_t batch)
     {
-        this->set_history(unsigned(std::min(2 * batch, max_history_room)) + 1);
+        const size_t chunk = std::clamp(batch / 2, size_t(1) << 14, size_t(1) << 19);
+        const size_t n = std::clamp(4 * batch / chunk, size_t(4), size_t(8));
+        d_chunks = std::make_unique<sample_chunks>(chunk, n);
     }
-    //! 2^21 samples (16 MiB): GNU Radio then allocates buffers of 2^22+ samples.
-    static constexpr size_t max_history_room = size_t(1) << 21;
 
-    //! The impl's destructor calls this first: no publish() may run on a half-destroyed
-    //! block.
-    void drain_publisher() { d_publisher.drain(); }
+    //! The impl's destructor calls this first: no receiver call and no publish() may run
+    //! on a half-destroyed block.
+    void drain_workers()
+    {
+        d_feeder.drain();
+        d_publisher.drain();
+    }
 
+    //! Page-locks the chunks for the receiver (start()); false: it copies them.
+    virtual bool pin_samples(const void* /*p*/, size_t /*bytes*/) { return false; }
+    //! Undoes pin_samples() (stop()).
+    virtual void unpin_samples() {}
     //! The receiver's process(x, n): the packets the samples complete.
     virtual std::vector<Packet> receive(const gr_complex* x, size_t n) = 0;
     //! The receiver's finish(): the packets held at the end of a stream.
@@ -274,9 +330,45 @@ protected:
     rx_stream_end d_end; //!< end of stream, failures, the receiver's mutex
 
 private:
-    //! Batches of packets that may wait for publishing before work() waits too.
-    static constexpr size_t max_pending_batches = 8;
+    //! Jobs that may wait on either thread before a post waits too.
+    static constexpr size_t max_pending_jobs = 16;
 
+    //! work(): the samples into chunks; a full chunk goes to the feed thread.
+    void take(const gr_complex* x, size_t n)
+    {
+        while (n > 0) {
+            if (!d_chunk) {
+                d_chunk = d_chunks->acquire();
+                d_fill = 0;
+            }
+            const size_t m = std::min(n, d_chunks->chunk_samples() - d_fill);
+            std::memcpy(d_chunk + d_fill, x, m * sizeof(gr_complex));
+            d_fill += m;
+            x += m;
+            n -= m;
+            if (d_fill == d_chunks->chunk_samples())
+                hand_over();
+        }
+    }
+
+    //! The chunk being filled (if any) to the feed thread.
+    void hand_over()
+    {
+        if (!d_chunk)
+            return;
+        gr_complex* const c = d_chunk;
+        const size_t n = d_fill;
+        d_chunk = nullptr;
+        d_fill = 0;
+        d_feeder.post([this, c, n] {
+            std::vector<Packet> got;
+            if (d_end.guarded("receiver", [&] { got = receive(c, n); }))
+                publish_later(std::move(got));
+            d_chunks->release(c);
+        });
+    }
+
+    //! On the feed thread: packets to the publishing thread, with this run's base.
     void publish_later(std::vector<Packet> packets)
     {
         if (packets.empty())
@@ -284,19 +376,26 @@ private:
         d_publisher.post([this, p = std::move(packets), base = d_base] { publish(p, base); });
     }
 
-    //! End of stream: decodes what the receiver holds and publishes everything.
+    //! End of stream: decodes everything held, publishes it, and waits for both.
     void finish_stream(const char* where)
     {
-        std::vector<Packet> got;
-        if (d_end.guarded("end of stream", [&] { got = receive_end(); }))
-            publish_later(std::move(got));
-        d_base = samples_fed();
-        d_publisher.drain();
+        hand_over();
+        d_feeder.post([this] {
+            std::vector<Packet> got;
+            if (d_end.guarded("end of stream", [&] { got = receive_end(); }))
+                publish_later(std::move(got));
+            d_base = samples_fed();
+        });
+        drain_workers();
         log_end(where);
     }
 
-    uint64_t d_base = 0; //!< samples fed before the last end of stream (a rerun)
-    ordered_worker d_publisher;
+    std::unique_ptr<sample_chunks> d_chunks; //!< size_chunks()
+    gr_complex* d_chunk = nullptr;           //!< the chunk work() fills, if any
+    size_t d_fill = 0;                       //!< samples in it
+    uint64_t d_base = 0; //!< samples fed before the last end of stream (feed thread)
+    ordered_worker d_feeder;    //!< the receiver's calls
+    ordered_worker d_publisher; //!< publish()
 };
 
 } // namespace gpuofdm

@@ -6,8 +6,6 @@
 
 #include "wifi_rx_impl.h"
 
-#include "block_pin_util.h"
-
 #include <gnuradio/io_signature.h>
 
 #include <cmath>
@@ -83,28 +81,12 @@ wifi_rx_impl::wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device)
       d_pass_bad_crc(cfg.pass_bad_crc)
 {
     message_port_register_out(pdus_port());
-    room_for_batch(size_t(cfg.batch_samples));
+    size_chunks(size_t(cfg.batch_samples));
     if (d_rx->device().is_cuda())
         d_logger->debug("on {}, {} samples per batch", d_rx->device().to_string(),
                         cfg.batch_samples);
     else
         d_logger->debug("on the CPU twin, {} samples per batch", cfg.batch_samples);
-}
-
-bool wifi_rx_impl::start()
-{
-    if (d_rx->device().is_cuda())
-        pin_input_buffer(*this, d_logger, sizeof(gr_complex), [this](const void* p, size_t n) {
-            return d_rx->pin_host_range(p, n);
-        });
-    return rx_sink_block::start();
-}
-
-bool wifi_rx_impl::stop()
-{
-    const bool ok = rx_sink_block::stop(); // the end of the stream reads the buffer still
-    d_rx->unpin_host_ranges();
-    return ok;
 }
 
 void wifi_rx_impl::refresh_counters()

@@ -34,11 +34,7 @@ class wifi_rx_impl : public rx_sink_block<wifi_rx, core::wifi_rx_packet>
 {
 public:
     wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device);
-    ~wifi_rx_impl() override { drain_publisher(); }
-
-    //! On CUDA, page-locks the input buffer (the samples go from there to the device).
-    bool start() override;
-    bool stop() override;
+    ~wifi_rx_impl() override { drain_workers(); }
 
     std::string device() const override { return d_rx->device().to_string(); }
     uint64_t frames_received() const override { return d_fcs_ok.load(); }
@@ -56,6 +52,12 @@ public:
     bool pilot_interpolation() const override { return d_rx->params().pilot_interpolation; }
 
 private:
+    //! On CUDA the chunks are page-locked: the samples go from there to the device.
+    bool pin_samples(const void* p, size_t bytes) override
+    {
+        return d_rx->pin_host_range(p, bytes);
+    }
+    void unpin_samples() override { d_rx->unpin_host_ranges(); }
     std::vector<core::wifi_rx_packet> receive(const gr_complex* x, size_t n) override
     {
         return d_rx->process(x, n);

@@ -79,7 +79,7 @@ wimax_rx_impl::wimax_rx_impl(std::unique_ptr<core::wimax_receiver> rx,
       d_pass_bad(pass_bad)
 {
     message_port_register_out(pdus_port());
-    room_for_batch(d_rx->batch_samples());
+    size_chunks(d_rx->batch_samples());
     d_logger->debug("on {}, {} samples per batch, bursts of {} samples",
                     d_rx->device().is_cuda() ? d_rx->device().to_string() : "the CPU twin",
                     d_rx->batch_samples(), d_rx->burst_samples());

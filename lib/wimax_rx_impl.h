@@ -24,7 +24,7 @@ class wimax_rx_impl : public rx_sink_block<wimax_rx, core::wimax_rx_burst>
 public:
     //! \p rx is the receiver make() built (its parameters checked).
     wimax_rx_impl(std::unique_ptr<core::wimax_receiver> rx, bool pass_bad, double sample_rate);
-    ~wimax_rx_impl() override { drain_publisher(); }
+    ~wimax_rx_impl() override { drain_workers(); }
 
     std::string device() const override { return d_rx->device().to_string(); }
     uint64_t bursts_received() const override { return d_ok.load(); }

@@ -188,7 +188,7 @@ void print_rx_row(const row& r)
 struct flowgraph_setup {
     std::string file;       //!< the recorded stream: file_source on it; "" for vector_source
     int repeat = 1;         //!< the stream is this many copies of the frames
-    int upstream_batches = 0; //!< source min_output_buffer in batches; 0: GNU Radio's
+    int upstream_batches = 0; //!< source min_output_buffer in batches; 0: GNU Radio's default
     bool consumer = true;   //!< message_debug stores the PDUs (else the port is unconnected)
 };
 
@@ -235,7 +235,7 @@ row run_flowgraph_once(const std::string& device, size_t batch, const std::vecto
     r.config = std::string(f.file.empty() ? "vector" : "file") + " " +
                std::to_string(f.repeat) + "x, " +
                (f.upstream_batches > 0 ? "src buffer " + std::to_string(f.upstream_batches) + " batches"
-                                       : "block's buffer") +
+                                       : "default buffer") +
                (f.consumer ? "" : ", no PDU consumer");
     char buf[200];
     std::snprintf(buf, sizeof(buf),
@@ -354,9 +354,9 @@ void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
         print_rx_row(f);
         if (cuda_usable) {
             const std::string many = o.rx_repeat > 1 ? write_recording(x, o.rx_repeat) : once;
-            // The buffer as the block asks GNU Radio for it (room for 2 batches, at most
-            // 2^21 samples), then more room: the upstream's min_output_buffer at 4 batches
-            // (not at 2^22: 4 x 2^22 samples are more than a double-mapped buffer may take).
+            // The source's buffer as GNU Radio sizes it (the block takes samples in
+            // chunks of its own), then 4 batches (min_output_buffer; not at 2^22: 4 x 2^22
+            // samples are more than a double-mapped buffer may take).
             std::vector<std::pair<size_t, flowgraph_setup>> runs;
             for (size_t batch : batches)
                 runs.push_back({ batch, { many, o.rx_repeat, 0, true } });

@@ -12,11 +12,6 @@
 
 #include "block_test_util.h"
 
-#include <gnuradio/block_detail.h>
-#include <gnuradio/blocks/head.h>
-#include <gnuradio/blocks/null_source.h>
-#include <gnuradio/buffer_reader.h>
-#include <gnuradio/top_block.h>
 #include <gr-gpuofdm/wifi_rx.h>
 #include <gr-gpuofdm/wifi_tx.h>
 
@@ -205,24 +200,6 @@ TEST(WifiRxBlock, NoFrameLostAtTheEndOfTheStream)
         EXPECT_EQ(rx->truncated(), 0u);
         EXPECT_EQ(rx->samples(), x.size());
     }
-}
-
-TEST(WifiRxBlock, UpstreamGetsRoomForTheNextBatch)
-{
-    // The block asks GNU Radio (through a history it skips) for room for two batches
-    // upstream besides the history, so the source fills the next batch while one
-    // decodes; every sample is still fed once, none of the history.
-    auto src = gr::blocks::null_source::make(sizeof(gr_complex));
-    auto head = gr::blocks::head::make(sizeof(gr_complex), 1000003);
-    auto rx = wifi_rx::make(262144, 0.56f, false, "", "cpu");
-    auto tb = gr::make_top_block("room");
-    tb->connect(src, 0, head, 0);
-    tb->connect(head, 0, rx, 0);
-    tb->start();
-    const int room = rx->detail()->input(0)->buffer()->bufsize();
-    tb->wait();
-    EXPECT_GE(room, 4 * 262144);
-    EXPECT_EQ(rx->samples(), 1000003u);
 }
 
 TEST(WifiRxBlock, FrameCutByTheEndIsCountedNotPublished)
