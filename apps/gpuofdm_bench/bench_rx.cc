@@ -250,7 +250,8 @@ row run_flowgraph_once(const std::string& device, size_t batch, const std::vecto
 //! rows measure; else in the temporary directory.
 std::string write_recording(const std::vector<cfloat>& x, int repeat)
 {
-    const std::string name = "gpuofdm_bench_rx_" + std::to_string(::getpid()) + ".cf32";
+    const std::string name = "gpuofdm_bench_rx_" + std::to_string(::getpid()) + "_" +
+                             std::to_string(repeat) + "x.cf32";
     for (const std::filesystem::path& dir :
          { std::filesystem::path("/dev/shm"), std::filesystem::temp_directory_path() }) {
         const std::string path = (dir / name).string();
