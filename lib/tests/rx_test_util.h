@@ -39,6 +39,14 @@ inline void apply_channel(std::vector<core::cfloat>& x, const std::vector<core::
     x.swap(y);
 }
 
+//! The start sample of each of \p sent after resample(x, ppm): t = n (1 + e), n = t / (1 + e).
+template <typename Sent>
+void move_starts_with_clock(std::vector<Sent>& sent, double ppm)
+{
+    for (auto& s : sent)
+        s.start = size_t(std::lround(double(s.start) / (1.0 + ppm * 1e-6)));
+}
+
 //! x resampled at n (1 + ppm 1e-6) by a 24-tap Hann-windowed sinc: a sampling-clock offset.
 inline std::vector<core::cfloat> resample(const std::vector<core::cfloat>& x, double ppm)
 {

@@ -28,6 +28,7 @@
 using namespace gr::gpuofdm;
 using core::cfloat;
 using test::apply_channel;
+using test::move_starts_with_clock;
 using test::resample;
 
 namespace {
@@ -446,9 +447,7 @@ TEST(wifi_rx, pilot_interpolation_follows_a_sampling_clock_offset)
         frames.push_back({ random_psdu(1500, rng), 36, 0 });
     const auto clean = make_stream(frames, 400, 600);
     auto x = resample(clean, 100.0);
-    // Frame starts move with the clock: t = n (1 + e), so n = t / (1 + e).
-    for (auto& f : frames)
-        f.start = size_t(std::lround(double(f.start) / (1.0 + 100e-6)));
+    move_starts_with_clock(frames, 100.0);
     apply_channel(x, { cfloat(1, 0) }, two_pi * 20e3 / 20e6, 1e-4f, 15);
     core::wifi_rx_params p;
     p.pilot_interpolation = true;

@@ -26,6 +26,7 @@
 using namespace gr::gpuofdm;
 using core::cfloat;
 using test::apply_channel;
+using test::move_starts_with_clock;
 using test::resample;
 
 namespace {
@@ -184,9 +185,7 @@ TEST(wimax_rx, pilot_interpolation_follows_a_sampling_clock_offset)
         b.data = random_octets(p.burst_bytes, rng);
     const double ppm = 100.0;
     auto x = resample(make_stream(bursts, p, 600, 400), ppm);
-    // Burst starts move with the clock: t = n (1 + e), so n = t / (1 + e).
-    for (auto& b : bursts)
-        b.start = size_t(std::lround(double(b.start) / (1.0 + ppm * 1e-6)));
+    move_starts_with_clock(bursts, ppm);
     apply_channel(x, { { 1.0f, 0.0f }, { 0.2f, -0.1f } }, hz_to_rad(10e3), 1e-3f, 54);
     p.pilot_interpolation = true;
     auto interp = core::make_wimax_receiver(p, cpu);
@@ -395,6 +394,27 @@ TEST(wimax_rx, bad_parameters_throw_naming_them)
     EXPECT_TRUE(test::throws_invalid([&] { rx->decode_buffer(big.data(), big.size()); }, "n"));
 }
 
+namespace {
+
+//! The CUDA backend's bursts (b) against the CPU twin's (a): the same bursts, payloads and
+//! decisions; SNR and the coded-error estimate within rounding (cuFFT against FFTW).
+void expect_same_bursts(const std::vector<core::wimax_rx_burst>& a,
+                        const std::vector<core::wimax_rx_burst>& b)
+{
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); i++) {
+        EXPECT_EQ(a[i].start, b[i].start);
+        EXPECT_EQ(a[i].cfo, b[i].cfo);
+        EXPECT_EQ(a[i].payload, b[i].payload);
+        EXPECT_EQ(a[i].ok, b[i].ok);
+        EXPECT_NEAR(a[i].snr_db, b[i].snr_db, 0.01);
+        EXPECT_NEAR(double(a[i].coded_errors), double(b[i].coded_errors),
+                    1e-3 * double(a[i].coded_bits) + 2);
+    }
+}
+
+} // namespace
+
 TEST(wimax_rx, cuda_matches_cpu)
 {
     GPUOFDM_REQUIRE_GPU();
@@ -422,15 +442,7 @@ TEST(wimax_rx, cuda_matches_cpu)
             const auto b = feed_in_pieces(*gpu_rx, x, 7000, r2);
             ASSERT_EQ(a.size(), b.size()) << "rate " << rate;
             EXPECT_EQ(count_received(bursts, b), bursts.size()) << "rate " << rate;
-            for (size_t i = 0; i < a.size(); i++) {
-                EXPECT_EQ(a[i].start, b[i].start);
-                EXPECT_EQ(a[i].cfo, b[i].cfo);
-                EXPECT_EQ(a[i].payload, b[i].payload);
-                EXPECT_EQ(a[i].ok, b[i].ok);
-                EXPECT_NEAR(a[i].snr_db, b[i].snr_db, 0.01);
-                EXPECT_NEAR(double(a[i].coded_errors), double(b[i].coded_errors),
-                            1e-3 * double(a[i].coded_bits) + 2);
-            }
+            expect_same_bursts(a, b);
             std::vector<core::wimax_rx_known> k(bursts.size());
             for (size_t i = 0; i < k.size(); i++) {
                 k[i].start = bursts[i].start;
@@ -466,8 +478,7 @@ TEST(wimax_rx, cuda_pilot_interpolation_equals_cpu_twin)
                               [&](size_t i) { return i % 3 == 0 ? size_t(0) : size_t(rng() % 2000); },
                               300),
                           ppm);
-        for (auto& b : bursts)
-            b.start = size_t(std::lround(double(b.start) / (1.0 + ppm * 1e-6)));
+        move_starts_with_clock(bursts, ppm);
         apply_channel(x, { { 0.9f, 0.1f }, { 0.3f, -0.2f }, { 0.1f, 0.1f } }, hz_to_rad(-35e3),
                       1e-3f, uint32_t(rate));
         auto cpu_rx = core::make_wimax_receiver(p, cpu);
@@ -478,15 +489,7 @@ TEST(wimax_rx, cuda_pilot_interpolation_equals_cpu_twin)
         const auto b = feed_in_pieces(*gpu_rx, x, 7000, r2);
         ASSERT_EQ(a.size(), b.size()) << "rate " << rate;
         EXPECT_EQ(count_received(bursts, b), bursts.size()) << "rate " << rate;
-        for (size_t i = 0; i < a.size(); i++) {
-            EXPECT_EQ(a[i].start, b[i].start);
-            EXPECT_EQ(a[i].cfo, b[i].cfo);
-            EXPECT_EQ(a[i].payload, b[i].payload);
-            EXPECT_EQ(a[i].ok, b[i].ok);
-            EXPECT_NEAR(a[i].snr_db, b[i].snr_db, 0.01);
-            EXPECT_NEAR(double(a[i].coded_errors), double(b[i].coded_errors),
-                        1e-3 * double(a[i].coded_bits) + 2);
-        }
+        expect_same_bursts(a, b);
     }
 }
 

@@ -78,6 +78,24 @@ class qa_wimax_rx(gr_unittest.TestCase):
         run_with_timeout(tb)
         return pdus_of(dbg), rx
 
+    def loopback(self, bursts, channel, rate_id, cp_div=4, **rx_kw):
+        """wimax_tx -> channel -> wimax_rx on the CPU; (rx, PDUs, burst start tags, samples
+        sent)."""
+        tb = gr.top_block()
+        tx = gpuofdm.wimax_tx(rate_id=rate_id, cp_div=cp_div, gap_samples=400, device="cpu")
+        rx = gpuofdm.wimax_rx(rate_id=rate_id, cp_div=cp_div, device="cpu", **rx_kw)
+        dbg = blocks.message_debug()
+        tags = blocks.vector_sink_c()
+        # 100 zeros in front: channel_model's resampler eats its first samples, and a burst
+        # that starts before the stream does is not decoded.
+        lead = blocks.delay(gr.sizeof_gr_complex, 100)
+        tb.connect(tx, lead, channel, rx)
+        tb.connect(lead, tags)
+        tb.msg_connect(rx, "pdus", dbg, "store")
+        post_all(tx, bursts)
+        run_with_timeout(tb)
+        return rx, pdus_of(dbg), start_tags(tags), len(tags.data())
+
     def check_all_back(self, bursts, got, rate_id, starts=None, cfo_hz=0.0, start_tol=0,
                        min_snr=15.0):
         self.assertEqual(len(got), len(bursts))
@@ -110,31 +128,17 @@ class qa_wimax_rx(gr_unittest.TestCase):
         for rate_id, cp_div, n_bytes in cases:
             with self.subTest(rate_id=rate_id, cp_div=cp_div):
                 bursts = some_bursts(12, n_bytes, 100 + rate_id)
-                tb = gr.top_block()
-                tx = gpuofdm.wimax_tx(rate_id=rate_id, cp_div=cp_div, gap_samples=400,
-                                      device="cpu")
                 ch = channels.channel_model(noise_voltage=0.04, frequency_offset=5e3 / FS,
                                             epsilon=1.0, taps=[1.0, 0.3j, 0.1], noise_seed=7)
-                rx = gpuofdm.wimax_rx(rate_id=rate_id, burst_bytes=n_bytes, cp_div=cp_div,
-                                      device="cpu")
-                dbg = blocks.message_debug()
-                tags = blocks.vector_sink_c()
-                # 100 zeros in front: channel_model's resampler eats its first samples, and
-                # a burst that starts before the stream does is not decoded.
-                lead = blocks.delay(gr.sizeof_gr_complex, 100)
-                tb.connect(tx, lead, ch, rx)
-                tb.connect(lead, tags)
-                tb.msg_connect(rx, "pdus", dbg, "store")
-                post_all(tx, bursts)
-                run_with_timeout(tb)
-                self.check_all_back(bursts, pdus_of(dbg), rate_id, start_tags(tags),
-                                    cfo_hz=5e3, start_tol=8)
+                rx, got, starts, n_sent = self.loopback(bursts, ch, rate_id=rate_id,
+                                                        burst_bytes=n_bytes, cp_div=cp_div)
+                self.check_all_back(bursts, got, rate_id, starts, cfo_hz=5e3, start_tol=8)
                 self.assertEqual(rx.bursts_received(), len(bursts))
                 self.assertEqual(rx.bad_bursts(), 0)
                 self.assertEqual(rx.truncated(), 0)
                 self.assertEqual(rx.pdus_published(), len(bursts))
                 # channel_model's fractional resampler keeps a few samples back.
-                self.assertLessEqual(abs(rx.samples() - len(tags.data())), 16)
+                self.assertLessEqual(abs(rx.samples() - n_sent), 16)
                 self.assertEqual(rx.device(), "cpu")
                 self.assertEqual(rx.burst_samples(), burst_samples(n_bytes, rate_id, cp_div))
 
@@ -310,29 +314,18 @@ class qa_wimax_rx(gr_unittest.TestCase):
         bursts = some_bursts(6, 2159, 1300)
         for interp in (False, True):
             with self.subTest(pilot_interpolation=interp):
-                tb = gr.top_block()
-                tx = gpuofdm.wimax_tx(rate_id=6, gap_samples=400, device="cpu")
                 ch = channels.channel_model(noise_voltage=0.02, frequency_offset=5e3 / FS,
                                             epsilon=1.0 + ppm * 1e-6, taps=[1.0], noise_seed=3)
-                rx = gpuofdm.wimax_rx(rate_id=6, burst_bytes=2159, device="cpu",
-                                      pilot_interpolation=interp)
-                dbg = blocks.message_debug()
-                tags = blocks.vector_sink_c()
-                lead = blocks.delay(gr.sizeof_gr_complex, 100)
-                tb.connect(tx, lead, ch, rx)
-                tb.connect(lead, tags)
-                tb.msg_connect(rx, "pdus", dbg, "store")
-                post_all(tx, bursts)
-                run_with_timeout(tb)
+                rx, got, starts, _ = self.loopback(bursts, ch, rate_id=6, burst_bytes=2159,
+                                                   pilot_interpolation=interp)
                 self.assertEqual(rx.pilot_interpolation(), interp)
                 if interp:
                     # Burst starts move with the clock: n = t / (1 + e).
-                    starts = [s / (1.0 + ppm * 1e-6) for s in start_tags(tags)]
-                    self.check_all_back(bursts, pdus_of(dbg), 6, starts, cfo_hz=5e3,
-                                        start_tol=8)
+                    starts = [s / (1.0 + ppm * 1e-6) for s in starts]
+                    self.check_all_back(bursts, got, 6, starts, cfo_hz=5e3, start_tol=8)
                     self.assertEqual((rx.bursts_received(), rx.bad_bursts()), (6, 0))
                 else:
-                    self.assertEqual(pdus_of(dbg), [])
+                    self.assertEqual(got, [])
                     self.assertEqual((rx.bursts_received(), rx.bad_bursts()), (0, 6))
 
 
