@@ -123,9 +123,9 @@ std::vector<wimax_sync_result> wimax_sync::detect(const cfloat* x, size_t n, siz
     if (n_end <= 0)
         return out;
 
-    size_t resume = search_from;
     sd::sums acc{};
     size_t run = 0;
+    std::vector<candidate> cands;
     for (long i = 0; i < n_end; i++) {
         sd::step(acc, c, i); // exact every W samples, slid between
         run = sd::flag(acc, double(d_params.threshold), double(d_params.min_power)) ? run + 1
@@ -137,40 +137,69 @@ std::vector<wimax_sync_result> wimax_sync::detect(const cfloat* x, size_t n, siz
         cand.cr = acc.cr;
         cand.ci = acc.ci;
         cand.m = sd::metric(acc);
-        take_candidate(d_clean.data(), 0, cand, resume, out);
+        cands.push_back(cand);
     }
+    const std::vector<const cfloat*> w(cands.size(), d_clean.data());
+    const std::vector<long> base(cands.size(), 0);
+    size_t resume = search_from;
+    take_candidates(w.data(), base.data(), cands.data(), cands.size(), resume, out);
     return out;
 }
 
-void wimax_sync::take_candidate(const cfloat* w, long base, const candidate& cand,
-                                size_t& resume, std::vector<wimax_sync_result>& out)
+void wimax_sync::take_candidates(const cfloat* const* w, const long* base,
+                                 const candidate* cand, size_t n, size_t& resume,
+                                 std::vector<wimax_sync_result>& out)
 {
-    // c[k] is the clean sample k (k in the candidate's window).
-    const cfloat* c = w - base;
-    const long L1 = long(symbol_len()), cp = long(cp_len());
     const long f = fwd(), b = back();
-    const size_t hold = std::max(d_params.hold, size_t(2 * L1));
-    const long i = long(cand.i);
+    const size_t hold = std::max(d_params.hold, size_t(2 * symbol_len()));
+    // As if nothing came before: the window from i - back.
+    std::vector<fine_result> ahead(n);
+    parallel_slices(d_pool.get(), n, 1, [&](size_t first, size_t end) {
+        for (size_t k = first; k < end; k++) {
+            const long i = long(cand[k].i);
+            ahead[k] = fine_timing(w[k] - base[k], std::max(i - b, 0L), i + f, cand[k]);
+        }
+    });
+    for (size_t k = 0; k < n; k++) {
+        // A detection point: fine timing over [i - back, i + fwd], never before resume.
+        const long i = long(cand[k].i);
+        const long lo = std::max({ i - b, long(resume), 0L });
+        const long hi = i + f;
+        if (hi < lo)
+            continue;
+        const fine_result r = lo == std::max(i - b, 0L)
+                                  ? ahead[k]
+                                  : fine_timing(w[k] - base[k], lo, hi, cand[k]);
+        if (r.q < double(d_params.min_preamble_metric))
+            continue;
+        wimax_sync_result res;
+        res.start = size_t(r.s);
+        res.cfo = float(r.cfo);
+        res.metric = float(cand[k].m);
+        res.preamble_metric = float(r.q);
+        out.push_back(res);
+        resume = size_t(r.s) + hold;
+    }
+}
 
-    // A detection point: fine timing over [i - back, i + fwd], never before resume.
-    const long lo = std::max({ i - b, long(resume), 0L });
-    const long hi = i + f;
-    if (hi < lo)
-        return;
+wimax_sync::fine_result
+wimax_sync::fine_timing(const cfloat* c, long lo, long hi, const candidate& cand) const
+{
+    const long L1 = long(symbol_len()), cp = long(cp_len());
     const double w0 = -std::atan2(cand.ci, cand.cr) / corr_delay;
     const long len = hi - lo + 1;
     // The matched filter reads y[j + cp + L1 + k] for j < len, k < 256: len + 2 L1 - 1.
-    d_y.resize(size_t(len + 2 * L1 - 1));
+    std::vector<cfloat> y(size_t(len + 2 * L1 - 1));
     double best = -1;
     long best_j = 0;
     double best_w = w0;
     for (int h = -d_params.cfo_search; h <= d_params.cfo_search; h++) {
         const double wh = w0 + h * two_pi / corr_delay;
-        for (long t = 0; t < long(d_y.size()); t++)
-            d_y[size_t(t)] = c[lo + t] * cfloat(std::polar(1.0, -wh * double(t)));
+        for (long t = 0; t < long(y.size()); t++)
+            y[size_t(t)] = c[lo + t] * cfloat(std::polar(1.0, -wh * double(t)));
         for (long j = 0; j < len; j++) {
             cfloat c1 = 0, c2 = 0;
-            const cfloat* y1 = d_y.data() + j + cp;
+            const cfloat* y1 = y.data() + j + cp;
             const cfloat* y2 = y1 + L1;
             for (int k = 0; k < 256; k++) {
                 c1 += y1[k] * std::conj(d_time[0][size_t(k)]);
@@ -184,7 +213,9 @@ void wimax_sync::take_candidate(const cfloat* w, long base, const candidate& can
             }
         }
     }
+    fine_result r;
     const long s = lo + best_j;
+    r.s = s;
     // CFO: delay 64 over the first symbol, unwrapped to the hypothesis; then delay 128
     // over the second (+-pi / 128 around that).
     cd a1 = 0, a2 = 0;
@@ -194,30 +225,21 @@ void wimax_sync::take_candidate(const cfloat* w, long base, const candidate& can
         a2 += cd(c[t]) * std::conj(cd(c[t + 128]));
     double w1 = -std::arg(a1) / corr_delay;
     w1 += (two_pi / corr_delay) * std::round((best_w - w1) / (two_pi / corr_delay));
-    const double w2 = w1 - wrap_pi(std::arg(a2) + 128.0 * w1) / 128.0;
-    // The normalized matched filter of both symbols at s, derotated by w2.
-    double q = 0;
+    r.cfo = w1 - wrap_pi(std::arg(a2) + 128.0 * w1) / 128.0;
+    // The normalized matched filter of both symbols at s, derotated by the CFO.
     for (int sym = 0; sym < 2; sym++) {
         const long u = s + sym * L1 + cp;
         cd corr = 0;
         double e = 0;
         for (int k = 0; k < 256; k++) {
-            const cd y = cd(c[u + k]) * std::polar(1.0, -w2 * double(u + k - s));
-            corr += y * std::conj(cd(d_time[sym][size_t(k)]));
-            e += std::norm(y);
+            const cd v = cd(c[u + k]) * std::polar(1.0, -r.cfo * double(u + k - s));
+            corr += v * std::conj(cd(d_time[sym][size_t(k)]));
+            e += std::norm(v);
         }
         const double d = std::sqrt(e * d_energy[sym]);
-        q += d > 0 ? 0.5 * std::abs(corr) / d : 0.0;
+        r.q += d > 0 ? 0.5 * std::abs(corr) / d : 0.0;
     }
-    if (q < double(d_params.min_preamble_metric))
-        return;
-    wimax_sync_result r;
-    r.start = size_t(s);
-    r.cfo = float(w2);
-    r.metric = float(cand.m);
-    r.preamble_metric = float(q);
-    out.push_back(r);
-    resume = size_t(s) + hold;
+    return r;
 }
 
 std::unique_ptr<wimax_sync> make_wimax_sync(const wimax_sync_params& p, const device_spec& dev)

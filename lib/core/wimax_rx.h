@@ -19,6 +19,7 @@
 #include "channel_fit.h"
 #include "constellation.h"
 #include "device.h"
+#include "worker_pool.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -136,18 +137,32 @@ protected:
     //! The clean samples a candidate i's fine timing reads: [i - back(), i + fwd() + 2 L1).
     size_t window_len() const { return size_t(back() + fwd()) + 2 * symbol_len(); }
     /*!
-     * The rule for one candidate, in increasing i: fine timing from search position
-     * \p resume on, the preamble metric check; a burst is appended to \p out and moves
-     * resume to its start + hold. w[k - base] is the clean sample k for every k the
-     * candidate's window holds (k >= 0).
+     * The rule for candidates cand[0 .. n), in increasing i: fine timing from search
+     * position \p resume on, the preamble metric check; a burst is appended to \p out and
+     * moves resume to its start + hold. w[k][j - base[k]] is the clean sample j for every j
+     * candidate k's window holds (j >= 0). The fine timing (about a millisecond a
+     * candidate) runs for all candidates at once on the host threads, as if no burst
+     * came before; a candidate whose window the rule then clips is timed again alone, so
+     * the result is the sequential rule's.
      */
-    void take_candidate(const cfloat* w, long base, const candidate& c, size_t& resume,
-                        std::vector<wimax_sync_result>& out);
+    void take_candidates(const cfloat* const* w, const long* base, const candidate* cand,
+                         size_t n, size_t& resume, std::vector<wimax_sync_result>& out);
 
     wimax_sync_params d_params;
     std::vector<cfloat> d_time[2];
     double d_energy[2] = { 0.0, 0.0 };
-    std::vector<cfloat> d_clean, d_y;
+    std::vector<cfloat> d_clean;
+    std::unique_ptr<worker_pool> d_pool = make_worker_pool(8);
+
+private:
+    //! A burst's start, CFO and preamble metric from fine timing over [lo, hi].
+    struct fine_result {
+        long s = 0;
+        double cfo = 0.0;
+        double q = 0.0;
+    };
+    //! Fine timing of \p cand over starts [lo, hi]; c[j] is the clean sample j.
+    fine_result fine_timing(const cfloat* c, long lo, long hi, const candidate& cand) const;
 };
 
 /*!

@@ -17,11 +17,12 @@
 //   4. the count and the candidates come back and are sorted by sample; then, in groups of
 //      gather_batch, window_kernel gathers the clean samples each candidate's fine timing
 //      reads ([i - back, i + fwd + 2 L1), about 900 samples) and they come back.
-// FINE TIMING RUNS ON THE HOST: wimax_sync::take_candidate, the CPU twin's own code, on the
+// FINE TIMING RUNS ON THE HOST: wimax_sync::take_candidates, the CPU twin's own code, on the
 // copied windows, with the same sequential rule (search resume after a burst), so the
-// bursts, their starts and CFOs are the CPU twin's exactly. Candidates are few (about one
-// per burst; noise almost never reaches the plateau), so this costs little next to the
-// metric over every sample.
+// bursts, their starts and CFOs are the CPU twin's exactly. Candidates are about one per
+// burst (noise almost never reaches the plateau), but each one's matched filter over its
+// timing window and CFO hypotheses is about a millisecond on one core: take_candidates runs
+// them on the host threads.
 
 #include "cuda_check.h"
 #include "wimax_rx.h"
@@ -185,16 +186,19 @@ public:
                                                m * d_win_len * sizeof(cpx),
                                                cudaMemcpyDeviceToHost, s));
             d_stream.synchronize();
+            std::vector<candidate> c(m);
+            std::vector<const cfloat*> w(m);
+            std::vector<long> first(m);
             for (size_t k = 0; k < m; k++) {
                 const raw_candidate& rc = cand[g + k];
-                candidate c;
-                c.i = size_t(rc.i);
-                c.cr = rc.cr;
-                c.ci = rc.ci;
-                c.m = rc.m;
-                take_candidate(reinterpret_cast<const cfloat*>(h_win.get()) + k * d_win_len,
-                               long(h_first.get()[k]), c, resume, out);
+                c[k].i = size_t(rc.i);
+                c[k].cr = rc.cr;
+                c[k].ci = rc.ci;
+                c[k].m = rc.m;
+                w[k] = reinterpret_cast<const cfloat*>(h_win.get()) + k * d_win_len;
+                first[k] = long(h_first.get()[k]);
             }
+            take_candidates(w.data(), first.data(), c.data(), m, resume, out);
         }
         return out;
     }
