@@ -39,6 +39,7 @@ struct options {
     bool viterbi = false;        //!< --stages viterbi: the Viterbi rows (bench_viterbi.cc)
     bool ber = false;            //!< --stages ber: Viterbi BER vs Eb/N0 (bench_ber.cc)
     bool rx = false;             //!< --stages rx: the 802.11a receiver end to end (bench_rx.cc)
+    bool wimax_rx = false;       //!< --stages wimax_rx: the 802.16 receiver, core (bench_wimax_rx.cc)
     int cp = -1;                 //!< core rows' CP; -1: fft_len / 4
     double seconds = 1.5;        //!< per flowgraph row
     double core_seconds = 0.5;   //!< per core row
@@ -138,6 +139,10 @@ void run_ber(const options& o, bool cuda_usable, std::vector<row>& rows,
 //! 54 Mb/s frames, core level (CPU twin, CUDA) and flowgraph level where GNU Radio is built.
 void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
             std::vector<std::string>& notes);
+
+//! The 802.16 receiver rows (--stages wimax_rx): core level, CPU twin and CUDA.
+void run_wimax_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
+                  std::vector<std::string>& notes);
 
 // ---- flowgraph part (bench_flowgraph.cc, GNU Radio) ----
 

@@ -47,7 +47,9 @@ const char* usage_text =
     "                     fec.cc_decoder on the same noisy input, gaps at BER 1e-5\n"
     "                     (minutes; --quick: 0.5 Mbit a point at most); rx: wifi_rx end\n"
     "                     to end on back-to-back 1500-octet 54 Mb/s frames, core and\n"
-    "                     flowgraph level, CPU twin and CUDA, in Msps and x real time\n"
+    "                     flowgraph level, CPU twin and CUDA, in Msps and x real time;\n"
+    "                     wimax_rx: the 802.16 receiver on 500-octet 64-QAM 3/4 bursts,\n"
+    "                     core level, CPU twin and CUDA\n"
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
@@ -136,12 +138,14 @@ options parse_options(int argc, char** argv)
                     o.ber = true;
                 else if (part == "rx" || part == "wifi_rx")
                     o.rx = true;
+                else if (part == "wimax_rx")
+                    o.wimax_rx = true;
                 else
                     throw usage_error("--stages: '" + part +
-                                      "' is not fft, ifft, tx, viterbi, ber or rx");
+                                      "' is not fft, ifft, tx, viterbi, ber, rx or wimax_rx");
             }
-            if (o.stages.empty() && !o.tx && !o.viterbi && !o.ber && !o.rx)
-                throw usage_error("--stages: give fft, ifft, tx, viterbi, ber and/or rx");
+            if (o.stages.empty() && !o.tx && !o.viterbi && !o.ber && !o.rx && !o.wimax_rx)
+                throw usage_error("--stages: give fft, ifft, tx, viterbi, ber, rx and/or wimax_rx");
         } else if (a == "--cp") {
             const std::string v = value();
             char* end = nullptr;
@@ -284,6 +288,8 @@ int run(int argc, char** argv)
             run_ber(o, cuda_usable, rows, notes);
         if (o.rx)
             run_rx(o, cuda_usable, rows, notes);
+        if (o.wimax_rx)
+            run_wimax_rx(o, cuda_usable, rows, notes);
         if (o.flowgraph && o.stages.empty()) {
             notes.push_back("flowgraph: no fft/ifft stage asked for");
         } else if (o.flowgraph) {
