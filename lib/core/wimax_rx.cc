@@ -20,6 +20,7 @@
 #include "wimax_tx.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <stdexcept>
@@ -36,6 +37,12 @@ constexpr double two_pi = 6.283185307179586476925;
 constexpr size_t max_batch = size_t(1) << 26;
 
 using cd = std::complex<double>;
+
+using timer = std::chrono::steady_clock;
+double since(timer::time_point t0)
+{
+    return std::chrono::duration<double>(timer::now() - t0).count();
+}
 
 double wrap_pi(double r) { return r - two_pi * std::floor((r + M_PI) / two_pi); }
 
@@ -291,26 +298,31 @@ channel_tap_fit wimax_channel_smoother(int taps)
 // Decoding chain
 
 struct wimax_receiver::chain {
-    explicit chain(const wimax_profile_info& r, int seed)
-        : dp("80216", to_string(r.cc_rate)), rs(r.rs)
+    explicit chain(const wimax_profile_info& r) : dp("80216", to_string(r.cc_rate))
     {
         const device_spec cpu{};
-        const auto s16 = phy_standard::ieee80216;
-        il = make_interleaver({ s16, r.n_cbps, r.n_bpsc, 0 }, cpu);
+        il = make_interleaver({ phy_standard::ieee80216, r.n_cbps, r.n_bpsc, 0 }, cpu);
         vit = make_viterbi_decoder(viterbi_params::for_protocol("80216", to_string(r.cc_rate)), cpu);
-        enc = make_conv_encoder({ s16, r.cc_rate, 0 }, cpu);
-        scrambler_params sp;
-        sp.standard = s16;
-        sp.seed = seed;
-        scr = make_scrambler(sp, cpu);
     }
     std::unique_ptr<interleaver> il;
     depuncturer dp;
     std::unique_ptr<viterbi_decoder> vit;
+    std::vector<float> deint, mother;
+};
+
+struct wimax_receiver::finisher {
+    finisher(const wimax_profile_info& r, int seed) : rs(r.rs)
+    {
+        const device_spec cpu{};
+        enc = make_conv_encoder({ phy_standard::ieee80216, r.cc_rate, 0 }, cpu);
+        scrambler_params sp;
+        sp.standard = phy_standard::ieee80216;
+        sp.seed = seed;
+        scr = make_scrambler(sp, cpu);
+    }
     std::unique_ptr<conv_encoder> enc;
     reed_solomon_cpu rs;
     std::unique_ptr<scrambler> scr;
-    std::vector<float> deint, mother;
     std::vector<uint8_t> recoded, rs_in, rs_out, plain;
     std::vector<int32_t> status;
 };
@@ -342,9 +354,9 @@ void wimax_receiver::chain_bits(const float* llr, uint8_t* bits, uint8_t* hard)
         hard[i >> 3] |= uint8_t((ch.deint[i] < 0.0f ? 1u : 0u) << (i & 7));
 }
 
-void wimax_receiver::finish_burst(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst& out)
+void wimax_receiver::finish_burst(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst& out,
+                                  finisher& ch) const
 {
-    chain& ch = *d_chain;
     const wimax_profile_info& r = wimax_profile(d_params.rate_id);
     const size_t n_sym = d_n_sym, n_coded = coded_bits();
     const size_t n_rs = n_sym * r.rs.n, total = n_sym * r.rs.k, steps = decoded_steps();
@@ -440,7 +452,9 @@ wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
                                         std::to_string(p.batch_samples));
         d_batch = p.batch_samples;
     }
-    d_chain = std::make_shared<chain>(r, p.seed);
+    d_chain = std::make_shared<chain>(r);
+    for (size_t i = 0; i < max_slices(d_pool.get()); i++)
+        d_finishers.push_back(std::make_shared<finisher>(r, p.seed));
 }
 
 std::vector<wimax_rx_burst> wimax_receiver::process(const cfloat* x, size_t n)
@@ -450,6 +464,7 @@ std::vector<wimax_rx_burst> wimax_receiver::process(const cfloat* x, size_t n)
     std::vector<wimax_rx_burst> out;
     d_stats.samples += n;
     while (n > 0) {
+        const auto t0 = timer::now();
         const size_t take = std::min(n, d_batch - d_buf.size());
         const size_t at = d_buf.size();
         d_buf.resize(at + take);
@@ -457,6 +472,7 @@ std::vector<wimax_rx_burst> wimax_receiver::process(const cfloat* x, size_t n)
             d_buf[at + i] = clean_sample(x[i]) ? x[i] : cfloat();
         x += take;
         n -= take;
+        d_stats.t_input += since(t0);
         if (d_buf.size() == d_batch) {
             auto p = decode_held(false);
             out.insert(out.end(), p.begin(), p.end());
@@ -479,8 +495,12 @@ std::vector<wimax_rx_burst> wimax_receiver::decode_held(bool at_end)
     const size_t n = d_buf.size();
     if (n == 0)
         return {};
+    auto t0 = timer::now();
     load(d_buf.data(), n);
+    d_stats.t_input += since(t0);
+    t0 = timer::now();
     const auto found = d_sync->detect(d_buf.data(), n, d_search);
+    d_stats.t_sync += since(t0);
     std::vector<burst_job> jobs;
     std::vector<wimax_sync_result> taken;
     size_t resume = d_search, stop_at = n;
@@ -580,6 +600,7 @@ std::vector<wimax_rx_burst> wimax_receiver::decode_jobs(const std::vector<burst_
         return out;
     // The front end and the chain through Viterbi where the backend keeps the LLRs (the
     // CUDA device), else the LLRs here and the CPU stages; the rest on the host for both.
+    auto t0 = timer::now();
     d_bits.resize(steps * jobs.size());
     d_hard.resize(hb * jobs.size());
     if (d_host_chain ||
@@ -589,11 +610,19 @@ std::vector<wimax_rx_burst> wimax_receiver::decode_jobs(const std::vector<burst_
         for (size_t i = 0; i < jobs.size(); i++)
             chain_bits(d_llr.data() + per * i, d_bits.data() + steps * i, d_hard.data() + hb * i);
     }
-    for (size_t i = 0; i < jobs.size(); i++) {
-        finish_burst(d_bits.data() + steps * i, d_hard.data() + hb * i, out[i]);
+    d_stats.t_decode += since(t0);
+    t0 = timer::now();
+    // Bursts are independent here: many at once, each slice with its own finisher.
+    parallel_slices_indexed(d_pool.get(), jobs.size(), 1, [&](size_t slice, size_t b, size_t e) {
+        for (size_t i = b; i < e; i++)
+            finish_burst(d_bits.data() + steps * i, d_hard.data() + hb * i, out[i],
+                         *d_finishers[slice]);
+    });
+    for (const auto& o : out) {
         d_stats.detected++;
-        (out[i].ok ? d_stats.ok : d_stats.failed)++;
+        (o.ok ? d_stats.ok : d_stats.failed)++;
     }
+    d_stats.t_finish += since(t0);
     return out;
 }
 

@@ -270,6 +270,10 @@ struct wimax_rx_stats {
     uint64_t failed = 0;     //!< decoded, not ok
     uint64_t truncated = 0;  //!< the stream ended inside the burst
     uint64_t samples = 0;    //!< samples fed
+    //! Wall time spent, seconds: taking samples in, the synchronizer, the front end and the
+    //! chain through the Viterbi decoder, and the host's finishing (coded errors, RS,
+    //! derandomizing): where a batch's time goes.
+    double t_input = 0, t_sync = 0, t_decode = 0, t_finish = 0;
 };
 
 /*!
@@ -381,9 +385,12 @@ protected:
     void chain_bits(const float* llr, uint8_t* bits, uint8_t* hard);
     /*!
      * The rest of the chain, on the host for every backend: coded errors (the decoded bits
-     * re-encoded against \p hard), RS decoding per block, derandomizing, payload and ok.
+     * re-encoded against \p hard), RS decoding per block, derandomizing, payload and ok;
+     * with \p f's stages and scratch (one finisher per host thread).
      */
-    void finish_burst(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst& out);
+    struct finisher;
+    void finish_burst(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst& out,
+                      finisher& f) const;
     //! Runs the synchronizer on \p dev (a backend's constructor; the CPU twin by default).
     void use_sync_device(const device_spec& dev) { d_sync = make_wimax_sync(d_params.sync, dev); }
 
@@ -405,6 +412,9 @@ private:
 
     struct chain;
     std::shared_ptr<chain> d_chain; //!< the CPU decoding stages
+    //! Host threads for finish_burst(), and a finisher for each.
+    std::unique_ptr<worker_pool> d_pool = make_worker_pool(8);
+    std::vector<std::shared_ptr<finisher>> d_finishers;
     std::unique_ptr<wimax_sync> d_sync;
     wimax_rx_stats d_stats;
     std::vector<cfloat> d_buf; //!< samples held (clean)

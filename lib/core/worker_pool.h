@@ -108,6 +108,16 @@ private:
 void parallel_slices(worker_pool* pool, size_t n, size_t min_per_slice,
                      const std::function<void(size_t, size_t)>& fn);
 
+/*!
+ * \brief parallel_slices() that also tells fn(slice, begin, end) its slice, 0 ..
+ * max_slices(pool) - 1 (for per-slice scratch).
+ */
+void parallel_slices_indexed(worker_pool* pool, size_t n, size_t min_per_slice,
+                             const std::function<void(size_t, size_t, size_t)>& fn);
+
+//! The most slices parallel_slices() makes: the pool's workers and the caller.
+inline size_t max_slices(const worker_pool* pool) { return pool ? size_t(pool->size()) + 1 : 1; }
+
 //! A pool of min(hardware threads, max_threads) - 1 workers, or null for one thread.
 std::unique_ptr<worker_pool> make_worker_pool(unsigned max_threads);
 
