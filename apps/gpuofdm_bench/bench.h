@@ -111,6 +111,31 @@ inline double seconds_since(clock::time_point t0)
     return std::chrono::duration<double>(clock::now() - t0).count();
 }
 
+/*!
+ * \brief A receiver's row: \p ok packets of \p packet_bytes decoded from \p samples in
+ * \p seconds (Msps, payload Mbit/s, packets per second; iterations = ok).
+ */
+inline row receiver_row(const std::string& level, const std::string& stage,
+                        const std::string& impl, const std::string& dev,
+                        const std::string& config, size_t batch, size_t ok, size_t packet_bytes,
+                        double seconds, size_t samples)
+{
+    row r;
+    r.level = level;
+    r.stage = stage;
+    r.impl = impl;
+    r.device = dev;
+    r.config = config;
+    r.batch = batch;
+    r.samples = samples;
+    r.seconds = seconds;
+    r.iterations = ok;
+    r.msps = double(samples) / seconds / 1e6;
+    r.mbit_s = 8.0 * double(packet_bytes) * double(ok) / seconds / 1e6;
+    r.frames_s = double(ok) / seconds;
+    return r;
+}
+
 // ---- core part (bench_core.cc, core only) ----
 
 //! One line on the GPU: "NVIDIA H200 (cc 9.0, 139.8 GiB, cuda:0)", or "" when the

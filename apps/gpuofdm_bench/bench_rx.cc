@@ -156,20 +156,8 @@ void print_header(const char* level)
 row rx_row(const std::string& level, const std::string& impl, const std::string& dev,
            size_t batch, size_t ok, double seconds, size_t samples)
 {
-    row r;
-    r.level = level;
-    r.stage = "wifi_rx";
-    r.impl = impl;
-    r.device = dev;
-    r.config = "54M 1500B";
-    r.batch = batch;
-    r.samples = samples;
-    r.seconds = seconds;
-    r.iterations = ok;
-    r.msps = double(samples) / seconds / 1e6;
-    r.mbit_s = 8.0 * double(rx_psdu) * double(ok) / seconds / 1e6;
-    r.frames_s = double(ok) / seconds;
-    return r;
+    return receiver_row(level, "wifi_rx", impl, dev, "54M 1500B", batch, ok, rx_psdu, seconds,
+                        samples);
 }
 
 void print_rx_row(const row& r)

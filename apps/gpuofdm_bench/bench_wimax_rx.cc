@@ -108,20 +108,8 @@ bool same_bursts(const std::vector<core::wimax_rx_burst>& a,
 row wimax_row(const std::string& impl, const std::string& dev, size_t batch, size_t ok,
               double seconds, size_t samples)
 {
-    row r;
-    r.level = "core";
-    r.stage = "wimax_rx";
-    r.impl = impl;
-    r.device = dev;
-    r.config = "64-QAM 3/4 500B";
-    r.batch = batch;
-    r.samples = samples;
-    r.seconds = seconds;
-    r.iterations = ok;
-    r.msps = double(samples) / seconds / 1e6;
-    r.mbit_s = 8.0 * double(burst_bytes) * double(ok) / seconds / 1e6;
-    r.frames_s = double(ok) / seconds;
-    return r;
+    return receiver_row("core", "wimax_rx", impl, dev, "64-QAM 3/4 500B", batch, ok, burst_bytes,
+                        seconds, samples);
 }
 
 void print_wimax_row(const row& r)
