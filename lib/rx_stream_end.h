@@ -22,7 +22,7 @@
 // PDUs' contents. work() only copies the samples into chunks of memory of the block's own
 // (page-locked for a GPU receiver); a feed thread hands them to the receiver and a
 // publishing thread posts the PDUs, so the upstream is never held up by a batch being
-// decoded, whatever its buffer (a live source would overflow meanwhile).
+// decoded, whatever its buffer (a live source held up for a batch would overflow).
 
 #include "ordered_worker.h"
 

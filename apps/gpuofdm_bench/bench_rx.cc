@@ -292,7 +292,7 @@ void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
         notes.push_back("rx: CUDA rows skipped (no usable GPU)");
     } else {
         const core::device_spec dev = core::resolve_device(o.device);
-        // As the block runs it (its input buffer page-locked: the samples go to the device
+        // As the block runs it (its sample chunks page-locked: the samples go to the device
         // without a host copy), and at 2^20 also from ordinary memory (a host copy into
         // pinned staging first).
         std::vector<std::pair<size_t, bool>> runs;

@@ -171,7 +171,7 @@ public:
     std::vector<wifi_rx_packet> finish();
 
     /*!
-     * Page-locks caller memory that process() will read (a GNU Radio buffer), so the CUDA
+     * Page-locks caller memory that process() will read (the block's sample chunks), so the CUDA
      * backend sends samples from there to the device without a host copy; false where
      * that is refused or there is no GPU (it only costs speed). unpin_host_ranges()
      * undoes it before the memory goes away.
@@ -204,7 +204,6 @@ protected:
         cfloat h[64];
         float noise_var = 0.0f;
         float snr = 0.0f; //!< linear
-        cfloat signal[48];
         uint32_t signal_bits = 0; //!< SIGNAL decoded (wifi_rx_detail::decode_signal_bits)
     };
     /*!

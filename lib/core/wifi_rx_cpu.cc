@@ -94,15 +94,14 @@ protected:
             e.snr = channel_snr(h, d_used, e.noise_var);
             fft_at(j, j.ltf_start + 128 + 16, y1);
             const pilot_state ps = pilot_track(y1, h, 1.0f, pilot_mode());
+            cpx sig[48];
             float w[48];
             const float inv_noise = rounded::div(1.0f, e.noise_var);
             for (int k = 0; k < 48; k++) {
-                const cpx z = equalize_carrier(y1, h, ps, pilot_mode(), k);
-                e.signal[k] = cfloat(z.re, z.im);
+                sig[k] = equalize_carrier(y1, h, ps, pilot_mode(), k);
                 w[k] = carrier_weight(h[data_bin(k)], inv_noise);
             }
-            e.signal_bits = decode_signal_bits(reinterpret_cast<const cpx*>(e.signal), w,
-                                               wifi_signal_permutation());
+            e.signal_bits = decode_signal_bits(sig, w, wifi_signal_permutation());
         }
     }
 

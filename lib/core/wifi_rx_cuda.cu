@@ -9,8 +9,8 @@
 // values cleared on the device), and what a batch leaves for the next stays there; one kernel
 // estimates the channel and equalizes SIGNAL for every frame (a block of 64 threads a
 // frame: derotation, 64-point DFT of T1, T2 and SIGNAL, wifi_rx_common.h's estimate and
-// equalizer), and only the estimates come back (the host decodes the 24 SIGNAL bits, as
-// the CPU twin does); a second kernel equalizes every DATA symbol of the frames taken (a
+// equalizer) and decodes SIGNAL's 24 bits (decode_signal_bits's trellis, a state a thread),
+// and only the estimates and those bits come back; a second kernel equalizes every DATA symbol of the frames taken (a
 // block a symbol, pilot phase removed) into device memory, which the CUDA DATA decoder
 // reads in place (wifi_decoder::process_device): only the decoded bits come back.
 
@@ -43,10 +43,9 @@ struct rx_estimate {
     cpx h[64];
     float noise_var;
     float snr;
-    cpx signal[48];
     uint32_t signal_bits;
 };
-static_assert(sizeof(rx_estimate) == sizeof(cfloat) * 64 + 8 + sizeof(cfloat) * 48 + 4);
+static_assert(sizeof(rx_estimate) == sizeof(cfloat) * 64 + 8 + 4);
 
 //! Non-finite values of n words (floats) as +0, as the CPU twin's copy_finite().
 __global__ void scrub_kernel(uint32_t* w, size_t n)
@@ -132,7 +131,6 @@ __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, i
     // (decode_signal_bits's steps, in the same order).
     if (t < 48) {
         const cpx z = equalize_carrier(y1, h, ps, mode, t);
-        e.signal[t] = z;
         demap_point(z.re, z.im, modulation::bpsk, carrier_weight(h[data_bin(t)], inv_noise),
                     false, &llr[t]);
     }
@@ -327,7 +325,6 @@ protected:
             std::memcpy(out[i].h, e.h, sizeof(e.h));
             out[i].noise_var = e.noise_var;
             out[i].snr = e.snr;
-            std::memcpy(out[i].signal, e.signal, sizeof(e.signal));
             out[i].signal_bits = e.signal_bits;
         }
         d_n_est = n;
