@@ -12,10 +12,10 @@
 // the parameter), the batch check, the start-up log line and the encoder's output-space
 // arithmetic. No signal processing: that is the core's.
 
-#include "core/bit_stage.h"
-#include "core/constellation.h"
-#include "core/conv_code.h"
-#include "core/device.h"
+#include "runtime/bit_stage.h"
+#include "ofdm/constellation.h"
+#include "fec/conv_code.h"
+#include "runtime/device.h"
 
 #include <gnuradio/logger.h>
 

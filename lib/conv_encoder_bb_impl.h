@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUOFDM_CONV_ENCODER_BB_IMPL_H
 #define INCLUDED_GPUOFDM_CONV_ENCODER_BB_IMPL_H
 
-#include "core/conv_encoder.h"
+#include "fec/conv_encoder.h"
 #include <gr-gpuofdm/conv_encoder_bb.h>
 
 #include <memory>

@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUOFDM_DEMAPPER_CF_IMPL_H
 #define INCLUDED_GPUOFDM_DEMAPPER_CF_IMPL_H
 
-#include "core/demapper.h"
+#include "ofdm/demapper.h"
 #include <gr-gpuofdm/demapper_cf.h>
 
 #include <atomic>

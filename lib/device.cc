@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "core/device.h"
+#include "runtime/device.h"
 #include <gr-gpuofdm/device.h>
 
 namespace gr {

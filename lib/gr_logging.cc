@@ -6,7 +6,7 @@
 
 // Routes the core's log lines (device fallback and the like) to GNU Radio's logger.
 
-#include "core/device.h"
+#include "runtime/device.h"
 
 #include <gnuradio/logger.h>
 

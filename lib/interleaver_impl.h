@@ -9,7 +9,7 @@
 
 // interleaver_bb (hard bits) and interleaver_ff (soft values): one adapter, two item types.
 
-#include "core/interleaver.h"
+#include "fec/interleaver.h"
 #include <gr-gpuofdm/interleaver_bb.h>
 #include <gr-gpuofdm/interleaver_ff.h>
 

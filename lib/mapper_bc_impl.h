@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUOFDM_MAPPER_BC_IMPL_H
 #define INCLUDED_GPUOFDM_MAPPER_BC_IMPL_H
 
-#include "core/mapper.h"
+#include "ofdm/mapper.h"
 #include <gr-gpuofdm/mapper_bc.h>
 
 #include <memory>

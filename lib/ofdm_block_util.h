@@ -10,7 +10,7 @@
 // What the OFDM FFT and IFFT blocks share: parameters from make() and the start-up log.
 
 #include "block_pin_util.h"
-#include "core/ofdm_stage.h"
+#include "ofdm/ofdm_stage.h"
 
 #include <gnuradio/block.h>
 #include <gnuradio/block_detail.h>

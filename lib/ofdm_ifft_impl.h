@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUOFDM_OFDM_IFFT_IMPL_H
 #define INCLUDED_GPUOFDM_OFDM_IFFT_IMPL_H
 
-#include "core/ofdm_stage.h"
+#include "ofdm/ofdm_stage.h"
 #include <gr-gpuofdm/ofdm_ifft.h>
 
 #include <memory>

@@ -7,8 +7,8 @@
 #ifndef INCLUDED_GPUOFDM_OFDM_SYNC_CC_IMPL_H
 #define INCLUDED_GPUOFDM_OFDM_SYNC_CC_IMPL_H
 
-#include "core/wifi_sync.h"
-#include "core/wimax_rx.h"
+#include "wifi/wifi_sync.h"
+#include "wimax/wimax_rx.h"
 #include <gr-gpuofdm/ofdm_sync_cc.h>
 
 #include <atomic>

@@ -10,7 +10,7 @@
 // rs_encoder_bb and rs_decoder_bb: one adapter over core::reed_solomon, whole codewords
 // per call (K bytes <-> N bytes).
 
-#include "core/reed_solomon.h"
+#include "fec/reed_solomon.h"
 #include <gr-gpuofdm/rs_decoder_bb.h>
 #include <gr-gpuofdm/rs_encoder_bb.h>
 

@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUOFDM_SCRAMBLER_BB_IMPL_H
 #define INCLUDED_GPUOFDM_SCRAMBLER_BB_IMPL_H
 
-#include "core/scrambler.h"
+#include "fec/scrambler.h"
 #include <gr-gpuofdm/scrambler_bb.h>
 
 #include <atomic>

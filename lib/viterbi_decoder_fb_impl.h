@@ -7,8 +7,8 @@
 #ifndef INCLUDED_GPUOFDM_VITERBI_DECODER_FB_IMPL_H
 #define INCLUDED_GPUOFDM_VITERBI_DECODER_FB_IMPL_H
 
-#include "core/depuncture.h"
-#include "core/viterbi.h"
+#include "fec/depuncture.h"
+#include "fec/viterbi.h"
 #include <gr-gpuofdm/viterbi_decoder_fb.h>
 
 #include <memory>

@@ -7,8 +7,8 @@
 #ifndef INCLUDED_GPUOFDM_WIFI_RX_IMPL_H
 #define INCLUDED_GPUOFDM_WIFI_RX_IMPL_H
 
-#include "core/pcap_writer.h"
-#include "core/wifi_rx.h"
+#include "wifi/pcap_writer.h"
+#include "wifi/wifi_rx.h"
 #include "rx_stream_end.h"
 #include <gr-gpuofdm/wifi_rx.h>
 

@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUOFDM_WIFI_TX_IMPL_H
 #define INCLUDED_GPUOFDM_WIFI_TX_IMPL_H
 
-#include "core/wifi_tx.h"
+#include "wifi/wifi_tx.h"
 #include "burst_queue.h"
 #include <gr-gpuofdm/wifi_tx.h>
 

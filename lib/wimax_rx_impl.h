@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUOFDM_WIMAX_RX_IMPL_H
 #define INCLUDED_GPUOFDM_WIMAX_RX_IMPL_H
 
-#include "core/wimax_rx.h"
+#include "wimax/wimax_rx.h"
 #include "rx_stream_end.h"
 #include <gr-gpuofdm/wimax_rx.h>
 

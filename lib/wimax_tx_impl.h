@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUOFDM_WIMAX_TX_IMPL_H
 #define INCLUDED_GPUOFDM_WIMAX_TX_IMPL_H
 
-#include "core/wimax_tx.h"
+#include "wimax/wimax_tx.h"
 #include "burst_queue.h"
 #include <gr-gpuofdm/wimax_tx.h>
 

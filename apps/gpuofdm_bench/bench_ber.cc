@@ -22,8 +22,8 @@
 
 #include "bench.h"
 
-#include "device.h"
-#include "viterbi.h"
+#include "runtime/device.h"
+#include "fec/viterbi.h"
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
 #include <gnuradio/fec/cc_decoder.h>

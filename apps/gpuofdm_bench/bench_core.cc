@@ -10,11 +10,11 @@
 
 #include "bench.h"
 
-#include "device.h"
-#include "ofdm_stage.h"
+#include "runtime/device.h"
+#include "ofdm/ofdm_stage.h"
 
 #ifdef GPUOFDM_HAVE_CUDA
-#include "ofdm_stages_cuda.h"
+#include "ofdm/ofdm_stages_cuda.h"
 #include <cuda_runtime_api.h>
 #endif
 

@@ -14,10 +14,10 @@
 
 #include "bench.h"
 
-#include "device.h"
-#include "wifi_rx.h"
-#include "wifi_rx_bits.h"
-#include "wifi_tx.h"
+#include "runtime/device.h"
+#include "wifi/wifi_rx.h"
+#include "wifi/wifi_rx_bits.h"
+#include "wifi/wifi_tx.h"
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
 #include <gnuradio/blocks/file_source.h>

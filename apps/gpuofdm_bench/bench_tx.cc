@@ -12,16 +12,16 @@
 
 #include "bench.h"
 
-#include "conv_encoder.h"
-#include "device.h"
-#include "interleaver.h"
-#include "mapper.h"
-#include "scrambler.h"
-#include "wifi_tx.h"
+#include "fec/conv_encoder.h"
+#include "runtime/device.h"
+#include "fec/interleaver.h"
+#include "ofdm/mapper.h"
+#include "fec/scrambler.h"
+#include "wifi/wifi_tx.h"
 
 #ifdef GPUOFDM_HAVE_CUDA
-#include "cuda_check.h"
-#include "wifi_tx_cuda.h"
+#include "runtime/cuda_check.h"
+#include "wifi/wifi_tx_cuda.h"
 #include <cuda_runtime_api.h>
 #endif
 

@@ -12,9 +12,9 @@
 
 #include "bench.h"
 
-#include "device.h"
-#include "wimax_rx.h"
-#include "wimax_tx.h"
+#include "runtime/device.h"
+#include "wimax/wimax_rx.h"
+#include "wimax/wimax_tx.h"
 
 #include <complex>
 #include <cstdio>

@@ -10,7 +10,7 @@
 
 #include "bench.h"
 
-#include "device.h"
+#include "runtime/device.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -14,11 +14,11 @@
 // the SNR at PER 1%.
 
 #include "../common/cli_options.h"
-#include "wifi_rx.h"
-#include "wifi_rx_bits.h"
-#include "wifi_tx.h"
-#include "wimax_rx.h"
-#include "wimax_tx.h"
+#include "wifi/wifi_rx.h"
+#include "wifi/wifi_rx_bits.h"
+#include "wifi/wifi_tx.h"
+#include "wimax/wimax_rx.h"
+#include "wimax/wimax_tx.h"
 
 #include <algorithm>
 #include <chrono>

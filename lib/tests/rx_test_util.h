@@ -10,7 +10,7 @@
 // What the receiver tests share: the channel between transmitter and receiver (taps, CFO,
 // noise, a sampling-clock offset), and the count of what came back.
 
-#include "constellation.h"
+#include "ofdm/constellation.h"
 
 #include <cmath>
 #include <complex>

@@ -9,8 +9,8 @@
 
 // Helpers shared by the core tests: seeded data, GPU skip, tolerance comparisons.
 
-#include "device.h"
-#include "ofdm_layout.h"
+#include "runtime/device.h"
+#include "ofdm/ofdm_layout.h"
 #include "test_compare.h"
 
 #include <gtest/gtest.h>

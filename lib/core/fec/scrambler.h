@@ -1,0 +1,146 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef GPUOFDM_CORE_SCRAMBLER_H
+#define GPUOFDM_CORE_SCRAMBLER_H
+
+#include "runtime/bit_stage.h"
+#include "runtime/device.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gr::gpuofdm::core {
+
+/*!
+ * \brief The shift register of a scrambler: a Fibonacci LFSR with feedback
+ * x_length ^ x_tap into x_1.
+ *
+ * Register bit i-1 holds x_i (802.11a, 17.3.5.4, Figure 17-7) or reg_i (802.16-2004,
+ * 8.3.3.1, Figure 202). Both polynomials are primitive, so every nonzero state lies on one
+ * cycle of period 2^length - 1.
+ */
+struct lfsr_spec {
+    unsigned length; //!< 7 (x^7 + x^4 + 1) or 15 (1 + x^14 + x^15)
+    unsigned tap;    //!< 4 or 14
+
+    GPUOFDM_HD unsigned mask() const { return (1u << length) - 1u; }
+    GPUOFDM_HD unsigned period() const { return (1u << length) - 1u; }
+};
+
+//! The register of \p standard's scrambler.
+inline lfsr_spec lfsr_for(phy_standard standard)
+{
+    return standard == phy_standard::ieee80211a ? lfsr_spec{ 7, 4 } : lfsr_spec{ 15, 14 };
+}
+
+//! The scrambling bit of register \p reg (XORed onto the data and fed back into x_1).
+GPUOFDM_HD inline unsigned lfsr_feedback(unsigned reg, lfsr_spec s)
+{
+    return ((reg >> (s.length - 1)) ^ (reg >> (s.tap - 1))) & 1u;
+}
+
+//! The register one step later.
+GPUOFDM_HD inline unsigned lfsr_step(unsigned reg, lfsr_spec s)
+{
+    return ((reg << 1) | lfsr_feedback(reg, s)) & s.mask();
+}
+
+/*!
+ * \brief One whole period of an LFSR, for jump-ahead: the register after any number of
+ * steps in O(1), and the scrambling bits as a table any thread can index.
+ *
+ * Index i is the state reached after i steps from the register value 1.
+ */
+class lfsr_period_table
+{
+public:
+    explicit lfsr_period_table(lfsr_spec spec);
+
+    uint32_t period() const { return uint32_t(d_bits.size()); }
+    //! Where \p reg lies on the cycle (reg must be nonzero).
+    uint32_t index_of(uint32_t reg) const { return d_index[reg]; }
+    //! The register \p n steps after \p reg.
+    uint32_t advance(uint32_t reg, uint64_t n) const
+    {
+        return d_state[uint32_t((uint64_t(d_index[reg]) + n % period()) % period())];
+    }
+    //! Scrambling bit emitted at cycle index i (0 .. period-1).
+    const std::vector<uint8_t>& bits() const { return d_bits; }
+
+private:
+    std::vector<uint8_t> d_bits;
+    std::vector<uint32_t> d_state;
+    std::vector<uint32_t> d_index;
+};
+
+/*!
+ * \brief Scrambler parameters.
+ *
+ * seed < 0 picks the standard's default: 802.11a 1011101 (the Annex G example; the
+ * standard asks for a pseudo-random nonzero seed per frame), 802.16 100101010000000
+ * (8.3.3.1, the downlink frame start).
+ *
+ * The seed is written as the standard prints it, first register bit first: for 802.11a
+ * x7..x1 (gr-ieee802-11's integer, 93 for Annex G), for 802.16 reg1..reg15 as in
+ * 8.3.3.1 and Figure 204 (so 100101010000000 is 0x4A80).
+ */
+struct scrambler_params {
+    phy_standard standard = phy_standard::ieee80211a;
+    int seed = -1;  //!< 1..127 (802.11a) or 1..32767 (802.16); < 0: default
+    size_t batch = 0; //!< bits per CUDA launch; 0: default_bit_batch
+};
+
+//! The register content of a scrambler between calls (bit i-1 = x_i / reg_i).
+struct scrambler_state {
+    uint32_t reg = 0;
+};
+
+/*!
+ * \brief Additive scrambler/descrambler: 802.11a x^7+x^4+1 (17.3.5.4) or the 802.16
+ * randomizer 1+x^14+x^15 (8.3.3.1).
+ *
+ * Scrambling and descrambling are the same operation. The sequence does not depend on the
+ * data, so a batch can start anywhere: the state says where. A frame or burst starts from
+ * initial_state(); the 802.11a tail zeroing after scrambling is the caller's.
+ */
+class scrambler
+{
+public:
+    virtual ~scrambler() = default;
+
+    const scrambler_params& params() const { return d_params; }
+    lfsr_spec spec() const { return d_spec; }
+    //! The register loaded from the seed, for the first bit of a frame or burst.
+    scrambler_state initial_state() const { return { d_initial }; }
+    virtual device_spec device() const = 0;
+
+    /*!
+     * XORs the scrambling sequence onto n_bits bits (one per byte; only bit 0 is read,
+     * the output is 0/1) starting from \p state, and advances \p state by n_bits steps.
+     * \p in and \p out may be the same buffer.
+     */
+    virtual void process(const uint8_t* in, uint8_t* out, size_t n_bits, scrambler_state& state) = 0;
+
+protected:
+    //! Checks every parameter; throws std::invalid_argument naming the bad one.
+    explicit scrambler(const scrambler_params& p);
+    //! Throws std::invalid_argument when \p state cannot be this scrambler's register.
+    void check_state(const scrambler_state& state) const;
+
+    scrambler_params d_params;
+    lfsr_spec d_spec;
+    uint32_t d_initial;
+    size_t d_batch;
+};
+
+//! The CPU twin (bit-serial LFSR) or the CUDA backend (jump-ahead via the period table).
+std::unique_ptr<scrambler> make_scrambler(const scrambler_params& p, const device_spec& dev);
+
+} // namespace gr::gpuofdm::core
+
+#endif

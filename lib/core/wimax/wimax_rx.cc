@@ -1,0 +1,641 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The 802.16 receiver's backend-independent part: the long-preamble synchronizer, the
+// decoding chain on the CPU stages, parameter checks and the stream logic (what to decode
+// in the samples held, what to keep for the next batch).
+
+#include "wimax/wimax_rx.h"
+
+#include "fec/conv_encoder.h"
+#include "fec/depuncture.h"
+#include "fec/interleaver.h"
+#include "fec/reed_solomon.h"
+#include "fec/scrambler.h"
+#include "fec/viterbi.h"
+#include "wimax/wimax_sync_common.h"
+#include "wimax/wimax_tx.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <stdexcept>
+#include <string>
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+constexpr int corr_window = int(wimax_sync_detail::corr_window); //!< W of the autocorrelation
+constexpr int corr_delay = int(wimax_sync_detail::corr_delay);
+constexpr int margin = 24;       //!< timing window margin on each side
+constexpr double two_pi = 6.283185307179586476925;
+constexpr size_t max_batch = size_t(1) << 26;
+
+using cd = std::complex<double>;
+
+using timer = std::chrono::steady_clock;
+double since(timer::time_point t0)
+{
+    return std::chrono::duration<double>(timer::now() - t0).count();
+}
+
+double wrap_pi(double r) { return r - two_pi * std::floor((r + M_PI) / two_pi); }
+
+bool clean_sample(const cfloat& v) { return std::isfinite(v.real()) && std::isfinite(v.imag()); }
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------
+// Synchronizer
+
+wimax_sync::wimax_sync(const wimax_sync_params& p) : d_params(p)
+{
+    if (p.cp_div != 4 && p.cp_div != 8 && p.cp_div != 16 && p.cp_div != 32)
+        throw std::invalid_argument("cp_div: 1/G must be 4, 8, 16 or 32, got " +
+                                    std::to_string(p.cp_div));
+    if (!(p.threshold >= 0.2f && p.threshold <= 0.8f))
+        throw std::invalid_argument("threshold: must be in 0.2 .. 0.8, got " +
+                                    std::to_string(p.threshold));
+    if (p.min_plateau < 16 || p.min_plateau > 96)
+        throw std::invalid_argument("min_plateau: must be 16 .. 96, got " +
+                                    std::to_string(p.min_plateau));
+    if (!(p.min_power >= 0.0f) || !std::isfinite(p.min_power))
+        throw std::invalid_argument("min_power: must be finite and >= 0");
+    if (!(p.min_preamble_metric >= 0.0f && p.min_preamble_metric < 1.0f))
+        throw std::invalid_argument("min_preamble_metric: must be in [0, 1), got " +
+                                    std::to_string(p.min_preamble_metric));
+    if (p.cfo_search < 0 || p.cfo_search > 4)
+        throw std::invalid_argument("cfo_search: must be 0 .. 4, got " +
+                                    std::to_string(p.cfo_search));
+    // The useful parts of the two preamble symbols, 1/256 sum X_k e^{j 2 pi k t / 256}.
+    const auto bins = wimax_preamble_bins(wimax_preamble::long_dl);
+    for (int s = 0; s < 2; s++) {
+        d_time[s].resize(256);
+        d_energy[s] = 0.0;
+        for (int t = 0; t < 256; t++) {
+            cd acc = 0;
+            for (int k = 0; k < 256; k++)
+                if (bins[size_t(256 * s + k)] != cfloat())
+                    acc += cd(bins[size_t(256 * s + k)]) * std::polar(1.0, two_pi * ((k * t) % 256) / 256.0);
+            d_time[s][size_t(t)] = cfloat(acc / 256.0);
+            d_energy[s] += std::norm(acc / 256.0);
+        }
+    }
+}
+
+int wimax_sync::back() const
+{
+    // Latest detection point: where the first symbol's plateau ends, L1 - 64 - thr W after
+    // the start (less at lower SNR).
+    return int(symbol_len()) - corr_delay - int(d_params.threshold * corr_window) + margin;
+}
+
+int wimax_sync::fwd() const
+{
+    // Earliest: the run starts W (1 - thr) before the start (high SNR, quiet before).
+    return int(std::ceil(corr_window * (1.0f - d_params.threshold))) - int(d_params.min_plateau) +
+           1 + margin;
+}
+
+size_t wimax_sync::lookback() const
+{
+    return size_t(fwd() + 2 * int(symbol_len()) +
+                  std::max(back(), int(d_params.min_plateau) + corr_window + corr_delay)) +
+           64;
+}
+
+long wimax_sync::detect_end(size_t n) const
+{
+    const long L1 = long(symbol_len());
+    const long span = long(corr_window + corr_delay);
+    return std::min(long(n) - fwd() - 2 * L1 + 1, long(n) - span + 1);
+}
+
+std::vector<wimax_sync_result> wimax_sync::detect(const cfloat* x, size_t n, size_t search_from)
+{
+    namespace sd = wimax_sync_detail;
+    if (!x && n > 0)
+        throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
+    d_clean.resize(n);
+    for (size_t i = 0; i < n; i++)
+        d_clean[i] = clean_sample(x[i]) ? x[i] : cfloat();
+    const auto* c = reinterpret_cast<const sd::cpx*>(d_clean.data());
+    const long n_end = detect_end(n);
+    std::vector<wimax_sync_result> out;
+    if (n_end <= 0)
+        return out;
+
+    sd::sums acc{};
+    size_t run = 0;
+    std::vector<candidate> cands;
+    for (long i = 0; i < n_end; i++) {
+        sd::step(acc, c, i); // exact every W samples, slid between
+        run = sd::flag(acc, double(d_params.threshold), double(d_params.min_power)) ? run + 1
+                                                                                       : 0;
+        if (run != d_params.min_plateau)
+            continue;
+        candidate cand;
+        cand.i = size_t(i);
+        cand.cr = acc.cr;
+        cand.ci = acc.ci;
+        cand.m = sd::metric(acc);
+        cands.push_back(cand);
+    }
+    const std::vector<const cfloat*> w(cands.size(), d_clean.data());
+    const std::vector<long> base(cands.size(), 0);
+    size_t resume = search_from;
+    take_candidates(w.data(), base.data(), cands.data(), cands.size(), resume, out);
+    return out;
+}
+
+void wimax_sync::take_candidates(const cfloat* const* w, const long* base,
+                                 const candidate* cand, size_t n, size_t& resume,
+                                 std::vector<wimax_sync_result>& out)
+{
+    const long f = fwd(), b = back();
+    const size_t hold = std::max(d_params.hold, size_t(2 * symbol_len()));
+    // As if nothing came before: the window from i - back.
+    std::vector<fine_result> ahead(n);
+    parallel_slices(d_pool.get(), n, 1, [&](size_t first, size_t end) {
+        for (size_t k = first; k < end; k++) {
+            const long i = long(cand[k].i);
+            ahead[k] = fine_timing(w[k] - base[k], std::max(i - b, 0L), i + f, cand[k]);
+        }
+    });
+    for (size_t k = 0; k < n; k++) {
+        // A detection point: fine timing over [i - back, i + fwd], never before resume.
+        const long i = long(cand[k].i);
+        const long lo = std::max({ i - b, long(resume), 0L });
+        const long hi = i + f;
+        if (hi < lo)
+            continue;
+        const fine_result r = lo == std::max(i - b, 0L)
+                                  ? ahead[k]
+                                  : fine_timing(w[k] - base[k], lo, hi, cand[k]);
+        if (r.q < double(d_params.min_preamble_metric))
+            continue;
+        wimax_sync_result res;
+        res.start = size_t(r.s);
+        res.cfo = float(r.cfo);
+        res.metric = float(cand[k].m);
+        res.preamble_metric = float(r.q);
+        out.push_back(res);
+        resume = size_t(r.s) + hold;
+    }
+}
+
+wimax_sync::fine_result
+wimax_sync::fine_timing(const cfloat* c, long lo, long hi, const candidate& cand) const
+{
+    const long L1 = long(symbol_len()), cp = long(cp_len());
+    const double w0 = -std::atan2(cand.ci, cand.cr) / corr_delay;
+    const long len = hi - lo + 1;
+    // The matched filter reads y[j + cp + L1 + k] for j < len, k < 256: len + 2 L1 - 1.
+    std::vector<cfloat> y(size_t(len + 2 * L1 - 1));
+    double best = -1;
+    long best_j = 0;
+    double best_w = w0;
+    for (int h = -d_params.cfo_search; h <= d_params.cfo_search; h++) {
+        const double wh = w0 + h * two_pi / corr_delay;
+        for (long t = 0; t < long(y.size()); t++)
+            y[size_t(t)] = c[lo + t] * cfloat(std::polar(1.0, -wh * double(t)));
+        for (long j = 0; j < len; j++) {
+            cfloat c1 = 0, c2 = 0;
+            const cfloat* y1 = y.data() + j + cp;
+            const cfloat* y2 = y1 + L1;
+            for (int k = 0; k < 256; k++) {
+                c1 += y1[k] * std::conj(d_time[0][size_t(k)]);
+                c2 += y2[k] * std::conj(d_time[1][size_t(k)]);
+            }
+            const double v = std::abs(c1) + std::abs(c2);
+            if (v > best) {
+                best = v;
+                best_j = j;
+                best_w = wh;
+            }
+        }
+    }
+    fine_result r;
+    const long s = lo + best_j;
+    r.s = s;
+    // CFO: delay 64 over the first symbol, unwrapped to the hypothesis; then delay 128
+    // over the second (+-pi / 128 around that).
+    cd a1 = 0, a2 = 0;
+    for (long t = s; t < s + L1 - corr_delay; t++)
+        a1 += cd(c[t]) * std::conj(cd(c[t + corr_delay]));
+    for (long t = s + L1; t < s + 2 * L1 - 128; t++)
+        a2 += cd(c[t]) * std::conj(cd(c[t + 128]));
+    double w1 = -std::arg(a1) / corr_delay;
+    w1 += (two_pi / corr_delay) * std::round((best_w - w1) / (two_pi / corr_delay));
+    r.cfo = w1 - wrap_pi(std::arg(a2) + 128.0 * w1) / 128.0;
+    // The normalized matched filter of both symbols at s, derotated by the CFO.
+    for (int sym = 0; sym < 2; sym++) {
+        const long u = s + sym * L1 + cp;
+        cd corr = 0;
+        double e = 0;
+        for (int k = 0; k < 256; k++) {
+            const cd v = cd(c[u + k]) * std::polar(1.0, -r.cfo * double(u + k - s));
+            corr += v * std::conj(cd(d_time[sym][size_t(k)]));
+            e += std::norm(v);
+        }
+        const double d = std::sqrt(e * d_energy[sym]);
+        r.q += d > 0 ? 0.5 * std::abs(corr) / d : 0.0;
+    }
+    return r;
+}
+
+std::unique_ptr<wimax_sync> make_wimax_sync(const wimax_sync_params& p, const device_spec& dev)
+{
+    if (!dev.is_cuda())
+        return std::make_unique<wimax_sync>(p);
+#ifdef GPUOFDM_HAVE_CUDA
+    return make_wimax_sync_cuda(p, dev);
+#else
+    wimax_sync check(p); // a bad parameter reads the same on every build
+    (void)check;
+    throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
+#endif
+}
+
+// ---------------------------------------------------------------------------------------
+// Front-end tables
+
+const std::vector<int>& wimax_used_carriers()
+{
+    static const std::vector<int> c = [] {
+        std::vector<int> v;
+        for (int k = -100; k <= 100; k++)
+            if (k != 0)
+                v.push_back(k);
+        return v;
+    }();
+    return c;
+}
+
+const std::vector<int>& wimax_observed_carriers()
+{
+    static const std::vector<int> c = [] {
+        std::vector<int> v;
+        for (int k : wimax_used_carriers())
+            if (k % 2 == 0)
+                v.push_back(k);
+        return v;
+    }();
+    return c;
+}
+
+channel_tap_fit wimax_channel_smoother(int taps)
+{
+    return make_channel_tap_fit(wimax_observed_carriers(), wimax_used_carriers(), 256, taps, -4);
+}
+
+// ---------------------------------------------------------------------------------------
+// Decoding chain
+
+struct wimax_receiver::chain {
+    explicit chain(const wimax_profile_info& r) : dp("80216", to_string(r.cc_rate))
+    {
+        const device_spec cpu{};
+        il = make_interleaver({ phy_standard::ieee80216, r.n_cbps, r.n_bpsc, 0 }, cpu);
+        vit = make_viterbi_decoder(viterbi_params::for_protocol("80216", to_string(r.cc_rate)), cpu);
+    }
+    std::unique_ptr<interleaver> il;
+    depuncturer dp;
+    std::unique_ptr<viterbi_decoder> vit;
+    std::vector<float> deint, mother;
+};
+
+struct wimax_receiver::finisher {
+    finisher(const wimax_profile_info& r, int seed) : rs(r.rs)
+    {
+        const device_spec cpu{};
+        enc = make_conv_encoder({ phy_standard::ieee80216, r.cc_rate, 0 }, cpu);
+        scrambler_params sp;
+        sp.standard = phy_standard::ieee80216;
+        sp.seed = seed;
+        scr = make_scrambler(sp, cpu);
+    }
+    std::unique_ptr<conv_encoder> enc;
+    reed_solomon_cpu rs;
+    std::unique_ptr<scrambler> scr;
+    std::vector<uint8_t> recoded, rs_in, rs_out, plain;
+    std::vector<int32_t> status;
+};
+
+size_t wimax_receiver::decoded_steps() const
+{
+    return 8 * d_n_sym * size_t(wimax_profile(d_params.rate_id).rs.n);
+}
+
+size_t wimax_receiver::coded_bits() const
+{
+    return d_n_sym * size_t(wimax_profile(d_params.rate_id).n_cbps);
+}
+
+void wimax_receiver::chain_bits(const float* llr, uint8_t* bits, uint8_t* hard)
+{
+    chain& ch = *d_chain;
+    const size_t n_coded = coded_bits(), steps = decoded_steps();
+
+    // 8.3.3.3 inverse per symbol, erasures where 8.3.3.2.3 punctured, the code over the
+    // whole burst from state 0 to state 0 (the tail byte).
+    ch.deint.resize(n_coded);
+    ch.il->deinterleave(llr, ch.deint.data(), d_n_sym);
+    ch.mother.resize(ch.dp.output_len(n_coded));
+    ch.dp.process(ch.deint.data(), n_coded, ch.mother.data());
+    ch.vit->decode_frames(ch.mother.data(), 2 * steps, steps, bits);
+    std::fill(hard, hard + hard_bytes(), uint8_t(0));
+    for (size_t i = 0; i < n_coded; i++)
+        hard[i >> 3] |= uint8_t((ch.deint[i] < 0.0f ? 1u : 0u) << (i & 7));
+}
+
+void wimax_receiver::finish_burst(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst& out,
+                                  finisher& ch) const
+{
+    const wimax_profile_info& r = wimax_profile(d_params.rate_id);
+    const size_t n_sym = d_n_sym, n_coded = coded_bits();
+    const size_t n_rs = n_sym * r.rs.n, total = n_sym * r.rs.k, steps = decoded_steps();
+
+    // Channel bit errors: the decoded bits re-encoded against the received hard decisions.
+    ch.recoded.resize(n_coded);
+    conv_encoder_state es;
+    ch.enc->process(bits, ch.recoded.data(), steps, es);
+    size_t errors = 0;
+    for (size_t i = 0; i < n_coded; i++)
+        errors += ch.recoded[i] != ((hard[i >> 3] >> (i & 7)) & 1u);
+    out.coded_errors = errors;
+    out.coded_bits = n_coded;
+
+    // RS per block (8.3.3.2.1), parity first.
+    ch.rs_in.assign(n_rs, 0);
+    for (size_t i = 0; i < steps; i++)
+        ch.rs_in[i >> 3] |= uint8_t(bits[i] << (7 - (i & 7)));
+    ch.rs_out.resize(total);
+    ch.status.resize(n_sym);
+    out.rs_blocks = n_sym;
+    out.rs_uncorrectable = ch.rs.decode(ch.rs_in.data(), ch.rs_out.data(), ch.status.data(), n_sym);
+    out.rs_corrected = 0;
+    for (int32_t s : ch.status)
+        if (s > 0)
+            out.rs_corrected += size_t(s);
+
+    // Derandomize all but the tail byte (8.3.3.1).
+    ch.plain.resize(8 * (total - 1));
+    for (size_t i = 0; i < ch.plain.size(); i++)
+        ch.plain[i] = uint8_t((ch.rs_out[i >> 3] >> (7 - (i & 7))) & 1u);
+    auto st = ch.scr->initial_state();
+    ch.scr->process(ch.plain.data(), ch.plain.data(), ch.plain.size(), st);
+    std::vector<uint8_t> bytes(total - 1, 0);
+    for (size_t i = 0; i < ch.plain.size(); i++)
+        bytes[i >> 3] |= uint8_t(ch.plain[i] << (7 - (i & 7)));
+    bool fill_ok = true;
+    for (size_t i = d_params.burst_bytes; i < total - 1; i++)
+        fill_ok = fill_ok && bytes[i] == 0xFF;
+    bytes.resize(d_params.burst_bytes);
+    out.payload = std::move(bytes);
+    out.ok = out.rs_uncorrectable == 0 && ch.rs_out[total - 1] == 0x00 && fill_ok;
+    if (r.rs.t == 0)
+        out.ok = out.ok && double(errors) <= double(d_params.max_coded_ber) * double(n_coded);
+}
+
+// ---------------------------------------------------------------------------------------
+// Receiver
+
+wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
+{
+    const wimax_profile_info& r = wimax_profile(p.rate_id); // "rate_id: ..."
+    if (p.burst_bytes < 1 || p.burst_bytes > 65535)
+        throw std::invalid_argument("burst_bytes: must be 1 .. 65535, got " +
+                                    std::to_string(p.burst_bytes));
+    if (!p.pad && (p.burst_bytes + 1) % r.rs.k != 0)
+        throw std::invalid_argument("burst_bytes: with its tail byte the burst must fill whole "
+                                    "blocks of " + std::to_string(r.rs.k) + " octets (" +
+                                    r.name + "), got " + std::to_string(p.burst_bytes) +
+                                    " (or set pad)");
+    if (p.seed < 1 || p.seed > 32767)
+        throw std::invalid_argument("seed: randomizer seed must be 1 .. 32767, got " +
+                                    std::to_string(p.seed));
+    wimax_sync_params sp = p.sync;
+    d_n_sym = (p.burst_bytes + 1 + r.rs.k - 1) / r.rs.k;
+    if (sp.cp_div > 0 && sp.cp_div <= 256) {
+        d_sym_len = 256 + 256 / size_t(sp.cp_div);
+        sp.hold = burst_samples();
+    }
+    d_sync = std::make_unique<wimax_sync>(sp); // checks cp_div and the sync parameters
+    d_params.sync = sp;
+    if (p.fft_backoff < 0 || size_t(p.fft_backoff) > d_sync->cp_len())
+        throw std::invalid_argument("fft_backoff: must be 0 .. " +
+                                    std::to_string(d_sync->cp_len()) + " (the cyclic prefix), got " +
+                                    std::to_string(p.fft_backoff));
+    if (!(p.max_coded_ber > 0.0f && p.max_coded_ber <= 0.5f))
+        throw std::invalid_argument("max_coded_ber: must be in (0, 0.5], got " +
+                                    std::to_string(p.max_coded_ber));
+    if (p.channel_taps != 0 && (p.channel_taps < 8 || p.channel_taps > 64))
+        throw std::invalid_argument("channel_taps: must be 0 or 8 .. 64, got " +
+                                    std::to_string(p.channel_taps));
+    const size_t need = burst_samples() + d_sync->lookback() + 4096;
+    if (p.batch_samples == 0) {
+        d_batch = std::max(size_t(1) << 18, 4 * burst_samples() + d_sync->lookback());
+        if (d_batch > max_batch)
+            d_batch = std::max(need, max_batch);
+    } else {
+        if (p.batch_samples < need || p.batch_samples > max_batch)
+            throw std::invalid_argument("batch_samples: must be 0 or " + std::to_string(need) +
+                                        " .. " + std::to_string(max_batch) +
+                                        " (a burst of " + std::to_string(burst_samples()) +
+                                        " samples and the lookback must fit), got " +
+                                        std::to_string(p.batch_samples));
+        d_batch = p.batch_samples;
+    }
+    d_chain = std::make_shared<chain>(r);
+    for (size_t i = 0; i < max_slices(d_pool.get()); i++)
+        d_finishers.push_back(std::make_shared<finisher>(r, p.seed));
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::process(const cfloat* x, size_t n)
+{
+    if (!x && n > 0)
+        throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
+    std::vector<wimax_rx_burst> out;
+    d_stats.samples += n;
+    while (n > 0) {
+        const auto t0 = timer::now();
+        const size_t take = std::min(n, d_batch - d_buf.size());
+        const size_t at = d_buf.size();
+        d_buf.resize(at + take);
+        for (size_t i = 0; i < take; i++)
+            d_buf[at + i] = clean_sample(x[i]) ? x[i] : cfloat();
+        x += take;
+        n -= take;
+        d_stats.t_input += since(t0);
+        if (d_buf.size() == d_batch) {
+            auto p = decode_held(false);
+            out.insert(out.end(), p.begin(), p.end());
+        }
+    }
+    return out;
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::finish()
+{
+    auto out = decode_held(true);
+    d_buf.clear();
+    d_buf_start = 0;
+    d_search = 0;
+    return out;
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::decode_held(bool at_end)
+{
+    const size_t n = d_buf.size();
+    if (n == 0)
+        return {};
+    auto t0 = timer::now();
+    load(d_buf.data(), n);
+    d_stats.t_input += since(t0);
+    t0 = timer::now();
+    const auto found = d_sync->detect(d_buf.data(), n, d_search);
+    d_stats.t_sync += since(t0);
+    std::vector<burst_job> jobs;
+    std::vector<wimax_sync_result> taken;
+    size_t resume = d_search, stop_at = n;
+    bool stopped = false;
+    for (const auto& f : found) {
+        if (f.start + burst_samples() > n) {
+            if (at_end) {
+                d_stats.truncated++;
+                resume = n;
+            } else {
+                stopped = true;
+                stop_at = f.start;
+            }
+            break;
+        }
+        jobs.push_back({ f.start, f.cfo, nullptr, 0.0f });
+        taken.push_back(f);
+        resume = f.start + burst_samples();
+    }
+    auto out = decode_jobs(jobs, &taken);
+    for (auto& p : out)
+        p.start += d_buf_start;
+
+    // Keep from before an unfinished burst's plateau, else the last lookback() samples.
+    size_t keep_from;
+    if (stopped) {
+        const size_t before = d_sync->lookback();
+        keep_from = stop_at > before ? stop_at - before : 0;
+        resume = std::min(resume, stop_at);
+    } else {
+        keep_from = n > d_sync->lookback() ? n - d_sync->lookback() : 0;
+    }
+    keep_from = std::min(keep_from, n);
+    d_buf.erase(d_buf.begin(), d_buf.begin() + long(keep_from));
+    d_buf_start += keep_from;
+    d_search = resume > keep_from ? resume - keep_from : 0;
+    return out;
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::decode_buffer(const cfloat* x, size_t n,
+                                                          const wimax_rx_known* known,
+                                                          size_t n_known)
+{
+    if (!x && n > 0)
+        throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
+    if (n > d_batch)
+        throw std::invalid_argument("n: " + std::to_string(n) +
+                                    " samples are more than batch_samples (" +
+                                    std::to_string(d_batch) + ")");
+    if (!known && n_known > 0)
+        throw std::invalid_argument("known: null pointer with " + std::to_string(n_known) +
+                                    " bursts");
+    for (size_t i = 0; i < n_known; i++)
+        if (known[i].channel && !(known[i].noise_var > 0.0f && std::isfinite(known[i].noise_var)))
+            throw std::invalid_argument("known: noise_var of burst " + std::to_string(i) +
+                                        " must be finite and > 0 with a channel");
+    d_stats.samples += n;
+    std::vector<cfloat> buf(n);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = clean_sample(x[i]) ? x[i] : cfloat();
+    load(buf.data(), n);
+    std::vector<burst_job> jobs;
+    std::vector<wimax_sync_result> taken;
+    auto add = [&](const burst_job& j) {
+        if (j.start + burst_samples() > n) {
+            d_stats.truncated++;
+            return false;
+        }
+        jobs.push_back(j);
+        return true;
+    };
+    if (known) {
+        for (size_t i = 0; i < n_known; i++)
+            add({ known[i].start, known[i].cfo, known[i].channel, known[i].noise_var });
+    } else {
+        for (const auto& f : d_sync->detect(buf.data(), n, 0))
+            if (add({ f.start, f.cfo, nullptr, 0.0f }))
+                taken.push_back(f);
+    }
+    return decode_jobs(jobs, known ? nullptr : &taken);
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::decode_jobs(const std::vector<burst_job>& jobs,
+                                                        const std::vector<wimax_sync_result>* sync)
+{
+    const size_t per = coded_bits(), steps = decoded_steps(), hb = hard_bytes();
+    std::vector<wimax_rx_burst> out(jobs.size());
+    for (size_t i = 0; i < jobs.size(); i++) {
+        out[i].start = jobs[i].start;
+        out[i].cfo = jobs[i].cfo;
+        if (sync) {
+            out[i].sync_metric = (*sync)[i].metric;
+            out[i].preamble_metric = (*sync)[i].preamble_metric;
+        }
+    }
+    if (jobs.empty())
+        return out;
+    // The front end and the chain through Viterbi where the backend keeps the LLRs (the
+    // CUDA device), else the LLRs here and the CPU stages; the rest on the host for both.
+    auto t0 = timer::now();
+    d_bits.resize(steps * jobs.size());
+    d_hard.resize(hb * jobs.size());
+    if (d_host_chain ||
+        !front_end_to_bits(jobs.data(), jobs.size(), out.data(), d_bits.data(), d_hard.data())) {
+        d_llr.resize(per * jobs.size());
+        front_end(jobs.data(), jobs.size(), out.data(), d_llr.data());
+        for (size_t i = 0; i < jobs.size(); i++)
+            chain_bits(d_llr.data() + per * i, d_bits.data() + steps * i, d_hard.data() + hb * i);
+    }
+    d_stats.t_decode += since(t0);
+    t0 = timer::now();
+    // Bursts are independent here: many at once, each slice with its own finisher.
+    parallel_slices_indexed(d_pool.get(), jobs.size(), 1, [&](size_t slice, size_t b, size_t e) {
+        for (size_t i = b; i < e; i++)
+            finish_burst(d_bits.data() + steps * i, d_hard.data() + hb * i, out[i],
+                         *d_finishers[slice]);
+    });
+    for (const auto& o : out) {
+        d_stats.detected++;
+        (o.ok ? d_stats.ok : d_stats.failed)++;
+    }
+    d_stats.t_finish += since(t0);
+    return out;
+}
+
+std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p, const device_spec& dev)
+{
+    if (!dev.is_cuda())
+        return make_wimax_receiver_cpu(p);
+#ifdef GPUOFDM_HAVE_CUDA
+    return make_wimax_receiver_cuda(p, dev);
+#else
+    make_wimax_receiver_cpu(p); // a bad parameter reads the same on every build
+    throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
+#endif
+}
+
+} // namespace gr::gpuofdm::core

@@ -1,0 +1,139 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The Viterbi decoder's device-resident entry points (device_load, device_load_from_device,
+// device_decode_frames, device_fetch): the same bits as decode_frames() on the CPU twin;
+// the twin refuses them. frames_per_launch() keeps one launch within the buffers.
+
+#include "test_util.h"
+#include "fec/viterbi.h"
+
+#include <random>
+#include <stdexcept>
+
+#ifdef GPUOFDM_HAVE_CUDA
+#include "runtime/cuda_check.h"
+#endif
+
+using namespace gr::gpuofdm;
+
+TEST(viterbi_device, cpu_twin_refuses_device_entry_points)
+{
+    auto dec = core::make_viterbi_decoder(core::viterbi_params{}, core::device_spec{});
+    float llr[2] = { 1, 1 };
+    uint8_t bit;
+    EXPECT_THROW(dec->device_load(llr, 2), std::logic_error);
+    EXPECT_THROW(dec->device_decode_frames(1, 1), std::logic_error);
+    EXPECT_THROW(dec->device_fetch(&bit, 1), std::logic_error);
+}
+
+TEST(viterbi_device, device_frames_match_cpu_twin)
+{
+    GPUOFDM_REQUIRE_GPU();
+    core::viterbi_params p;
+    p.max_steps = 1u << 16;
+    const size_t frame_steps = 1000, n_frames = 40;
+    std::mt19937 rng(4242);
+    std::normal_distribution<float> g(0.5f, 1.5f);
+    std::vector<float> llr(2 * frame_steps * n_frames);
+    for (auto& v : llr)
+        v = g(rng);
+    auto cpu = core::make_viterbi_decoder(p, core::device_spec{});
+    auto gpu = core::make_viterbi_decoder(p, core::resolve_device("cuda:0"));
+    std::vector<uint8_t> want(frame_steps * n_frames), got(frame_steps * n_frames, 7);
+    cpu->decode_frames(llr.data(), llr.size(), frame_steps, want.data());
+    gpu->device_load(llr.data(), llr.size());
+    gpu->device_decode_frames(frame_steps, n_frames);
+    gpu->device_fetch(got.data(), got.size());
+    EXPECT_EQ(got, want);
+    EXPECT_THROW(gpu->device_decode_frames(frame_steps, 1000), std::invalid_argument);
+}
+
+TEST(viterbi_device, cpu_twin_refuses_device_to_device_load)
+{
+    auto dec = core::make_viterbi_decoder(core::viterbi_params{}, core::device_spec{});
+    float llr[2] = { 1, 1 };
+    EXPECT_THROW(dec->device_load_from_device(llr, 2), std::logic_error);
+    EXPECT_THROW(dec->device_load_from_device(llr, 2, 4), std::logic_error);
+}
+
+// One launch of frames_per_launch(frame_steps) frames fits max_steps and the chunk
+// (decision memory) limit of 2 ceil(max_steps / chunk_len) chunks, and is at least 1.
+TEST(viterbi_device, frames_per_launch_fits_the_buffers)
+{
+    for (const char* rate : { "1/2", "2/3", "3/4" }) {
+        auto p = core::viterbi_params::for_protocol("80211a", rate);
+        p.max_steps = 5000;
+        p.chunk_len = 100;
+        auto dec = core::make_viterbi_decoder(p, core::device_spec{});
+        const size_t max_chunks = 2 * ((p.max_steps + p.chunk_len - 1) / p.chunk_len);
+        for (size_t fs : { size_t(1), size_t(2), size_t(30), size_t(99), size_t(100),
+                           size_t(101), size_t(2500), size_t(2501), size_t(5000) }) {
+            const size_t n = dec->frames_per_launch(fs);
+            const size_t chunks = (fs + p.chunk_len - 1) / p.chunk_len;
+            EXPECT_GE(n, 1u) << fs;
+            EXPECT_LE(n * fs, p.max_steps) << fs;
+            EXPECT_LE(n * chunks, max_chunks) << fs;
+            // The largest such count: one more frame would break a limit.
+            EXPECT_TRUE((n + 1) * fs > p.max_steps || (n + 1) * chunks > max_chunks) << fs;
+        }
+        EXPECT_THROW(dec->frames_per_launch(0), std::invalid_argument);
+        EXPECT_THROW(dec->frames_per_launch(p.max_steps + 1), std::invalid_argument);
+    }
+}
+
+#ifdef GPUOFDM_HAVE_CUDA
+// Frames gathered device-to-device from scattered places (as wifi_decode does from its
+// mother-code LLRs) decode to the CPU twin's bits; a load past the buffer is refused.
+TEST(viterbi_device, device_to_device_gather_matches_cpu_twin)
+{
+    GPUOFDM_REQUIRE_GPU();
+    core::viterbi_params p = core::viterbi_params::for_protocol("80211a", "3/4");
+    p.max_steps = 1u << 14;
+    const size_t frame_steps = 830, n_frames = 9, gap = 77; // gap: values between frames
+    std::mt19937 rng(5151);
+    std::normal_distribution<float> g(0.5f, 1.5f);
+    std::vector<float> scattered(n_frames * (2 * frame_steps + gap));
+    for (auto& v : scattered)
+        v = g(rng);
+    std::vector<float> packed;
+    for (size_t f = 0; f < n_frames; f++) {
+        const float* src = scattered.data() + f * (2 * frame_steps + gap);
+        packed.insert(packed.end(), src, src + 2 * frame_steps);
+    }
+    auto cpu = core::make_viterbi_decoder(p, core::device_spec{});
+    auto gpu = core::make_viterbi_decoder(p, core::resolve_device("cuda:0"));
+    std::vector<uint8_t> want(frame_steps * n_frames), got(want.size(), 7);
+    cpu->decode_frames(packed.data(), packed.size(), frame_steps, want.data());
+    ASSERT_GE(gpu->frames_per_launch(frame_steps), n_frames);
+
+    core::use_device(0);
+    core::device_buffer<float> d_src(scattered.size());
+    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_src.get(), scattered.data(), scattered.size() * 4,
+                                  cudaMemcpyHostToDevice));
+    // Loaded in reverse order, so each copy lands at its own offset.
+    for (size_t f = n_frames; f-- > 0;)
+        gpu->device_load_from_device(d_src.get() + f * (2 * frame_steps + gap), 2 * frame_steps,
+                                     2 * frame_steps * f);
+    gpu->device_decode_frames(frame_steps, n_frames);
+    gpu->device_fetch(got.data(), got.size());
+    EXPECT_EQ(got, want);
+
+    // The same frames in one strided copy (rows = frames, pitch = frame + gap).
+    std::fill(got.begin(), got.end(), 7);
+    gpu->device_load_from_device(d_src.get(), 2 * frame_steps, 0, n_frames,
+                                 2 * frame_steps + gap);
+    gpu->device_decode_frames(frame_steps, n_frames);
+    gpu->device_fetch(got.data(), got.size());
+    EXPECT_EQ(got, want);
+    EXPECT_THROW(gpu->device_load_from_device(d_src.get(), 8, 0, 2, 7), std::invalid_argument);
+
+    EXPECT_THROW(gpu->device_load_from_device(d_src.get(), 2, 2 * p.max_steps - 1),
+                 std::invalid_argument);
+    EXPECT_THROW(gpu->device_load_from_device(d_src.get(), 1, 2 * p.max_steps + 1),
+                 std::invalid_argument);
+}
+#endif
