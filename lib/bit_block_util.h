@@ -63,8 +63,8 @@ inline core::code_rate parse_rate(const std::string& rate)
         return core::code_rate::r3_4;
     if (r == "5/6")
         return core::code_rate::r5_6;
-    throw std::invalid_argument("rate: must be \"1/2\", \"2/3\", \"3/4\" or \"5/6\", got \"" + rate +
-                                "\"");
+    throw std::invalid_argument("rate: must be \"1/2\", \"2/3\", \"3/4\" or \"5/6\", got \"" +
+                                rate + "\"");
 }
 
 //! "BPSK", "QPSK", "16QAM" or "64QAM" (any case, "16-QAM" too); else std::invalid_argument.

@@ -78,8 +78,7 @@ inline std::string unpack_pdu(const pmt::pmt_t& msg,
     if (len == 0)
         return "empty " + what;
     if (len > max_len)
-        return what + " of " + std::to_string(len) + " octets; at most " +
-               std::to_string(max_len);
+        return what + " of " + std::to_string(len) + " octets; at most " + std::to_string(max_len);
     return "";
 }
 
@@ -130,8 +129,8 @@ public:
      * Work thread: writes at most n_out samples to out (absolute offset \p written) and
      * returns how many. 0 when nothing waits, so the scheduler sleeps until a message.
      */
-    size_t write(gr_complex* out, size_t n_out, uint64_t written, const encode_fn& encode,
-                 const tag_fn& tag)
+    size_t write(
+        gr_complex* out, size_t n_out, uint64_t written, const encode_fn& encode, const tag_fn& tag)
     {
         size_t produced = 0;
         // The rest of a burst that did not fit last time goes first.
@@ -228,12 +227,12 @@ private:
 
     const size_t d_gap;
     const size_t d_max_batch;
-    std::mutex d_mutex;          //!< guards d_queue
-    std::deque<burst> d_queue;   //!< filled by the handler
-    std::deque<burst> d_bursts;  //!< taken by the work thread, not yet encoded
+    std::mutex d_mutex;         //!< guards d_queue
+    std::deque<burst> d_queue;  //!< filled by the handler
+    std::deque<burst> d_bursts; //!< taken by the work thread, not yet encoded
     std::atomic<uint64_t> d_sent{ 0 };
     std::vector<Request> d_requests;
-    std::vector<size_t> d_packed; //!< each burst's first sample, bursts back to back
+    std::vector<size_t> d_packed;    //!< each burst's first sample, bursts back to back
     std::vector<gr_complex> d_spill; //!< one encoded burst (and gap) that did not fit
     size_t d_spill_pos = 0;
     pmt::pmt_t d_spill_tag;

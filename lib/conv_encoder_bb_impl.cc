@@ -35,8 +35,7 @@ conv_encoder_bb_impl::conv_encoder_bb_impl(std::unique_ptr<core::conv_encoder> s
                               gr::io_signature::make(1, 1, sizeof(uint8_t)),
                               gr::io_signature::make(1, 1, sizeof(uint8_t)),
                               len_tag_key),
-      d_stage(std::move(stage)),
-      d_continuous(len_tag_key.empty()),
+      d_stage(std::move(stage)), d_continuous(len_tag_key.empty()),
       d_len_key(d_continuous ? pmt::PMT_NIL : pmt::intern(len_tag_key)),
       d_batch(d_stage->params().batch ? d_stage->params().batch : core::default_bit_batch)
 {
@@ -68,8 +67,7 @@ void conv_encoder_bb_impl::forecast(int noutput_items, gr_vector_int& ninput_ite
     }
     // Exact: the input bits whose outputs all fit. At least one, so that with one output
     // slot the scheduler still offers the last bit of a stream (each bit gives 1 or 2).
-    const uint64_t n =
-        conv_inputs_within(d_stage->code(), d_state.phase, uint64_t(noutput_items));
+    const uint64_t n = conv_inputs_within(d_stage->code(), d_state.phase, uint64_t(noutput_items));
     ninput_items_required[0] = int(std::max<uint64_t>(1, n));
 }
 
@@ -79,8 +77,8 @@ int conv_encoder_bb_impl::general_work(int noutput_items,
                                        gr_vector_void_star& output_items)
 {
     if (!d_continuous) // frames: tagged_stream_block calls work() once per frame
-        return tagged_stream_block::general_work(
-            noutput_items, ninput_items, input_items, output_items);
+        return tagged_stream_block::general_work(noutput_items, ninput_items, input_items,
+                                                 output_items);
 
     // 1. As many input bits as the output space takes, register carried over.
     const size_t n = std::min<uint64_t>(

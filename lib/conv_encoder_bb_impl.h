@@ -23,8 +23,7 @@ namespace gpuofdm {
 class conv_encoder_bb_impl : public conv_encoder_bb
 {
 public:
-    conv_encoder_bb_impl(std::unique_ptr<core::conv_encoder> stage,
-                         const std::string& len_tag_key);
+    conv_encoder_bb_impl(std::unique_ptr<core::conv_encoder> stage, const std::string& len_tag_key);
 
     std::string device() const override { return d_stage->device().to_string(); }
     int batch() const override { return int(d_batch); }

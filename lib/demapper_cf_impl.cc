@@ -18,17 +18,13 @@ namespace {
 float checked_noise_var(float v)
 {
     if (!(v > 0.0f) || !std::isfinite(v))
-        throw std::invalid_argument("noise_var: must be finite and > 0, got " +
-                                    std::to_string(v));
+        throw std::invalid_argument("noise_var: must be finite and > 0, got " + std::to_string(v));
     return v;
 }
 } // namespace
 
-demapper_cf::sptr demapper_cf::make(const std::string& modulation,
-                                    float noise_var,
-                                    bool hard,
-                                    int batch,
-                                    const std::string& device)
+demapper_cf::sptr demapper_cf::make(
+    const std::string& modulation, float noise_var, bool hard, int batch, const std::string& device)
 {
     core::demapper_params p;
     p.mod = parse_modulation(modulation);
@@ -44,8 +40,7 @@ demapper_cf_impl::demapper_cf_impl(std::unique_ptr<core::demapper> stage, float 
                             gr::io_signature::make(1, 1, sizeof(gr_complex)),
                             gr::io_signature::make(1, 1, sizeof(float)),
                             stage->bits_per_point()),
-      d_stage(std::move(stage)),
-      d_noise_var(noise_var)
+      d_stage(std::move(stage)), d_noise_var(noise_var)
 {
     if (d_stage->device().is_cuda())
         set_min_output_buffer(0, long(d_stage->batch() * d_stage->bits_per_point()) * 2);

@@ -18,11 +18,8 @@ namespace gpuofdm {
 namespace {
 
 // The core checks every parameter before GNU Radio sees the block.
-std::unique_ptr<core::interleaver> make_stage(const std::string& standard,
-                                              int n_cbps,
-                                              int n_bpsc,
-                                              int batch,
-                                              const std::string& device)
+std::unique_ptr<core::interleaver> make_stage(
+    const std::string& standard, int n_cbps, int n_bpsc, int batch, const std::string& device)
 {
     core::interleaver_params p;
     p.standard = parse_standard(standard);
@@ -65,14 +62,12 @@ interleaver_impl<T, Base>::interleaver_impl(std::unique_ptr<core::interleaver> s
     : gr::sync_block(std::is_same_v<T, float> ? "interleaver_ff" : "interleaver_bb",
                      gr::io_signature::make(1, 1, sizeof(T)),
                      gr::io_signature::make(1, 1, sizeof(T))),
-      d_stage(std::move(stage)),
-      d_deinterleave(deinterleave)
+      d_stage(std::move(stage)), d_deinterleave(deinterleave)
 {
     const size_t n_cbps = d_stage->n_cbps();
     // The core's default: about 2^20 values per launch.
-    d_batch = d_stage->params().batch
-                  ? d_stage->params().batch
-                  : std::max<size_t>(1, (core::default_bit_batch / 4) / n_cbps);
+    d_batch = d_stage->params().batch ? d_stage->params().batch
+                                      : std::max<size_t>(1, (core::default_bit_batch / 4) / n_cbps);
     this->set_output_multiple(int(n_cbps));
     if (d_stage->device().is_cuda())
         this->set_min_output_buffer(0, long(d_batch * n_cbps) * 2);

@@ -46,8 +46,7 @@ int mapper_bc_impl::work(int noutput_items,
                          gr_vector_void_star& output_items)
 {
     d_stage->process(static_cast<const uint8_t*>(input_items[0]),
-                     static_cast<core::cfloat*>(output_items[0]),
-                     size_t(noutput_items));
+                     static_cast<core::cfloat*>(output_items[0]), size_t(noutput_items));
 
     // A tag on bit i goes to point floor(i / N_BPSC) (the scheduler would round).
     const unsigned n = d_stage->bits_per_point();

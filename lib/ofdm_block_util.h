@@ -57,9 +57,8 @@ inline void pin_block_buffers(gr::block& b,
 {
     if (!stage.device().is_cuda())
         return;
-    pin_block_buffers(b, logger, in_item_size, out_item_size, [&](const void* p, size_t n) {
-        return stage.pin_host_range(p, n);
-    });
+    pin_block_buffers(b, logger, in_item_size, out_item_size,
+                      [&](const void* p, size_t n) { return stage.pin_host_range(p, n); });
 }
 
 } // namespace gpuofdm

@@ -39,7 +39,8 @@ ofdm_fft_impl::ofdm_fft_impl(const core::ofdm_params& params, const std::string&
 
 bool ofdm_fft_impl::start()
 {
-    pin_block_buffers(*this, d_logger, *d_stage, sizeof(gr_complex), sizeof(gr_complex) * d_stage->layout().fft_len());
+    pin_block_buffers(*this, d_logger, *d_stage, sizeof(gr_complex),
+                      sizeof(gr_complex) * d_stage->layout().fft_len());
     return block::start();
 }
 

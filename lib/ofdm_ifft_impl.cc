@@ -44,7 +44,8 @@ ofdm_ifft_impl::ofdm_ifft_impl(const core::ofdm_params& params, const std::strin
 
 bool ofdm_ifft_impl::start()
 {
-    pin_block_buffers(*this, d_logger, *d_stage, sizeof(gr_complex) * d_stage->layout().fft_len(), sizeof(gr_complex));
+    pin_block_buffers(*this, d_logger, *d_stage, sizeof(gr_complex) * d_stage->layout().fft_len(),
+                      sizeof(gr_complex));
     return block::start();
 }
 

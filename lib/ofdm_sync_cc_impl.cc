@@ -25,10 +25,10 @@ namespace gpuofdm {
 namespace {
 
 constexpr int max_batch = 1 << 26;
-constexpr int max_failures = 10;             // failed synchronizer calls in a row
+constexpr int max_failures = 10;                // failed synchronizer calls in a row
 constexpr uint64_t wifi_start_before_ltf = 192; // 10 short periods + GI2
 constexpr uint64_t wifi_resume_after_ltf = 208; // T1, T2, SIGNAL (wifi_sync's resume)
-constexpr size_t rotator_block = 512;        // exact phase every this many samples
+constexpr size_t rotator_block = 512;           // exact phase every this many samples
 
 //! "802.11a" / "80211a" -> false, "802.16" / "80216" -> true (any case, '.', '-', '_'
 //! and blanks ignored); else std::invalid_argument("standard: ...").
@@ -89,8 +89,8 @@ ofdm_sync_cc::sptr ofdm_sync_cc::make(const std::string& standard,
     }
     const int min_batch = int(std::max<size_t>(1024, 2 * lookback));
     if (batch_samples < min_batch || batch_samples > max_batch)
-        throw std::invalid_argument("batch_samples: must be " + std::to_string(min_batch) +
-                                    " .. " + std::to_string(max_batch) +
+        throw std::invalid_argument("batch_samples: must be " + std::to_string(min_batch) + " .. " +
+                                    std::to_string(max_batch) +
                                     " (at least twice the synchronizer's lookback), got " +
                                     std::to_string(batch_samples));
     if (!cfg.wimax) {
@@ -114,19 +114,16 @@ ofdm_sync_cc_impl::ofdm_sync_cc_impl(const ofdm_sync_config& cfg,
     : gr::block("ofdm_sync_cc",
                 gr::io_signature::make(1, 1, sizeof(gr_complex)),
                 gr::io_signature::make(1, 1, sizeof(gr_complex))),
-      d_cfg(cfg),
-      d_wifi(std::move(wifi)),
-      d_wimax(std::move(wimax)),
+      d_cfg(cfg), d_wifi(std::move(wifi)), d_wimax(std::move(wimax)),
       d_lookback(d_wifi ? core::wifi_sync::lookback() : d_wimax->lookback()),
-      d_tag_key(pmt::mp("ofdm_sync")),
-      d_port(pmt::mp("frames"))
+      d_tag_key(pmt::mp("ofdm_sync")), d_port(pmt::mp("frames"))
 {
     set_relative_rate(1, 1);
     set_tag_propagation_policy(TPP_DONT); // input tags are passed on in general_work
     message_port_register_out(d_port);
     d_buf.reserve(size_t(cfg.batch_samples));
-    d_logger->debug("{} synchronizer on {}, {} samples per call, {} samples held back",
-                    standard(), device(), cfg.batch_samples, d_lookback + 1);
+    d_logger->debug("{} synchronizer on {}, {} samples per call, {} samples held back", standard(),
+                    device(), cfg.batch_samples, d_lookback + 1);
 }
 
 std::string ofdm_sync_cc_impl::device() const
@@ -186,16 +183,16 @@ bool ofdm_sync_cc_impl::search(uint64_t buf_abs)
     d_failures = ok ? 0 : d_failures + 1;
 
     for (const auto& f : found) {
-        const uint64_t last = !d_frames.empty() ? d_frames.back().start
-                                                : (d_active ? d_active_start : 0);
+        const uint64_t last =
+            !d_frames.empty() ? d_frames.back().start : (d_active ? d_active_start : 0);
         if ((!d_frames.empty() || d_active) && f.start <= last) {
             d_logger->debug("frame at {} dropped: not after the frame at {}", f.start, last);
             continue;
         }
         d_frames.push_back(f);
         // The next search starts where the synchronizer resumes after this frame.
-        d_next_search = d_wifi ? f.ltf_start + wifi_resume_after_ltf
-                               : f.start + 2 * d_wimax->symbol_len();
+        d_next_search =
+            d_wifi ? f.ltf_start + wifi_resume_after_ltf : f.start + 2 * d_wimax->symbol_len();
     }
     return ok;
 }
@@ -313,8 +310,7 @@ int ofdm_sync_cc_impl::general_work(int noutput_items,
         search(w0);
         d_searched = d_ingested;
         if (d_failures >= max_failures) {
-            d_logger->error("{} synchronizer calls failed in a row: the block stops",
-                            d_failures);
+            d_logger->error("{} synchronizer calls failed in a row: the block stops", d_failures);
             return WORK_DONE;
         }
         const uint64_t settled = d_ingested > d_lookback ? d_ingested - d_lookback : 0;

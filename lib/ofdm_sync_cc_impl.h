@@ -81,13 +81,13 @@ private:
     //! Samples read: d_buf[d_head ..) are those not yet output, [nitems_written, d_ingested).
     std::vector<gr_complex> d_buf;
     size_t d_head = 0;
-    uint64_t d_ingested = 0;       //!< stream index after the last sample copied into d_buf
-    uint64_t d_searched = 0;       //!< d_ingested at the last search
-    uint64_t d_decided = 0;        //!< samples before this are final (may be output)
-    uint64_t d_next_search = 0;    //!< no frame starts before this (search_from)
-    std::deque<frame> d_frames;    //!< found, start not yet output (increasing start)
-    std::deque<gr::tag_t> d_tags;  //!< input tags of read samples, not yet output
-    bool d_active = false;         //!< a frame's CFO is being removed
+    uint64_t d_ingested = 0;      //!< stream index after the last sample copied into d_buf
+    uint64_t d_searched = 0;      //!< d_ingested at the last search
+    uint64_t d_decided = 0;       //!< samples before this are final (may be output)
+    uint64_t d_next_search = 0;   //!< no frame starts before this (search_from)
+    std::deque<frame> d_frames;   //!< found, start not yet output (increasing start)
+    std::deque<gr::tag_t> d_tags; //!< input tags of read samples, not yet output
+    bool d_active = false;        //!< a frame's CFO is being removed
     uint64_t d_active_start = 0;
     double d_active_cfo = 0.0;
     int d_failures = 0; //!< failed synchronizer calls in a row

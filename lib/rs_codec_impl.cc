@@ -52,8 +52,7 @@ rs_encoder_bb_impl::rs_encoder_bb_impl(const core::rs_profile& p,
     : gr::block("rs_encoder_bb",
                 gr::io_signature::make(1, 1, sizeof(uint8_t)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t))),
-      d_codec(core::make_reed_solomon(p, core::resolve_device(device), chunk)),
-      d_chunk(chunk)
+      d_codec(core::make_reed_solomon(p, core::resolve_device(device), chunk)), d_chunk(chunk)
 {
     set_output_multiple(int(p.n));
     set_relative_rate(p.n, p.k);
@@ -71,8 +70,8 @@ int rs_encoder_bb_impl::general_work(int noutput_items,
                                      gr_vector_void_star& output_items)
 {
     const auto& p = d_codec->profile();
-    const size_t n_cw = std::min({ size_t(ninput_items[0]) / p.k,
-                                   size_t(noutput_items) / p.n, d_chunk });
+    const size_t n_cw =
+        std::min({ size_t(ninput_items[0]) / p.k, size_t(noutput_items) / p.n, d_chunk });
     d_codec->encode(static_cast<const uint8_t*>(input_items[0]),
                     static_cast<uint8_t*>(output_items[0]), n_cw);
     consume(0, int(n_cw * p.k));
@@ -85,8 +84,7 @@ rs_decoder_bb_impl::rs_decoder_bb_impl(const core::rs_profile& p,
     : gr::block("rs_decoder_bb",
                 gr::io_signature::make(1, 1, sizeof(uint8_t)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t))),
-      d_codec(core::make_reed_solomon(p, core::resolve_device(device), chunk)),
-      d_chunk(chunk),
+      d_codec(core::make_reed_solomon(p, core::resolve_device(device), chunk)), d_chunk(chunk),
       d_status(chunk)
 {
     set_output_multiple(int(p.k));
@@ -105,15 +103,14 @@ int rs_decoder_bb_impl::general_work(int noutput_items,
                                      gr_vector_void_star& output_items)
 {
     const auto& p = d_codec->profile();
-    const size_t n_cw = std::min({ size_t(ninput_items[0]) / p.n,
-                                   size_t(noutput_items) / p.k, d_chunk });
+    const size_t n_cw =
+        std::min({ size_t(ninput_items[0]) / p.n, size_t(noutput_items) / p.k, d_chunk });
     d_codec->decode(static_cast<const uint8_t*>(input_items[0]),
                     static_cast<uint8_t*>(output_items[0]), d_status.data(), n_cw);
     static const pmt::pmt_t key = pmt::intern("rs_uncorrectable");
     for (size_t i = 0; i < n_cw; i++) {
         if (d_status[i] == core::reed_solomon::uncorrectable) {
-            add_item_tag(0, nitems_written(0) + i * p.k, key,
-                         pmt::from_uint64(d_codewords + i));
+            add_item_tag(0, nitems_written(0) + i * p.k, key, pmt::from_uint64(d_codewords + i));
             d_uncorrectable++;
         } else {
             d_corrected += uint64_t(d_status[i]);

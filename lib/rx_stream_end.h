@@ -115,8 +115,7 @@ public:
      * receiver calls in a row).
      */
     template <typename Feed, typename Finish>
-    int work(gr::block& b, int noutput_items, const gr_complex* in, Feed&& feed,
-             Finish&& finish)
+    int work(gr::block& b, int noutput_items, const gr_complex* in, Feed&& feed, Finish&& finish)
     {
         bool at_end = false;
         {
@@ -181,8 +180,8 @@ private:
 
     gr::logger_ptr d_logger;
     std::function<void()> d_refresh;
-    std::mutex d_mutex;      //!< the receiver: work() and stop()
-    bool d_finished = false; //!< finish() ran for the stream fed so far
+    std::mutex d_mutex;               //!< the receiver: work() and stop()
+    bool d_finished = false;          //!< finish() ran for the stream fed so far
     std::atomic<int> d_failures{ 0 }; //!< failed receiver calls in a row (any thread)
 };
 
@@ -278,9 +277,10 @@ protected:
     //! the block's logger exists here.
     rx_sink_block()
         : d_end(this->d_logger, [this] { refresh_counters(); }),
-          d_feeder(max_pending_jobs, [this](const std::string& what) {
-              this->d_logger->error("feeding the receiver: {}", what);
-          }),
+          d_feeder(max_pending_jobs,
+                   [this](const std::string& what) {
+                       this->d_logger->error("feeding the receiver: {}", what);
+                   }),
           d_publisher(max_pending_jobs, [this](const std::string& what) {
               this->d_logger->error("publishing PDUs: {}", what);
           })
@@ -393,7 +393,7 @@ private:
     std::unique_ptr<sample_chunks> d_chunks; //!< size_chunks()
     gr_complex* d_chunk = nullptr;           //!< the chunk work() fills, if any
     size_t d_fill = 0;                       //!< samples in it
-    uint64_t d_base = 0; //!< samples fed before the last end of stream (feed thread)
+    uint64_t d_base = 0;        //!< samples fed before the last end of stream (feed thread)
     ordered_worker d_feeder;    //!< the receiver's calls
     ordered_worker d_publisher; //!< publish()
 };

@@ -34,8 +34,7 @@ scrambler_bb_impl::scrambler_bb_impl(std::unique_ptr<core::scrambler> stage,
     : gr::sync_block("scrambler_bb",
                      gr::io_signature::make(1, 1, sizeof(uint8_t)),
                      gr::io_signature::make(1, 1, sizeof(uint8_t))),
-      d_stage(std::move(stage)),
-      d_state(d_stage->initial_state()),
+      d_stage(std::move(stage)), d_state(d_stage->initial_state()),
       d_reset_key(reset_tag_key.empty() ? pmt::PMT_NIL : pmt::intern(reset_tag_key)),
       d_batch(d_stage->params().batch ? d_stage->params().batch : core::default_bit_batch)
 {

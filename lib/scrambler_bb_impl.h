@@ -30,10 +30,10 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    std::unique_ptr<core::scrambler> d_stage; //!< CPU twin or CUDA backend
-    core::scrambler_state d_state;            //!< the register before the next item
-    pmt::pmt_t d_reset_key;                   //!< PMT_NIL when no tag resets
-    size_t d_batch;                           //!< bits per launch, as the core picks it
+    std::unique_ptr<core::scrambler> d_stage;   //!< CPU twin or CUDA backend
+    core::scrambler_state d_state;              //!< the register before the next item
+    pmt::pmt_t d_reset_key;                     //!< PMT_NIL when no tag resets
+    size_t d_batch;                             //!< bits per launch, as the core picks it
     std::atomic<bool> d_reset_pending{ false }; //!< reset() was called
 };
 

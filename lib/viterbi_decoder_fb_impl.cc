@@ -37,8 +37,7 @@ viterbi_decoder_fb::sptr viterbi_decoder_fb::make(const std::string& standard,
     const std::string r = core::to_string(parse_rate(rate));
     const std::string m = detail::canonical(mode);
     if (m != "STREAM" && m != "FRAME")
-        throw std::invalid_argument("mode: must be \"stream\" or \"frame\", got \"" + mode +
-                                    "\"");
+        throw std::invalid_argument("mode: must be \"stream\" or \"frame\", got \"" + mode + "\"");
     const bool frames = m == "FRAME";
     if (frames && len_tag_key.empty())
         throw std::invalid_argument("len_tag_key: mode \"frame\" needs a length tag key");
@@ -53,8 +52,8 @@ viterbi_decoder_fb::sptr viterbi_decoder_fb::make(const std::string& standard,
     p.cpu_threads = 0; // CPU twin: chunks on every core (the bits do not depend on it)
     const auto pattern = core::depuncture_pattern::make(protocol, r);
     auto dec = core::make_viterbi_decoder(p, core::resolve_device(device));
-    return gnuradio::make_block_sptr<viterbi_decoder_fb_impl>(
-        std::move(dec), pattern, frames, frames ? len_tag_key : std::string());
+    return gnuradio::make_block_sptr<viterbi_decoder_fb_impl>(std::move(dec), pattern, frames,
+                                                              frames ? len_tag_key : std::string());
 }
 
 viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_decoder> dec,
@@ -65,9 +64,7 @@ viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_d
                               gr::io_signature::make(1, 1, sizeof(float)),
                               gr::io_signature::make(1, 1, sizeof(uint8_t)),
                               len_tag_key),
-      d_dec(std::move(dec)),
-      d_pat(pattern),
-      d_frames(frames),
+      d_dec(std::move(dec)), d_pat(pattern), d_frames(frames),
       d_len_key(frames ? pmt::intern(len_tag_key) : pmt::PMT_NIL)
 {
     set_relative_rate(d_pat.period, d_pat.kept);
@@ -169,15 +166,13 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
                                           gr_vector_void_star& output_items)
 {
     if (d_frames)
-        return frames_work(noutput_items,
-                           ninput_items[0],
+        return frames_work(noutput_items, ninput_items[0],
                            static_cast<const float*>(input_items[0]),
                            static_cast<uint8_t*>(output_items[0]));
 
     const int n_avail = ninput_items[0];
     const uint64_t avail_periods = uint64_t(n_avail) / d_pat.kept;
-    const uint64_t P = d_pat.period, L = d_dec->params().chunk_len,
-                   T = d_dec->params().traceback;
+    const uint64_t P = d_pat.period, L = d_dec->params().chunk_len, T = d_dec->params().traceback;
     const float* in = static_cast<const float*>(input_items[0]);
     uint8_t* out = static_cast<uint8_t*>(output_items[0]);
     const uint64_t read = nitems_read(0);
@@ -189,11 +184,10 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
     // End of stream: decode everything when it fits, flush, and stop.
     if (input_final(n_avail)) {
         const uint64_t end = d_base + avail_periods * P;
-        if (end - d_next_out <= uint64_t(noutput_items) &&
-            avail_periods * P <= d_max_steps_call) {
+        if (end - d_next_out <= uint64_t(noutput_items) && avail_periods * P <= d_max_steps_call) {
             const size_t n = d_dec->decode_window(mother(in, size_t(avail_periods)), d_base,
-                                                  size_t(avail_periods * P), d_next_out, true,
-                                                  true, false, out, size_t(noutput_items));
+                                                  size_t(avail_periods * P), d_next_out, true, true,
+                                                  false, out, size_t(noutput_items));
             if (n_avail % d_pat.kept)
                 d_logger->warn("end of stream: {} LLRs short of a whole puncturing period "
                                "dropped",
@@ -215,8 +209,8 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
     m = std::min<uint64_t>(m, avail_periods > 0 ? avail_periods - 1 : 0);
     if (m == 0)
         return 0;
-    const size_t n = d_dec->decode_window(mother(in, size_t(m)), d_base, size_t(m * P),
-                                          d_next_out, true, false, false, out, size_t(room));
+    const size_t n = d_dec->decode_window(mother(in, size_t(m)), d_base, size_t(m * P), d_next_out,
+                                          true, false, false, out, size_t(room));
     d_next_out += n;
     queue_tags(read + m * d_pat.kept);
     emit_tags(nitems_written(0) + n, false);
@@ -318,8 +312,7 @@ int viterbi_decoder_fb_impl::frames_work(int noutput_items,
         // Tags: each frame's new length, the others to the bit of their trellis step.
         get_tags_in_window(d_tags, 0, pos, pos + k * len);
         for (size_t f = 0; f < k; f++)
-            add_item_tag(0, written + produced + f * steps, d_len_key,
-                         pmt::from_long(long(steps)));
+            add_item_tag(0, written + produced + f * steps, d_len_key, pmt::from_long(long(steps)));
         for (auto& tag : d_tags) {
             if (pmt::eqv(tag.key, d_len_key))
                 continue;

@@ -75,15 +75,15 @@ private:
     // Stream mode. The block holds no LLRs: it consumes its input only up to the warm-up of
     // the next chunk, so GNU Radio's buffer is the decoder's window (no copy at rate 1/2,
     // and the CUDA backend DMAs straight from the page-locked buffer).
-    uint64_t d_next_out = 0;       //!< stream step of the next bit to decode
-    uint64_t d_base = 0;           //!< stream step of input item nitems_read(0)
-    uint64_t d_tags_to = 0;        //!< input items whose tags are queued
-    size_t d_max_steps_call;       //!< most steps one general_work() call looks at
-    std::vector<float> d_mother;   //!< depunctured LLR pairs, sized once
-    std::vector<tag_t> d_pending;  //!< tags at steps not yet written
-    std::vector<tag_t> d_tags;     //!< get_tags_in_window() scratch, reused
-    bool d_flushed = false;        //!< end of stream decoded
-    size_t d_frame_need = 1;       //!< frame mode: input items the next frame needs
+    uint64_t d_next_out = 0;               //!< stream step of the next bit to decode
+    uint64_t d_base = 0;                   //!< stream step of input item nitems_read(0)
+    uint64_t d_tags_to = 0;                //!< input items whose tags are queued
+    size_t d_max_steps_call;               //!< most steps one general_work() call looks at
+    std::vector<float> d_mother;           //!< depunctured LLR pairs, sized once
+    std::vector<tag_t> d_pending;          //!< tags at steps not yet written
+    std::vector<tag_t> d_tags;             //!< get_tags_in_window() scratch, reused
+    bool d_flushed = false;                //!< end of stream decoded
+    size_t d_frame_need = 1;               //!< frame mode: input items the next frame needs
     uint64_t d_zero_warned = ~uint64_t(0); //!< frame mode: item of the last empty-frame warning
 };
 

@@ -39,10 +39,10 @@ wifi_rx::sptr wifi_rx::make(int batch_samples,
                             bool pilot_interpolation)
 {
     if (batch_samples < min_batch || batch_samples > max_batch)
-        throw std::invalid_argument(
-            "batch_samples: must be " + std::to_string(min_batch) + ".." +
-            std::to_string(max_batch) + " (the longest frame, 109681 samples, must fit), got " +
-            std::to_string(batch_samples));
+        throw std::invalid_argument("batch_samples: must be " + std::to_string(min_batch) + ".." +
+                                    std::to_string(max_batch) +
+                                    " (the longest frame, 109681 samples, must fit), got " +
+                                    std::to_string(batch_samples));
     if (!(threshold > 0.0f && threshold < 1.0f))
         throw std::invalid_argument("threshold: must be in (0, 1), got " +
                                     std::to_string(threshold));
@@ -57,8 +57,7 @@ wifi_rx::sptr wifi_rx::make(int batch_samples,
 
 namespace {
 
-std::unique_ptr<core::wifi_receiver> make_core(const wifi_rx_config& cfg,
-                                               const std::string& device)
+std::unique_ptr<core::wifi_receiver> make_core(const wifi_rx_config& cfg, const std::string& device)
 {
     core::wifi_rx_params p;
     p.batch_samples = size_t(cfg.batch_samples);
@@ -75,10 +74,8 @@ wifi_rx_impl::wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device)
                      gr::io_signature::make(1, 1, sizeof(gr_complex)),
                      gr::io_signature::make(0, 0, 0)),
       d_rx(make_core(cfg, device)),
-      d_pcap(cfg.pcap_file.empty() ? nullptr
-                                   : std::make_unique<core::pcap_writer>(cfg.pcap_file)),
-      d_pcap_path(cfg.pcap_file),
-      d_pass_bad_crc(cfg.pass_bad_crc)
+      d_pcap(cfg.pcap_file.empty() ? nullptr : std::make_unique<core::pcap_writer>(cfg.pcap_file)),
+      d_pcap_path(cfg.pcap_file), d_pass_bad_crc(cfg.pass_bad_crc)
 {
     message_port_register_out(pdus_port());
     size_chunks(size_t(cfg.batch_samples));

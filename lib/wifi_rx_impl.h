@@ -73,8 +73,8 @@ private:
     const std::string d_pcap_path;
     std::atomic<bool> d_pass_bad_crc;
 
-    std::atomic<uint64_t> d_fcs_ok{ 0 }, d_fcs_errors{ 0 }, d_signal_errors{ 0 },
-        d_truncated{ 0 }, d_samples{ 0 }, d_published{ 0 };
+    std::atomic<uint64_t> d_fcs_ok{ 0 }, d_fcs_errors{ 0 }, d_signal_errors{ 0 }, d_truncated{ 0 },
+        d_samples{ 0 }, d_published{ 0 };
 };
 
 } // namespace gpuofdm

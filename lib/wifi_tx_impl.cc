@@ -19,7 +19,7 @@ namespace gpuofdm {
 
 namespace {
 
-constexpr size_t max_psdu = 4095;  // LENGTH is 12 bits (17.3.4)
+constexpr size_t max_psdu = 4095; // LENGTH is 12 bits (17.3.4)
 constexpr int max_gap = 1 << 24;
 constexpr int max_batch = 4096;
 constexpr size_t typical_psdu = 1500; // sizes the output buffer
@@ -47,8 +47,8 @@ bool known_rate(long mbps)
 void check_rate(int rate)
 {
     if (!known_rate(rate))
-        throw std::invalid_argument(
-            "rate: must be 6, 9, 12, 18, 24, 36, 48 or 54 (Mb/s), got " + std::to_string(rate));
+        throw std::invalid_argument("rate: must be 6, 9, 12, 18, 24, 36, 48 or 54 (Mb/s), got " +
+                                    std::to_string(rate));
 }
 
 void check_seed(int seed)
@@ -108,11 +108,8 @@ wifi_tx_impl::wifi_tx_impl(const wifi_tx_config& cfg, const std::string& device)
     : gr::block("wifi_tx",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(1, 1, sizeof(gr_complex))),
-      d_tx(make_core(cfg, device)),
-      d_gap(size_t(cfg.gap_samples)),
-      d_max_batch(size_t(cfg.max_frames_per_batch)),
-      d_rate(cfg.rate),
-      d_seed(cfg.seed),
+      d_tx(make_core(cfg, device)), d_gap(size_t(cfg.gap_samples)),
+      d_max_batch(size_t(cfg.max_frames_per_batch)), d_rate(cfg.rate), d_seed(cfg.seed),
       d_queue(d_gap, d_max_batch)
 {
     message_port_register_in(pdus_port());

@@ -46,7 +46,8 @@ wimax_rx::sptr wimax_rx::make(int rate_id,
                                     std::to_string(burst_bytes));
     if (batch_samples < 0)
         throw std::invalid_argument("batch_samples: must be 0 (automatic) or a burst and "
-                                    "more, got " + std::to_string(batch_samples));
+                                    "more, got " +
+                                    std::to_string(batch_samples));
     if (!(std::isfinite(sample_rate) && sample_rate > 0.0))
         throw std::invalid_argument("sample_rate: must be finite and > 0, got " +
                                     std::to_string(sample_rate));
@@ -74,9 +75,7 @@ wimax_rx_impl::wimax_rx_impl(std::unique_ptr<core::wimax_receiver> rx,
     : gr::sync_block("wimax_rx",
                      gr::io_signature::make(1, 1, sizeof(gr_complex)),
                      gr::io_signature::make(0, 0, 0)),
-      d_rx(std::move(rx)),
-      d_sample_rate(sample_rate),
-      d_pass_bad(pass_bad)
+      d_rx(std::move(rx)), d_sample_rate(sample_rate), d_pass_bad(pass_bad)
 {
     message_port_register_out(pdus_port());
     size_chunks(d_rx->batch_samples());
@@ -114,8 +113,7 @@ void wimax_rx_impl::publish(const std::vector<core::wimax_rx_burst>& bursts, uin
                              pmt::from_double(double(b.cfo) * d_sample_rate / (2.0 * M_PI)));
         meta = pmt::dict_add(meta, pmt::mp("start"), pmt::from_uint64(base + b.start));
         meta = pmt::dict_add(meta, pmt::mp("sync_metric"), pmt::from_double(b.sync_metric));
-        meta = pmt::dict_add(meta, pmt::mp("preamble_metric"),
-                             pmt::from_double(b.preamble_metric));
+        meta = pmt::dict_add(meta, pmt::mp("preamble_metric"), pmt::from_double(b.preamble_metric));
         meta = pmt::dict_add(meta, pmt::mp("coded_errors"), pmt::from_long(long(b.coded_errors)));
         meta = pmt::dict_add(meta, pmt::mp("coded_bits"), pmt::from_long(long(b.coded_bits)));
         message_port_pub(pdus_port(),
@@ -126,8 +124,8 @@ void wimax_rx_impl::publish(const std::vector<core::wimax_rx_burst>& bursts, uin
 
 void wimax_rx_impl::log_end(const char* where)
 {
-    d_logger->debug("end of stream ({}): {} bursts ok, {} bad, {} truncated, {} samples",
-                    where, d_ok.load(), d_bad.load(), d_truncated.load(), d_samples.load());
+    d_logger->debug("end of stream ({}): {} bursts ok, {} bad, {} truncated, {} samples", where,
+                    d_ok.load(), d_bad.load(), d_truncated.load(), d_samples.load());
 }
 
 } // namespace gpuofdm

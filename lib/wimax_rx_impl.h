@@ -64,8 +64,7 @@ private:
     const double d_sample_rate;
     std::atomic<bool> d_pass_bad;
 
-    std::atomic<uint64_t> d_ok{ 0 }, d_bad{ 0 }, d_truncated{ 0 }, d_samples{ 0 },
-        d_published{ 0 };
+    std::atomic<uint64_t> d_ok{ 0 }, d_bad{ 0 }, d_truncated{ 0 }, d_samples{ 0 }, d_published{ 0 };
 };
 
 } // namespace gpuofdm

@@ -19,7 +19,7 @@ namespace gpuofdm {
 
 namespace {
 
-constexpr size_t max_psdu = 4095;  // the longest burst the block accepts
+constexpr size_t max_psdu = 4095; // the longest burst the block accepts
 constexpr int max_gap = 1 << 24;
 constexpr int max_batch = 4096;
 constexpr size_t typical_psdu = 1499; // sizes the output buffer
@@ -62,7 +62,8 @@ core::wimax_preamble parse_preamble(const std::string& p)
         return core::wimax_preamble::short_ul;
     if (p == "none")
         return core::wimax_preamble::none;
-    throw std::invalid_argument("preamble: must be \"long\", \"short\" or \"none\", got \"" + p + "\"");
+    throw std::invalid_argument("preamble: must be \"long\", \"short\" or \"none\", got \"" + p +
+                                "\"");
 }
 
 } // namespace
@@ -94,10 +95,10 @@ wimax_tx::sptr wimax_tx::make(int rate_id,
         throw std::invalid_argument("max_bursts_per_batch: must be 1.." +
                                     std::to_string(max_batch) + ", got " +
                                     std::to_string(max_bursts_per_batch));
-    return gnuradio::make_block_sptr<wimax_tx_impl>(
-        wimax_tx_config{ rate_id, cp_div, pre, uplink, pad, seed, gap_samples, scale,
-                         max_bursts_per_batch },
-        device);
+    return gnuradio::make_block_sptr<wimax_tx_impl>(wimax_tx_config{ rate_id, cp_div, pre, uplink,
+                                                                     pad, seed, gap_samples, scale,
+                                                                     max_bursts_per_batch },
+                                                    device);
 }
 
 namespace {
@@ -127,11 +128,8 @@ wimax_tx_impl::wimax_tx_impl(const wimax_tx_config& cfg, const std::string& devi
     : gr::block("wimax_tx",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(1, 1, sizeof(gr_complex))),
-      d_tx(make_core(cfg, device)),
-      d_gap(size_t(cfg.gap_samples)),
-      d_max_batch(size_t(cfg.max_bursts_per_batch)),
-      d_rate(cfg.rate_id),
-      d_seed(cfg.seed),
+      d_tx(make_core(cfg, device)), d_gap(size_t(cfg.gap_samples)),
+      d_max_batch(size_t(cfg.max_bursts_per_batch)), d_rate(cfg.rate_id), d_seed(cfg.seed),
       d_queue(d_gap, d_max_batch)
 {
     message_port_register_in(pdus_port());
@@ -139,8 +137,8 @@ wimax_tx_impl::wimax_tx_impl(const wimax_tx_config& cfg, const std::string& devi
 
     // Output buffer: two batches of 1500-octet bursts at QPSK 1/2 on the GPU, four such
     // bursts on the CPU. Longer bursts still go out (over several calls).
-    const size_t typical = d_tx->preamble_samples() +
-                           (typical_psdu + 1 + 23) / 24 * d_tx->symbol_samples() + d_gap;
+    const size_t typical =
+        d_tx->preamble_samples() + (typical_psdu + 1 + 23) / 24 * d_tx->symbol_samples() + d_gap;
     const size_t frames = d_tx->device().is_cuda() ? 2 * d_max_batch : 4;
     set_min_output_buffer(0, long(std::min(frames * typical, size_t(1) << 23)));
 
@@ -215,9 +213,9 @@ void wimax_tx_impl::handle_pdu(const pmt::pmt_t& msg)
 }
 
 int wimax_tx_impl::general_work(int noutput_items,
-                               gr_vector_int&,
-                               gr_vector_const_void_star&,
-                               gr_vector_void_star& output_items)
+                                gr_vector_int&,
+                                gr_vector_const_void_star&,
+                                gr_vector_void_star& output_items)
 {
     // Nothing to write returns 0: the scheduler then sleeps until a message arrives, or
     // ends the block when its PDU senders are done.

@@ -62,8 +62,7 @@ inline cli_option flag(const std::string& name, bool& v)
     return { name, false, [&v](const std::string&) { v = true; } };
 }
 
-inline void parse_cli(int argc, char** argv, const std::vector<cli_option>& opts,
-                      void (*usage)())
+inline void parse_cli(int argc, char** argv, const std::vector<cli_option>& opts, void (*usage)())
 {
     for (int i = 1; i < argc; i++) {
         const std::string a = argv[i];

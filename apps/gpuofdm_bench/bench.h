@@ -35,21 +35,21 @@ struct options {
     //! Symbols per batch; empty: the default list scaled to each size (batch_list()).
     std::vector<size_t> batches;
     std::vector<stage_kind> stages{ stage_kind::fft, stage_kind::ifft };
-    bool tx = false;             //!< --stages tx: the 802.11a transmitter rows (bench_tx.cc)
-    bool viterbi = false;        //!< --stages viterbi: the Viterbi rows (bench_viterbi.cc)
-    bool ber = false;            //!< --stages ber: Viterbi BER vs Eb/N0 (bench_ber.cc)
-    bool rx = false;             //!< --stages rx: the 802.11a receiver end to end (bench_rx.cc)
-    bool wimax_rx = false;       //!< --stages wimax_rx: the 802.16 receiver, core (bench_wimax_rx.cc)
-    int cp = -1;                 //!< core rows' CP; -1: fft_len / 4
-    double seconds = 1.5;        //!< per flowgraph row
-    double core_seconds = 0.5;   //!< per core row
+    bool tx = false;           //!< --stages tx: the 802.11a transmitter rows (bench_tx.cc)
+    bool viterbi = false;      //!< --stages viterbi: the Viterbi rows (bench_viterbi.cc)
+    bool ber = false;          //!< --stages ber: Viterbi BER vs Eb/N0 (bench_ber.cc)
+    bool rx = false;           //!< --stages rx: the 802.11a receiver end to end (bench_rx.cc)
+    bool wimax_rx = false;     //!< --stages wimax_rx: the 802.16 receiver, core (bench_wimax_rx.cc)
+    int cp = -1;               //!< core rows' CP; -1: fft_len / 4
+    double seconds = 1.5;      //!< per flowgraph row
+    double core_seconds = 0.5; //!< per core row
     bool quick = false;
     bool flowgraph = true;
-    bool device_only = false;    //!< CUDA rows only
-    size_t flowgraph_batch = 0;  //!< our block's batch in the flowgraph rows; 0: its default
-    bool null_source = false;    //!< flowgraph source: null_source (memset) instead of vector_source
-    int upstream_batches = 1;    //!< upstream min_output_buffer, in batches of our block
-    int rx_repeat = 10;          //!< rx flowgraph rows: the recorded file holds the stream this often
+    bool device_only = false;   //!< CUDA rows only
+    size_t flowgraph_batch = 0; //!< our block's batch in the flowgraph rows; 0: its default
+    bool null_source = false;   //!< flowgraph source: null_source (memset) instead of vector_source
+    int upstream_batches = 1;   //!< upstream min_output_buffer, in batches of our block
+    int rx_repeat = 10; //!< rx flowgraph rows: the recorded file holds the stream this often
     std::string device = "cuda:0";
     std::string json_path;
 };
@@ -62,26 +62,26 @@ struct row {
     std::string device; //!< "cpu", "cuda:0", or "-"
     int fft_len = 0;
     int cp = 0;
-    size_t batch = 0;   //!< symbols per launch / per process() call; 1 for fft_vcc
+    size_t batch = 0; //!< symbols per launch / per process() call; 1 for fft_vcc
     double msps = not_applicable;
-    double gbps = not_applicable;          //!< PCIe bytes (H2D + D2H) per second
-    double ms_per_batch = not_applicable;  //!< median wall time of one batch
-    double ratio = not_applicable;         //!< see the table header
-    uint64_t samples = 0;                  //!< samples counted over the measurement
-    uint64_t iterations = 0;               //!< batches (core) or symbols (flowgraph)
-    double seconds = 0;                    //!< measured wall time
+    double gbps = not_applicable;         //!< PCIe bytes (H2D + D2H) per second
+    double ms_per_batch = not_applicable; //!< median wall time of one batch
+    double ratio = not_applicable;        //!< see the table header
+    uint64_t samples = 0;                 //!< samples counted over the measurement
+    uint64_t iterations = 0;              //!< batches (core) or symbols (flowgraph)
+    double seconds = 0;                   //!< measured wall time
     // Transmitter rows (bench_tx.cc); not applicable to the OFDM rows.
-    std::string config;                    //!< "K7 r3/4", "64-QAM", "54M 1500B", ...
-    double mbit_s = not_applicable;        //!< input bits (bit stages) or PSDU bits per second
-    double frames_s = not_applicable;      //!< wifi_tx frames per second
+    std::string config;               //!< "K7 r3/4", "64-QAM", "54M 1500B", ...
+    double mbit_s = not_applicable;   //!< input bits (bit stages) or PSDU bits per second
+    double frames_s = not_applicable; //!< wifi_tx frames per second
     // BER rows (bench_ber.cc); not applicable elsewhere.
-    double ebn0_db = not_applicable;       //!< the point's Eb/N0; 1e-5 rows: the crossing
-    uint64_t bit_errors = 0;               //!< decoded data bits in error
-    uint64_t bits = 0;                     //!< decoded data bits counted
-    double ber = not_applicable;           //!< bit_errors / bits
-    double gap_db = not_applicable;        //!< derived rows: ebn0_db minus that of gap_to
-    std::string gap_to;                    //!< derived rows: the curve the gap is taken to
-    int equals_cpu_twin = -1;              //!< chunked cuda rows: 1 bit for bit, 0 not, -1 n/a
+    double ebn0_db = not_applicable; //!< the point's Eb/N0; 1e-5 rows: the crossing
+    uint64_t bit_errors = 0;         //!< decoded data bits in error
+    uint64_t bits = 0;               //!< decoded data bits counted
+    double ber = not_applicable;     //!< bit_errors / bits
+    double gap_db = not_applicable;  //!< derived rows: ebn0_db minus that of gap_to
+    std::string gap_to;              //!< derived rows: the curve the gap is taken to
+    int equals_cpu_twin = -1;        //!< chunked cuda rows: 1 bit for bit, 0 not, -1 n/a
     //! fec.cc_decoder hard rows: z of its errors minus hard chunked's, paired per frame
     double paired_z = not_applicable;
 };
@@ -115,10 +115,16 @@ inline double seconds_since(clock::time_point t0)
  * \brief A receiver's row: \p ok packets of \p packet_bytes decoded from \p samples in
  * \p seconds (Msps, payload Mbit/s, packets per second; iterations = ok).
  */
-inline row receiver_row(const std::string& level, const std::string& stage,
-                        const std::string& impl, const std::string& dev,
-                        const std::string& config, size_t batch, size_t ok, size_t packet_bytes,
-                        double seconds, size_t samples)
+inline row receiver_row(const std::string& level,
+                        const std::string& stage,
+                        const std::string& impl,
+                        const std::string& dev,
+                        const std::string& config,
+                        size_t batch,
+                        size_t ok,
+                        size_t packet_bytes,
+                        double seconds,
+                        size_t samples)
 {
     row r;
     r.level = level;
@@ -142,38 +148,52 @@ inline row receiver_row(const std::string& level, const std::string& stage,
 //! device is not usable; \p why gets the reason then.
 std::string gpu_description(const std::string& device, std::string& why);
 //! Runs the core rows, appending each as it finishes; notes get skipped parts.
-void run_core(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_core(const options& o,
+              bool cuda_usable,
+              std::vector<row>& rows,
               std::vector<std::string>& notes);
 
 //! The transmitter rows (--stages tx): the TX bit stages and wifi_tx, core only.
-void run_tx(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_tx(const options& o,
+            bool cuda_usable,
+            std::vector<row>& rows,
             std::vector<std::string>& notes);
 
 //! The Viterbi rows (--stages viterbi): core level, and flowgraph level where GNU Radio
 //! is built, next to GNU Radio's fec.cc_decoder.
-void run_viterbi(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_viterbi(const options& o,
+                 bool cuda_usable,
+                 std::vector<row>& rows,
                  std::vector<std::string>& notes);
 
 //! The BER rows (--stages ber): BER vs Eb/N0 of the full-length reference, the chunked
 //! decoder (CPU twin, CUDA), hard decisions and GNU Radio's fec.cc_decoder on the same
 //! noisy input, with the Eb/N0 gaps at BER 1e-5.
-void run_ber(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_ber(const options& o,
+             bool cuda_usable,
+             std::vector<row>& rows,
              std::vector<std::string>& notes);
 
 //! The receiver rows (--stages rx): wifi_rx on a recorded stream of back-to-back 1500-octet
 //! 54 Mb/s frames, core level (CPU twin, CUDA) and flowgraph level where GNU Radio is built.
-void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_rx(const options& o,
+            bool cuda_usable,
+            std::vector<row>& rows,
             std::vector<std::string>& notes);
 
 //! The 802.16 receiver rows (--stages wimax_rx): core level, CPU twin and CUDA.
-void run_wimax_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_wimax_rx(const options& o,
+                  bool cuda_usable,
+                  std::vector<row>& rows,
                   std::vector<std::string>& notes);
 
 // ---- flowgraph part (bench_flowgraph.cc, GNU Radio) ----
 
 //! The GNU Radio version string.
 std::string gnuradio_version();
-void run_flowgraph(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_flowgraph(const options& o,
+                   bool cuda_usable,
+                   std::vector<row>& rows,
                    std::vector<std::string>& notes);
 
 // ---- report.cc ----

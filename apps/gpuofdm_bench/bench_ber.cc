@@ -49,9 +49,8 @@ constexpr unsigned poly0 = 0133, poly1 = 0171; // 802.11a-1999 17.3.5.5, A first
 constexpr double target_ber = 1e-5;
 
 enum curve { c_ref, c_cpu, c_cuda, c_hard, c_ref_hard, c_gr_hard, c_gr_soft, n_curves };
-const char* const curve_name[n_curves] = { "reference",      "chunked cpu",
-                                           "chunked cuda",   "hard chunked",
-                                           "hard reference", "fec.cc_dec hard",
+const char* const curve_name[n_curves] = { "reference",      "chunked cpu",    "chunked cuda",
+                                           "hard chunked",   "hard reference", "fec.cc_dec hard",
                                            "fec.cc_dec soft" };
 const char* const curve_device[n_curves] = { "cpu", "cpu", "cuda", "cpu", "cpu", "cpu", "cpu" };
 const char* const curve_config[n_curves] = { "soft full-length", "soft 64/256/64",
@@ -143,8 +142,8 @@ struct paired {
 
 void reference_decode(const std::vector<float>& llr, std::vector<uint8_t>& out)
 {
-    const unsigned n_thr = std::max(1u, std::min(unsigned(frames_per_batch),
-                                                  std::thread::hardware_concurrency()));
+    const unsigned n_thr =
+        std::max(1u, std::min(unsigned(frames_per_batch), std::thread::hardware_concurrency()));
     auto work = [&](unsigned k) {
         for (size_t f = k; f < frames_per_batch; f += n_thr) {
             const auto b = core::viterbi_decode_reference(llr.data() + 2 * f * frame_steps,
@@ -177,8 +176,8 @@ double crossing(const std::vector<double>& ebn0, const std::vector<tally>& t)
         if (b0 >= target_ber && b1 < target_ber) {
             if (t[i + 1].errors == 0)
                 return not_applicable;
-            const double f = (std::log10(b0) - std::log10(target_ber)) /
-                             (std::log10(b0) - std::log10(b1));
+            const double f =
+                (std::log10(b0) - std::log10(target_ber)) / (std::log10(b0) - std::log10(b1));
             return ebn0[i] + f * (ebn0[i + 1] - ebn0[i]);
         }
     }
@@ -205,11 +204,13 @@ std::string cell(const tally& t)
 
 } // namespace
 
-void run_ber(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_ber(const options& o,
+             bool cuda_usable,
+             std::vector<row>& rows,
              std::vector<std::string>& notes)
 {
-    const size_t max_batches = o.quick ? 2 : 32;     // 0.52 / 8.4 Mbit a point at most
-    const uint64_t min_errors = o.quick ? 50 : 200;  // then the decoder stops at a point
+    const size_t max_batches = o.quick ? 2 : 32;    // 0.52 / 8.4 Mbit a point at most
+    const uint64_t min_errors = o.quick ? 50 : 200; // then the decoder stops at a point
     std::vector<double> ebn0;
     for (int i = 0; i <= 14; i++)
         ebn0.push_back(0.5 * i);
@@ -360,8 +361,7 @@ void run_ber(const options& o, bool cuda_usable, std::vector<row>& rows,
         for (int c = 0; c < n_curves; c++)
             if (enabled[c])
                 std::printf(" %-17s", cell(t[c]).c_str());
-        std::printf(" %9s %8s %9s %6s %7.2f\n",
-                    steps_ref ? std::to_string(d_ref).c_str() : "-",
+        std::printf(" %9s %8s %9s %6s %7.2f\n", steps_ref ? std::to_string(d_ref).c_str() : "-",
                     cuda_equal < 0 ? "-" : (cuda_equal ? "yes" : "NO"),
                     steps_gr ? std::to_string(d_gr).c_str() : "-",
                     steps_gr ? number(z_gr.z(), "%+.1f").c_str() : "-",

@@ -94,7 +94,8 @@ std::string gpu_description(const std::string& device, std::string& why)
 
 namespace {
 
-std::unique_ptr<core::ofdm_stage> make_stage(stage_kind s, const core::ofdm_params& p,
+std::unique_ptr<core::ofdm_stage> make_stage(stage_kind s,
+                                             const core::ofdm_params& p,
                                              const core::device_spec& dev)
 {
     return s == stage_kind::fft ? core::make_ofdm_fft(p, dev) : core::make_ofdm_ifft(p, dev);
@@ -110,8 +111,12 @@ std::vector<core::cfloat> random_samples(size_t n, unsigned seed)
     return v;
 }
 
-row make_row(stage_kind s, const char* impl, const std::string& device,
-             const core::ofdm_layout& l, size_t counted, const timing& t)
+row make_row(stage_kind s,
+             const char* impl,
+             const std::string& device,
+             const core::ofdm_layout& l,
+             size_t counted,
+             const timing& t)
 {
     row r;
     r.level = "core";
@@ -130,8 +135,8 @@ row make_row(stage_kind s, const char* impl, const std::string& device,
 }
 
 //! The rows of one stage, size and batch: CPU twin, then CUDA with transfers and kernel only.
-void run_batch(const options& o, bool cuda_usable, stage_kind s, int n, size_t batch,
-               std::vector<row>& rows)
+void run_batch(
+    const options& o, bool cuda_usable, stage_kind s, int n, size_t batch, std::vector<row>& rows)
 {
     core::ofdm_params p;
     p.fft_len = n;
@@ -175,10 +180,10 @@ void run_batch(const options& o, bool cuda_usable, stage_kind s, int n, size_t b
         if (pinned && !(st->pin_host_range(in.data(), n_in * sizeof(core::cfloat)) &&
                         st->pin_host_range(out.data(), n_out * sizeof(core::cfloat))))
             throw std::runtime_error("cudaHostRegister refused the benchmark's buffers");
-        const timing tx = time_repeated(
-            [&] { st->process(in.data(), out.data(), batch, 0); }, o.core_seconds);
-        row r = make_row(s, pinned ? "cuda+pcie pin" : "cuda+pcie", dev.to_string(), l,
-                         counted, tx);
+        const timing tx =
+            time_repeated([&] { st->process(in.data(), out.data(), batch, 0); }, o.core_seconds);
+        row r =
+            make_row(s, pinned ? "cuda+pcie pin" : "cuda+pcie", dev.to_string(), l, counted, tx);
         r.gbps = bytes * double(tx.iterations) / tx.seconds / 1e9;
         r.ratio = r.msps / cpu_msps;
         rows.push_back(r);
@@ -208,7 +213,9 @@ void run_batch(const options& o, bool cuda_usable, stage_kind s, int n, size_t b
 
 } // namespace
 
-void run_core(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_core(const options& o,
+              bool cuda_usable,
+              std::vector<row>& rows,
               std::vector<std::string>& notes)
 {
     if (!cuda_usable)
@@ -222,8 +229,8 @@ void run_core(const options& o, bool cuda_usable, std::vector<row>& rows,
                     run_batch(o, cuda_usable, s, n, batch, rows);
                 } catch (const std::exception& e) {
                     throw std::runtime_error(std::string("core ") + stage_name(s) + " fft_len " +
-                                             std::to_string(n) + " batch " +
-                                             std::to_string(batch) + ": " + e.what());
+                                             std::to_string(n) + " batch " + std::to_string(batch) +
+                                             ": " + e.what());
                 }
             }
         }

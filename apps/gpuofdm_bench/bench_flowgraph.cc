@@ -39,9 +39,9 @@ struct case_spec {
     under_test what;
     int fft_len;
     int cp;
-    size_t batch;          //!< our block's batch; also sizes the upstream buffers
-    std::string device;    //!< ours: "cpu" or "cuda:N"
-    int nthreads = 1;      //!< fft_vcc
+    size_t batch;       //!< our block's batch; also sizes the upstream buffers
+    std::string device; //!< ours: "cpu" or "cuda:N"
+    int nthreads = 1;   //!< fft_vcc
     int upstream_batches = 1;
     bool null_source = false;
 };
@@ -72,8 +72,7 @@ double run_once(const case_spec& c, uint64_t n_symbols)
     const size_t in_vlen = scalar_in ? 1 : n;
     const uint64_t in_items = scalar_in ? n_symbols * sym_len : n_symbols;
     // A whole batch in each upstream buffer (see the block header docs).
-    const long upstream_items =
-        long(scalar_in ? c.batch * sym_len : c.batch) * c.upstream_batches;
+    const long upstream_items = long(scalar_in ? c.batch * sym_len : c.batch) * c.upstream_batches;
 
     static const auto data = random_data(size_t(1) << 16);
     std::vector<gr_complex> src_data(data.begin(), data.begin() + (data.size() / n) * n);
@@ -124,10 +123,10 @@ double run_once(const case_spec& c, uint64_t n_symbols)
     tb->run();
     const double t = seconds_since(t0);
     // A block that throws in its thread ends the graph early, with a log line only.
-    const uint64_t expected =
-        c.what == under_test::none ? in_items
-        : (c.what == under_test::ours && c.stage == stage_kind::ifft) ? n_symbols * sym_len
-                                                                      : n_symbols;
+    const uint64_t expected = c.what == under_test::none ? in_items
+                              : (c.what == under_test::ours && c.stage == stage_kind::ifft)
+                                  ? n_symbols * sym_len
+                                  : n_symbols;
     if (sink->nitems_read(0) != expected)
         throw std::runtime_error("the flowgraph stopped after " +
                                  std::to_string(sink->nitems_read(0)) + " of " +
@@ -136,8 +135,7 @@ double run_once(const case_spec& c, uint64_t n_symbols)
 }
 
 //! Grows the run until it lasts a useful fraction of the target, then runs for it.
-row measure_case(const case_spec& c, const char* impl, const std::string& device,
-                 double seconds)
+row measure_case(const case_spec& c, const char* impl, const std::string& device, double seconds)
 {
     const uint64_t sym_len = uint64_t(c.fft_len + c.cp);
     uint64_t n_sym = std::max<uint64_t>(4 * c.batch, (uint64_t(1) << 20) / sym_len);
@@ -170,11 +168,11 @@ row measure_case(const case_spec& c, const char* impl, const std::string& device
 }
 
 //! The rows of one stage and size; the first is fft_vcc 1t, the reference of the ratio.
-void run_size(const options& o, bool cuda_usable, stage_kind s, int n, int hw,
-              std::vector<row>& rows)
+void run_size(
+    const options& o, bool cuda_usable, stage_kind s, int n, int hw, std::vector<row>& rows)
 {
-    const size_t batch = o.flowgraph_batch ? o.flowgraph_batch
-                                           : std::max<size_t>(1, (size_t(1) << 18) / size_t(n));
+    const size_t batch =
+        o.flowgraph_batch ? o.flowgraph_batch : std::max<size_t>(1, (size_t(1) << 18) / size_t(n));
     const int cp_info = std::min(16, n);
     double ref = not_applicable;
     auto measure = [&](case_spec c, const char* impl, const std::string& device) {
@@ -209,7 +207,9 @@ void run_size(const options& o, bool cuda_usable, stage_kind s, int n, int hw,
 
 } // namespace
 
-void run_flowgraph(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_flowgraph(const options& o,
+                   bool cuda_usable,
+                   std::vector<row>& rows,
                    std::vector<std::string>& notes)
 {
     // set_min_output_buffer and the blocks' start-up lines would break up the table.
@@ -221,19 +221,19 @@ void run_flowgraph(const options& o, bool cuda_usable, std::vector<row>& rows,
     if (o.device_only)
         notes.push_back("flowgraph: CPU twin, fft_vcc and source+head rows skipped "
                         "(--device-only); ratio left empty");
-    notes.push_back(std::string("flowgraph: source ") + (o.null_source ? "null_source" : "vector_source") +
-                    "; upstream (source, head) min_output_buffer = " +
-                    std::to_string(o.upstream_batches) +
-                    " batch(es) of our block (batch * (fft_len+cp) samples, or batch vectors) "
-                    "for every row, fft_vcc's included");
+    notes.push_back(
+        std::string("flowgraph: source ") + (o.null_source ? "null_source" : "vector_source") +
+        "; upstream (source, head) min_output_buffer = " + std::to_string(o.upstream_batches) +
+        " batch(es) of our block (batch * (fft_len+cp) samples, or batch vectors) "
+        "for every row, fft_vcc's included");
 
     for (stage_kind s : o.stages) {
         for (int n : sizes) {
             try {
                 run_size(o, cuda_usable, s, n, hw, rows);
             } catch (const std::exception& e) {
-                throw std::runtime_error(std::string("flowgraph ") + stage_name(s) +
-                                         " fft_len " + std::to_string(n) + ": " + e.what());
+                throw std::runtime_error(std::string("flowgraph ") + stage_name(s) + " fft_len " +
+                                         std::to_string(n) + ": " + e.what());
             }
         }
     }

@@ -97,15 +97,14 @@ rx_result run_core_once(core::wifi_receiver& rx, const std::vector<cfloat>& x)
     r.seconds = seconds_since(t0);
     const core::wifi_rx_stats& s1 = rx.stats();
     char buf[256];
-    std::snprintf(buf, sizeof(buf),
-                  "input %.0f%%, sync %.0f%%, upload+estimates %.0f%%, SIGNAL %.0f%%, DATA "
-                  "(equalize+decode) %.0f%% of which the decoder %.0f%%",
-                  100 * (s1.t_input - s0.t_input) / r.seconds,
-                  100 * (s1.t_sync - s0.t_sync) / r.seconds,
-                  100 * (s1.t_estimate - s0.t_estimate) / r.seconds,
-                  100 * (s1.t_signal - s0.t_signal) / r.seconds,
-                  100 * (s1.t_data - s0.t_data) / r.seconds,
-                  100 * (s1.t_decode - s0.t_decode) / r.seconds);
+    std::snprintf(
+        buf, sizeof(buf),
+        "input %.0f%%, sync %.0f%%, upload+estimates %.0f%%, SIGNAL %.0f%%, DATA "
+        "(equalize+decode) %.0f%% of which the decoder %.0f%%",
+        100 * (s1.t_input - s0.t_input) / r.seconds, 100 * (s1.t_sync - s0.t_sync) / r.seconds,
+        100 * (s1.t_estimate - s0.t_estimate) / r.seconds,
+        100 * (s1.t_signal - s0.t_signal) / r.seconds, 100 * (s1.t_data - s0.t_data) / r.seconds,
+        100 * (s1.t_decode - s0.t_decode) / r.seconds);
     r.split = buf;
     return r;
 }
@@ -148,13 +147,18 @@ void print_header(const char* level)
                 "back, 30 dB, 20 kHz CFO.\nMsps = samples per second end to end; x RT = Msps / "
                 "20; ratio = Msps / the CPU twin's at the same level.\n",
                 level);
-    std::printf("%-9s %-10s %-9s %-7s %-36s %9s %8s %9s %9s %7s %7s\n", "level", "stage",
-                "impl", "device", "input", "batch", "frames", "Msps", "Mbit/s", "x RT", "ratio");
+    std::printf("%-9s %-10s %-9s %-7s %-36s %9s %8s %9s %9s %7s %7s\n", "level", "stage", "impl",
+                "device", "input", "batch", "frames", "Msps", "Mbit/s", "x RT", "ratio");
     std::fflush(stdout);
 }
 
-row rx_row(const std::string& level, const std::string& impl, const std::string& dev,
-           size_t batch, size_t ok, double seconds, size_t samples)
+row rx_row(const std::string& level,
+           const std::string& impl,
+           const std::string& dev,
+           size_t batch,
+           size_t ok,
+           double seconds,
+           size_t samples)
 {
     return receiver_row(level, "wifi_rx", impl, dev, "54M 1500B", batch, ok, rx_psdu, seconds,
                         samples);
@@ -162,9 +166,8 @@ row rx_row(const std::string& level, const std::string& impl, const std::string&
 
 void print_rx_row(const row& r)
 {
-    std::printf("%-9s %-10s %-9s %-7s %-36s %9zu %8llu %9.1f %9.1f %7.2f %7s\n",
-                r.level.c_str(), r.stage.c_str(), r.impl.c_str(), r.device.c_str(),
-                r.config.c_str(), r.batch,
+    std::printf("%-9s %-10s %-9s %-7s %-36s %9zu %8llu %9.1f %9.1f %7.2f %7s\n", r.level.c_str(),
+                r.stage.c_str(), r.impl.c_str(), r.device.c_str(), r.config.c_str(), r.batch,
                 static_cast<unsigned long long>(r.iterations), r.msps, r.mbit_s,
                 r.msps * 1e6 / air_rate,
                 std::isnan(r.ratio) ? "-" : std::to_string(r.ratio).substr(0, 5).c_str());
@@ -174,16 +177,19 @@ void print_rx_row(const row& r)
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
 //! How a flowgraph row feeds wifi_rx.
 struct flowgraph_setup {
-    std::string file;       //!< the recorded stream: file_source on it; "" for vector_source
-    int repeat = 1;         //!< the stream is this many copies of the frames
+    std::string file;         //!< the recorded stream: file_source on it; "" for vector_source
+    int repeat = 1;           //!< the stream is this many copies of the frames
     int upstream_batches = 0; //!< source min_output_buffer in batches; 0: GNU Radio's default
-    bool consumer = true;   //!< message_debug stores the PDUs (else the port is unconnected)
+    bool consumer = true;     //!< message_debug stores the PDUs (else the port is unconnected)
 };
 
 //! source -> wifi_rx (-> message_debug) over the whole stream; frames received.
-row run_flowgraph_once(const std::string& device, size_t batch, const std::vector<cfloat>& x,
+row run_flowgraph_once(const std::string& device,
+                       size_t batch,
+                       const std::vector<cfloat>& x,
                        const std::vector<std::vector<uint8_t>>& psdus,
-                       const flowgraph_setup& f, std::vector<std::string>& notes)
+                       const flowgraph_setup& f,
+                       std::vector<std::string>& notes)
 {
     gr::block_sptr src;
     if (f.file.empty())
@@ -210,21 +216,20 @@ row run_flowgraph_once(const std::string& device, size_t batch, const std::vecto
         const pmt::pmt_t m = sink->get_message(i);
         core::wifi_rx_packet p;
         p.data.psdu = pmt::u8vector_elements(pmt::cdr(m));
-        p.data.fcs_ok =
-            pmt::to_bool(pmt::dict_ref(pmt::car(m), pmt::intern("crc_ok"), pmt::PMT_F));
+        p.data.fcs_ok = pmt::to_bool(pmt::dict_ref(pmt::car(m), pmt::intern("crc_ok"), pmt::PMT_F));
         got.push_back(std::move(p));
     }
     std::vector<std::vector<uint8_t>> sent;
     for (int k = 0; k < f.repeat; k++)
         sent.insert(sent.end(), psdus.begin(), psdus.end());
     const size_t ok = f.consumer ? frames_ok(got, sent) : size_t(rx->frames_received());
-    row r = rx_row("flowgraph", device == "cpu" ? "cpu twin" : "gpuofdm", rx->device(), batch,
-                   ok, secs, x.size() * size_t(f.repeat));
-    r.config = std::string(f.file.empty() ? "vector" : "file") + " " +
-               std::to_string(f.repeat) + "x, " +
-               (f.upstream_batches > 0 ? "src buffer " + std::to_string(f.upstream_batches) + " batches"
-                                       : "default buffer") +
-               (f.consumer ? "" : ", no PDU consumer");
+    row r = rx_row("flowgraph", device == "cpu" ? "cpu twin" : "gpuofdm", rx->device(), batch, ok,
+                   secs, x.size() * size_t(f.repeat));
+    r.config =
+        std::string(f.file.empty() ? "vector" : "file") + " " + std::to_string(f.repeat) + "x, " +
+        (f.upstream_batches > 0 ? "src buffer " + std::to_string(f.upstream_batches) + " batches"
+                                : "default buffer") +
+        (f.consumer ? "" : ", no PDU consumer");
     char buf[200];
     std::snprintf(buf, sizeof(buf),
                   "rx flowgraph %s batch %zu (%s): %zu of %zu frames, %.3f s (start() %.3f s)",
@@ -238,8 +243,8 @@ row run_flowgraph_once(const std::string& device, size_t batch, const std::vecto
 //! rows measure; else in the temporary directory.
 std::string write_recording(const std::vector<cfloat>& x, int repeat)
 {
-    const std::string name = "gpuofdm_bench_rx_" + std::to_string(::getpid()) + "_" +
-                             std::to_string(repeat) + "x.cf32";
+    const std::string name =
+        "gpuofdm_bench_rx_" + std::to_string(::getpid()) + "_" + std::to_string(repeat) + "x.cf32";
     for (const std::filesystem::path& dir :
          { std::filesystem::path("/dev/shm"), std::filesystem::temp_directory_path() }) {
         const std::string path = (dir / name).string();
@@ -261,7 +266,9 @@ std::string write_recording(const std::vector<cfloat>& x, int repeat)
 
 } // namespace
 
-void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_rx(const options& o,
+            bool cuda_usable,
+            std::vector<row>& rows,
             std::vector<std::string>& notes)
 {
     const size_t frames = o.quick ? 100 : 4000;
@@ -306,7 +313,8 @@ void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
             q.decode.max_frames_per_batch = 4096;
             q.decode.max_symbols_per_batch = size_t(1) << 20;
             auto rx = core::make_wifi_receiver(q, dev);
-            const bool is_pinned = pinned && rx->pin_host_range(x.data(), x.size() * sizeof(cfloat));
+            const bool is_pinned =
+                pinned && rx->pin_host_range(x.data(), x.size() * sizeof(cfloat));
             run_core_once(*rx, x); // warm-up: plans, first launches
             rx_result best;
             best.seconds = 1e30;
@@ -336,8 +344,7 @@ void run_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
         // reads one copy (seconds a copy); the CUDA rows rx_repeat copies, so that the
         // flowgraph's start and end weigh as they do on a long recording.
         const std::string once = write_recording(x, 1);
-        row f = run_flowgraph_once("cpu", size_t(1) << 18, x, psdus, { once, 1, 0, true },
-                                   notes);
+        row f = run_flowgraph_once("cpu", size_t(1) << 18, x, psdus, { once, 1, 0, true }, notes);
         f.ratio = 1.0;
         rows.push_back(f);
         print_rx_row(f);

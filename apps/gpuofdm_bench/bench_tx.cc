@@ -47,8 +47,13 @@ std::vector<uint8_t> random_bits(size_t n, unsigned seed)
     return v;
 }
 
-row tx_row(const std::string& stage, const char* impl, const std::string& device,
-           const std::string& config, size_t batch, double bits_per_call, const timing& t)
+row tx_row(const std::string& stage,
+           const char* impl,
+           const std::string& device,
+           const std::string& config,
+           size_t batch,
+           double bits_per_call,
+           const timing& t)
 {
     row r;
     r.level = "core";
@@ -76,8 +81,13 @@ void emit(std::vector<row>& rows, row r, double cpu_mbit_s)
  * prepared buffers. Rows: CPU twin, then CUDA (process() with transfers).
  */
 template <typename Stage, typename Make, typename Call>
-void stage_rows(const options& o, bool cuda_usable, const std::string& name,
-                const std::string& config, size_t n_bits, Make make, Call call,
+void stage_rows(const options& o,
+                bool cuda_usable,
+                const std::string& name,
+                const std::string& config,
+                size_t n_bits,
+                Make make,
+                Call call,
                 std::vector<row>& rows)
 {
     double cpu = not_applicable;
@@ -93,8 +103,7 @@ void stage_rows(const options& o, bool cuda_usable, const std::string& name,
     const core::device_spec dev = core::resolve_device(o.device);
     std::unique_ptr<Stage> st = make(dev);
     const timing t = time_repeated([&] { call(*st); }, o.core_seconds);
-    emit(rows, tx_row(name, "cuda+pcie", dev.to_string(), config, n_bits, double(n_bits), t),
-         cpu);
+    emit(rows, tx_row(name, "cuda+pcie", dev.to_string(), config, n_bits, double(n_bits), t), cpu);
 }
 
 void bit_stage_rows(const options& o, bool cuda_usable, std::vector<row>& rows)
@@ -138,8 +147,7 @@ void bit_stage_rows(const options& o, bool cuda_usable, std::vector<row>& rows)
             p.n_bpsc = 6;
             return core::make_interleaver(p, d);
         },
-        [&](core::interleaver& s) { s.interleave(bits.data(), bits_out.data(), n_sym); },
-        rows);
+        [&](core::interleaver& s) { s.interleave(bits.data(), bits_out.data(), n_sym); }, rows);
     stage_rows<core::mapper>(
         o, cuda_usable, "mapper", "64-QAM", n,
         [](const core::device_spec& d) {
@@ -147,8 +155,7 @@ void bit_stage_rows(const options& o, bool cuda_usable, std::vector<row>& rows)
             p.mod = core::modulation::qam64;
             return core::make_mapper(p, d);
         },
-        [&](core::mapper& s) { s.process(bits.data(), points.data(), n / 6); },
-        rows);
+        [&](core::mapper& s) { s.process(bits.data(), points.data(), n / 6); }, rows);
 }
 
 core::wifi_tx_params tx_params(size_t batch)
@@ -182,11 +189,10 @@ void wifi_tx_rows(const options& o, bool cuda_usable, std::vector<row>& rows)
         auto frames_row = [&](const char* impl, const std::string& dev, const timing& t) {
             row r = tx_row("wifi_tx", impl, dev, config, batch, psdu_bits * double(batch), t);
             r.frames_s = double(batch) * double(t.iterations) / t.seconds;
-            const size_t samples =
-                batch * (core::wifi_tx::preamble_samples +
-                         core::wifi_tx::symbol_samples *
-                             core::wifi_tx::frame_symbols(tx_psdu, tx_rate) +
-                         1);
+            const size_t samples = batch * (core::wifi_tx::preamble_samples +
+                                            core::wifi_tx::symbol_samples *
+                                                core::wifi_tx::frame_symbols(tx_psdu, tx_rate) +
+                                            1);
             r.samples = uint64_t(samples) * t.iterations;
             r.msps = double(r.samples) / t.seconds / 1e6;
             return r;
@@ -234,7 +240,9 @@ void wifi_tx_rows(const options& o, bool cuda_usable, std::vector<row>& rows)
 
 } // namespace
 
-void run_tx(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_tx(const options& o,
+            bool cuda_usable,
+            std::vector<row>& rows,
             std::vector<std::string>& notes)
 {
     if (!cuda_usable)

@@ -68,8 +68,8 @@ void print_header(bool core_level)
                    "LLRs); fec.decoder = gr::fec::decoder(cc_decoder 2048 CC_STREAMING), uchar\n"
                    "soft input, 1 thread. ratio = Mbit/s / fec.decoder's.\n",
                    stdout);
-    std::printf("%-9s %-9s %-15s %-7s %-13s %8s %10s %9s %7s\n", "level", "stage", "impl",
-                "device", "config", "batch", "Mbit/s", "ms/batch", "ratio");
+    std::printf("%-9s %-9s %-15s %-7s %-13s %8s %10s %9s %7s\n", "level", "stage", "impl", "device",
+                "config", "batch", "Mbit/s", "ms/batch", "ratio");
     std::fflush(stdout);
 }
 
@@ -77,8 +77,8 @@ void emit(std::vector<row>& rows, row r, double ref)
 {
     r.ratio = r.mbit_s / ref;
     rows.push_back(r);
-    std::printf("%-9s %-9s %-15s %-7s %-13s %8s %10s %9s %7s\n", r.level.c_str(),
-                r.stage.c_str(), r.impl.c_str(), r.device.c_str(), r.config.c_str(),
+    std::printf("%-9s %-9s %-15s %-7s %-13s %8s %10s %9s %7s\n", r.level.c_str(), r.stage.c_str(),
+                r.impl.c_str(), r.device.c_str(), r.config.c_str(),
                 r.batch ? std::to_string(r.batch).c_str() : "-",
                 std::isfinite(r.mbit_s) ? std::to_string(r.mbit_s).substr(0, 9).c_str() : "-",
                 std::isfinite(r.ms_per_batch) ? std::to_string(r.ms_per_batch).substr(0, 8).c_str()
@@ -87,7 +87,10 @@ void emit(std::vector<row>& rows, row r, double ref)
     std::fflush(stdout);
 }
 
-row core_row(const char* impl, const std::string& device, size_t batch, const timing& t,
+row core_row(const char* impl,
+             const std::string& device,
+             size_t batch,
+             const timing& t,
              uint64_t bits_per_iter)
 {
     row r;
@@ -142,8 +145,8 @@ double fg_run_once(fg_kind k, const std::string& device, size_t batch, uint64_t 
         static const auto llr = random_llrs(size_t(1) << 18);
         src = gr::blocks::vector_source_f::make(llr, true);
         head = gr::blocks::head::make(sizeof(float), 2 * steps);
-        blk = gr::gpuofdm::viterbi_decoder_fb::make("802.11a", "1/2", "stream", "",
-                                                    int(batch), device);
+        blk = gr::gpuofdm::viterbi_decoder_fb::make("802.11a", "1/2", "stream", "", int(batch),
+                                                    device);
         src->set_min_output_buffer(upstream);
         head->set_min_output_buffer(upstream);
     } else {
@@ -200,7 +203,9 @@ row fg_row(fg_kind k, const char* impl, const std::string& device, size_t batch,
 
 } // namespace
 
-void run_viterbi(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_viterbi(const options& o,
+                 bool cuda_usable,
+                 std::vector<row>& rows,
                  std::vector<std::string>& notes)
 {
     const std::vector<size_t> batches =
@@ -246,8 +251,8 @@ void run_viterbi(const options& o, bool cuda_usable, std::vector<row>& rows,
             r.gbps = double(t.iterations) * double(b) * (2 * sizeof(float) + 1) / t.seconds / 1e9;
             emit(rows, r, ref);
             dec->device_load(llr.data(), 2 * b);
-            const timing k = time_repeated([&] { dec->device_decode_frames(b, 1); },
-                                           o.core_seconds);
+            const timing k =
+                time_repeated([&] { dec->device_decode_frames(b, 1); }, o.core_seconds);
             emit(rows, core_row("cuda kernel", o.device, b, k, b), ref);
         }
     }

@@ -58,8 +58,10 @@ std::vector<cfloat> make_bursts(size_t n)
     return x;
 }
 
-std::vector<core::wimax_rx_burst> run_once(core::wimax_receiver& rx, const std::vector<cfloat>& x,
-                                           double& seconds, std::string* split = nullptr)
+std::vector<core::wimax_rx_burst> run_once(core::wimax_receiver& rx,
+                                           const std::vector<cfloat>& x,
+                                           double& seconds,
+                                           std::string* split = nullptr)
 {
     std::vector<core::wimax_rx_burst> got;
     const core::wimax_rx_stats s0 = rx.stats();
@@ -105,8 +107,12 @@ bool same_bursts(const std::vector<core::wimax_rx_burst>& a,
     return true;
 }
 
-row wimax_row(const std::string& impl, const std::string& dev, size_t batch, size_t ok,
-              double seconds, size_t samples)
+row wimax_row(const std::string& impl,
+              const std::string& dev,
+              size_t batch,
+              size_t ok,
+              double seconds,
+              size_t samples)
 {
     return receiver_row("core", "wimax_rx", impl, dev, "64-QAM 3/4 500B", batch, ok, burst_bytes,
                         seconds, samples);
@@ -124,7 +130,9 @@ void print_wimax_row(const row& r)
 
 } // namespace
 
-void run_wimax_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
+void run_wimax_rx(const options& o,
+                  bool cuda_usable,
+                  std::vector<row>& rows,
                   std::vector<std::string>& notes)
 {
     const size_t n = o.quick ? 50 : 2000;
@@ -149,8 +157,8 @@ void run_wimax_rx(const options& o, bool cuda_usable, std::vector<row>& rows,
     print_wimax_row(cr);
     notes.push_back("wimax_rx: CPU twin time: " + cpu_split);
     if (cr.iterations != n)
-        notes.push_back("wimax_rx: the CPU twin decoded " + std::to_string(cr.iterations) +
-                        " of " + std::to_string(n) + " bursts");
+        notes.push_back("wimax_rx: the CPU twin decoded " + std::to_string(cr.iterations) + " of " +
+                        std::to_string(n) + " bursts");
     if (!cuda_usable) {
         notes.push_back("wimax_rx: CUDA row skipped (no usable GPU)");
         return;

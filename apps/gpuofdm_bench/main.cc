@@ -102,8 +102,7 @@ double parse_seconds(const std::string& opt, const std::string& text)
 options parse_options(int argc, char** argv)
 {
     options o;
-    bool sizes_set = false, seconds_set = false, core_seconds_set = false,
-         rx_repeat_set = false;
+    bool sizes_set = false, seconds_set = false, core_seconds_set = false, rx_repeat_set = false;
     for (int i = 1; i < argc; i++) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -258,8 +257,7 @@ int run(int argc, char** argv)
         { "flowgraph_seconds", o.flowgraph ? std::to_string(o.seconds) : "null" },
     };
     std::printf("gpuofdm_bench %s | %s | GPU: %s | CPU threads: %u", GPUOFDM_VERSION, date.c_str(),
-                cuda_usable ? gpu.c_str() : ("none (" + why + ")").c_str(),
-                threads);
+                cuda_usable ? gpu.c_str() : ("none (" + why + ")").c_str(), threads);
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
     std::printf(" | GNU Radio %s", gnuradio_version().c_str());
 #endif

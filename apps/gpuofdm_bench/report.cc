@@ -87,17 +87,15 @@ void print_row(const row& r)
 
 void print_tx_table_header()
 {
-    std::fputs(
-        "\nTransmitter, core level (--stages tx). Bit stages: Mbit/s = input bits per\n"
-        "second (4 Mi bits a call, 1 Mi with --quick); cuda+pcie = process() with host\n"
-        "transfers. wifi_tx: 54 Mb/s, 1500-octet PSDUs, batch = frames per call; Mbit/s =\n"
-        "PSDU bits per second, Msps = output samples per second; cuda kernel = stage()\n"
-        "once, then launch()+cudaStreamSynchronize. ms/batch = median time of one call.\n"
-        "ratio = Mbit/s / CPU twin's Mbit/s (same stage and batch).\n",
-        stdout);
-    std::printf("%-9s %-12s %-11s %-7s %-10s %7s %10s %10s %9s %9s %7s\n", "level", "stage",
-                "impl", "device", "config", "batch", "Mbit/s", "frames/s", "Msps", "ms/batch",
-                "ratio");
+    std::fputs("\nTransmitter, core level (--stages tx). Bit stages: Mbit/s = input bits per\n"
+               "second (4 Mi bits a call, 1 Mi with --quick); cuda+pcie = process() with host\n"
+               "transfers. wifi_tx: 54 Mb/s, 1500-octet PSDUs, batch = frames per call; Mbit/s =\n"
+               "PSDU bits per second, Msps = output samples per second; cuda kernel = stage()\n"
+               "once, then launch()+cudaStreamSynchronize. ms/batch = median time of one call.\n"
+               "ratio = Mbit/s / CPU twin's Mbit/s (same stage and batch).\n",
+               stdout);
+    std::printf("%-9s %-12s %-11s %-7s %-10s %7s %10s %10s %9s %9s %7s\n", "level", "stage", "impl",
+                "device", "config", "batch", "Mbit/s", "frames/s", "Msps", "ms/batch", "ratio");
     std::fflush(stdout);
 }
 
@@ -105,9 +103,8 @@ void print_tx_row(const row& r)
 {
     std::printf("%-9s %-12s %-11s %-7s %-10s %7zu %10s %10s %9s %9s %7s\n", r.level.c_str(),
                 r.stage.c_str(), r.impl.c_str(), r.device.c_str(), r.config.c_str(), r.batch,
-                fixed(r.mbit_s, 1).c_str(), fixed(r.frames_s, 0).c_str(),
-                fixed(r.msps, 1).c_str(), fixed(r.ms_per_batch, 4).c_str(),
-                fixed(r.ratio, 2).c_str());
+                fixed(r.mbit_s, 1).c_str(), fixed(r.frames_s, 0).c_str(), fixed(r.msps, 1).c_str(),
+                fixed(r.ms_per_batch, 4).c_str(), fixed(r.ratio, 2).c_str());
     std::fflush(stdout);
 }
 
@@ -130,14 +127,14 @@ void write_json(const std::string& path,
         const row& r = rows[i];
         j << "    {\"level\": " << json_string(r.level) << ", \"stage\": " << json_string(r.stage)
           << ", \"impl\": " << json_string(r.impl) << ", \"device\": " << json_string(r.device)
-          << ", \"fft_len\": " << r.fft_len << ", \"cp\": " << r.cp
-          << ", \"batch\": " << r.batch << ", \"msps\": " << json_number(r.msps)
-          << ", \"pcie_gbps\": " << json_number(r.gbps)
+          << ", \"fft_len\": " << r.fft_len << ", \"cp\": " << r.cp << ", \"batch\": " << r.batch
+          << ", \"msps\": " << json_number(r.msps) << ", \"pcie_gbps\": " << json_number(r.gbps)
           << ", \"ms_per_batch\": " << json_number(r.ms_per_batch)
           << ", \"ratio\": " << json_number(r.ratio) << ", \"samples\": " << r.samples
           << ", \"iterations\": " << r.iterations << ", \"seconds\": " << json_number(r.seconds);
         if (!r.config.empty())
-            j << ", \"config\": " << json_string(r.config) << ", \"mbit_s\": " << json_number(r.mbit_s)
+            j << ", \"config\": " << json_string(r.config)
+              << ", \"mbit_s\": " << json_number(r.mbit_s)
               << ", \"frames_s\": " << json_number(r.frames_s);
         if (r.stage.rfind("viterbi_ber", 0) == 0) {
             j << ", \"ebn0_db\": " << json_number(r.ebn0_db);

@@ -42,14 +42,13 @@ struct options {
 
 void usage()
 {
-    std::puts(
-        "gpuofdm_demo --mode ofdm: random QPSK OFDM symbols through ofdm_ifft -> ofdm_fft\n"
-        "  --device S      auto (default), cpu, cuda, cuda:N\n"
-        "  --fft-len N     FFT size (64)\n"
-        "  --cp N          cyclic prefix (16)\n"
-        "  --symbols N     symbols to send (1000000)\n"
-        "  --batch N       symbols per GPU launch (0: the block's default)\n"
-        "  --rate R        air sample rate for the real-time factor (20e6)\n");
+    std::puts("gpuofdm_demo --mode ofdm: random QPSK OFDM symbols through ofdm_ifft -> ofdm_fft\n"
+              "  --device S      auto (default), cpu, cuda, cuda:N\n"
+              "  --fft-len N     FFT size (64)\n"
+              "  --cp N          cyclic prefix (16)\n"
+              "  --symbols N     symbols to send (1000000)\n"
+              "  --batch N       symbols per GPU launch (0: the block's default)\n"
+              "  --rate R        air sample rate for the real-time factor (20e6)\n");
 }
 
 options parse(int argc, char** argv)
@@ -82,8 +81,7 @@ public:
         : gr::sync_block("round_trip_check",
                          gr::io_signature::make(1, 1, sizeof(gr_complex) * fft_len),
                          gr::io_signature::make(0, 0, 0)),
-          d_pattern(pattern),
-          d_fft_len(size_t(fft_len))
+          d_pattern(pattern), d_fft_len(size_t(fft_len))
     {
     }
 
@@ -161,8 +159,8 @@ int run_ofdm_loopback(int argc, char** argv)
         const double tolerance = 1e-4;
         std::printf("  symbols sent %ld, received %llu\n", o.symbols,
                     static_cast<unsigned long long>(check->symbols()));
-        std::printf("  time %.3f s, %.1f Msamples/s on air (%.1fx real time at %.0f Msps)\n",
-                    secs, msps, msps * 1e6 / o.sample_rate, o.sample_rate / 1e6);
+        std::printf("  time %.3f s, %.1f Msamples/s on air (%.1fx real time at %.0f Msps)\n", secs,
+                    msps, msps * 1e6 / o.sample_rate, o.sample_rate / 1e6);
         std::printf("  round-trip max error %.3g (tolerance %.0e; QPSK amplitude %.3f)\n",
                     check->max_error(), tolerance, a);
         const bool ok = check->symbols() == uint64_t(o.symbols) && check->max_error() <= tolerance;

@@ -47,18 +47,17 @@ struct options {
 
 void usage()
 {
-    std::puts(
-        "gpuofdm_demo [--mode wifi]: 802.11a loopback, random PSDUs through\n"
-        "wifi_tx -> channels.channel_model -> wifi_rx\n"
-        "  --device S      auto (default), cpu, cuda, cuda:N (both blocks)\n"
-        "  --frames N      frames to send, 1..8192 (2000)\n"
-        "  --len N         PSDU octets, FCS included, 5..4095 (1000)\n"
-        "  --rate R        Mb/s: 6, 9, 12, 18, 24, 36, 48, 54 (54)\n"
-        "  --snr DB        signal to noise ratio per sample on air (30)\n"
-        "  --cfo HZ        carrier frequency offset at 20 Msps (50e3)\n"
-        "  --taps LIST     channel taps, complex, comma separated, normalized to unit\n"
-        "                  power (\"1,0.3-0.2j,0.1+0.1j\"; \"1\" for AWGN only)\n"
-        "  --max-per P     exit 1 when the packet error rate is above P (off)\n");
+    std::puts("gpuofdm_demo [--mode wifi]: 802.11a loopback, random PSDUs through\n"
+              "wifi_tx -> channels.channel_model -> wifi_rx\n"
+              "  --device S      auto (default), cpu, cuda, cuda:N (both blocks)\n"
+              "  --frames N      frames to send, 1..8192 (2000)\n"
+              "  --len N         PSDU octets, FCS included, 5..4095 (1000)\n"
+              "  --rate R        Mb/s: 6, 9, 12, 18, 24, 36, 48, 54 (54)\n"
+              "  --snr DB        signal to noise ratio per sample on air (30)\n"
+              "  --cfo HZ        carrier frequency offset at 20 Msps (50e3)\n"
+              "  --taps LIST     channel taps, complex, comma separated, normalized to unit\n"
+              "                  power (\"1,0.3-0.2j,0.1+0.1j\"; \"1\" for AWGN only)\n"
+              "  --max-per P     exit 1 when the packet error rate is above P (off)\n");
 }
 
 options parse(int argc, char** argv)
@@ -142,8 +141,8 @@ int run_wifi_loopback(int argc, char** argv)
     tx->_post(pmt::intern("system"), pmt::cons(pmt::intern("done"), pmt::from_long(1)));
 
     std::printf("gpuofdm_demo: 802.11a loopback wifi_tx -> channel_model -> wifi_rx\n");
-    std::printf("  device: tx %s, rx %s (asked: %s)\n", tx->device().c_str(),
-                rx->device().c_str(), o.device.c_str());
+    std::printf("  device: tx %s, rx %s (asked: %s)\n", tx->device().c_str(), rx->device().c_str(),
+                o.device.c_str());
     if (rx->device() == "cpu" && o.device == "auto")
         std::printf("  no usable GPU: %s\n", go::gpu_unusable_reason(0).c_str());
     std::printf("  %d frames of %d octets at %d Mb/s; channel: SNR %.1f dB, CFO %.0f Hz, "
@@ -172,8 +171,10 @@ int run_wifi_loopback(int argc, char** argv)
         if (!got[it->second]) {
             got[it->second] = true;
             ok++;
-            snr_sum += pmt::to_double(pmt::dict_ref(meta, pmt::intern("snr_db"), pmt::from_double(0)));
-            cfo_sum += pmt::to_double(pmt::dict_ref(meta, pmt::intern("cfo_hz"), pmt::from_double(0)));
+            snr_sum +=
+                pmt::to_double(pmt::dict_ref(meta, pmt::intern("snr_db"), pmt::from_double(0)));
+            cfo_sum +=
+                pmt::to_double(pmt::dict_ref(meta, pmt::intern("cfo_hz"), pmt::from_double(0)));
         }
     }
     const double per = 1.0 - double(ok) / double(sent.size());

@@ -53,21 +53,20 @@ struct wimax_options {
 
 void wimax_usage()
 {
-    std::puts(
-        "gpuofdm_demo --mode wimax: 802.16-2004 OFDM-256 loopback, random bursts through\n"
-        "wimax_tx -> channels.channel_model -> wimax_rx\n"
-        "  --device S      auto (default), cpu, cuda, cuda:N (both blocks)\n"
-        "  --bursts N      bursts to send, 1..8192 (2000)\n"
-        "  --bytes N       data octets per burst, 4..4095 (500)\n"
-        "  --profile P     burst profile (rate_id) 0..6: BPSK 1/2, QPSK 1/2, QPSK 3/4,\n"
-        "                  16-QAM 1/2, 16-QAM 3/4, 64-QAM 2/3, 64-QAM 3/4 (6)\n"
-        "  --cp D          cyclic prefix 256/D samples: 4, 8, 16, 32 (4)\n"
-        "  --fs HZ         sample rate, for the CFO and real time (4e6: 8/7 x 3.5 MHz)\n"
-        "  --snr DB        signal to noise ratio per sample on air (30)\n"
-        "  --cfo HZ        carrier frequency offset (10e3)\n"
-        "  --taps LIST     channel taps, complex, comma separated, normalized to unit\n"
-        "                  power (\"1,0.3-0.2j,0.1+0.1j\"; \"1\" for AWGN only)\n"
-        "  --max-per P     exit 1 when the burst error rate is above P (off)\n");
+    std::puts("gpuofdm_demo --mode wimax: 802.16-2004 OFDM-256 loopback, random bursts through\n"
+              "wimax_tx -> channels.channel_model -> wimax_rx\n"
+              "  --device S      auto (default), cpu, cuda, cuda:N (both blocks)\n"
+              "  --bursts N      bursts to send, 1..8192 (2000)\n"
+              "  --bytes N       data octets per burst, 4..4095 (500)\n"
+              "  --profile P     burst profile (rate_id) 0..6: BPSK 1/2, QPSK 1/2, QPSK 3/4,\n"
+              "                  16-QAM 1/2, 16-QAM 3/4, 64-QAM 2/3, 64-QAM 3/4 (6)\n"
+              "  --cp D          cyclic prefix 256/D samples: 4, 8, 16, 32 (4)\n"
+              "  --fs HZ         sample rate, for the CFO and real time (4e6: 8/7 x 3.5 MHz)\n"
+              "  --snr DB        signal to noise ratio per sample on air (30)\n"
+              "  --cfo HZ        carrier frequency offset (10e3)\n"
+              "  --taps LIST     channel taps, complex, comma separated, normalized to unit\n"
+              "                  power (\"1,0.3-0.2j,0.1+0.1j\"; \"1\" for AWGN only)\n"
+              "  --max-per P     exit 1 when the burst error rate is above P (off)\n");
 }
 
 wimax_options parse_wimax(int argc, char** argv)
@@ -125,12 +124,12 @@ int run_wimax_loopback(int argc, char** argv)
     }
 
     // Unit average power on air (scale 256 / sqrt(200)), 400 zeros after each burst.
-    auto tx = go::wimax_tx::make(o.profile, o.cp_div, "long", false, true, 19072, 400,
-                                 18.1019336f, 64, o.device);
+    auto tx = go::wimax_tx::make(o.profile, o.cp_div, "long", false, true, 19072, 400, 18.1019336f,
+                                 64, o.device);
     const double noise_voltage = std::pow(10.0, -o.snr_db / 20.0);
     auto chan = gr::channels::channel_model::make(noise_voltage, o.cfo_hz / o.fs, 1.0, taps, 7);
-    auto rx = go::wimax_rx::make(o.profile, o.bytes, o.cp_div, false, true, 19072, false, o.fs,
-                                 0, o.device);
+    auto rx = go::wimax_rx::make(o.profile, o.bytes, o.cp_div, false, true, 19072, false, o.fs, 0,
+                                 o.device);
     auto sink = gr::blocks::message_debug::make();
 
     // 100 zeros in front: channel_model's resampler eats its first few samples, and a burst
@@ -149,8 +148,8 @@ int run_wimax_loopback(int argc, char** argv)
     tx->_post(pmt::intern("system"), pmt::cons(pmt::intern("done"), pmt::from_long(1)));
 
     std::printf("gpuofdm_demo: 802.16 OFDM-256 loopback wimax_tx -> channel_model -> wimax_rx\n");
-    std::printf("  device: tx %s, rx %s (asked: %s)\n", tx->device().c_str(),
-                rx->device().c_str(), o.device.c_str());
+    std::printf("  device: tx %s, rx %s (asked: %s)\n", tx->device().c_str(), rx->device().c_str(),
+                o.device.c_str());
     if (rx->device() == "cpu" && o.device == "auto")
         std::printf("  no usable GPU: %s\n", go::gpu_unusable_reason(0).c_str());
     std::printf("  %d bursts of %d octets, %s, CP 1/%d (%d samples a burst at %.3g Msps); "
@@ -199,8 +198,7 @@ int run_wimax_loopback(int argc, char** argv)
                     snr_sum / double(ok), cfo_sum / double(ok), rs_corrected);
     std::printf("  time %.3f s, %.1f Msamples/s through the loopback (%.2fx real time at "
                 "%.3g Msps), %.1f Mb/s of burst data\n",
-                secs, msps, msps * 1e6 / o.fs, o.fs / 1e6,
-                8.0 * double(ok) * o.bytes / secs / 1e6);
+                secs, msps, msps * 1e6 / o.fs, o.fs / 1e6, 8.0 * double(ok) * o.bytes / secs / 1e6);
     const bool pass = o.max_per < 0 || per <= o.max_per;
     if (o.max_per >= 0)
         std::printf("  %s (PER limit %.4f)\n", pass ? "PASS" : "FAIL", o.max_per);

@@ -38,8 +38,8 @@ using core::cfloat;
 namespace {
 
 constexpr double two_pi = 6.283185307179586;
-constexpr size_t gap = 400;  //!< zeros (plus noise) between frames
-constexpr size_t lead = 500; //!< before the first frame
+constexpr size_t gap = 400;      //!< zeros (plus noise) between frames
+constexpr size_t lead = 500;     //!< before the first frame
 constexpr double wimax_fs = 4e6; //!< 802.16 sample rate assumed (8.3.2.3: 8/7 x 3.5 MHz)
 
 struct options {
@@ -110,7 +110,8 @@ options parse(int argc, char** argv)
                   value("--standard", o.standard),
                   custom("--profiles", [&o](const std::string& v) { o.profiles = split<int>(v); }),
                   custom("--rates", [&o](const std::string& v) { o.rates = split<int>(v); }),
-                  custom("--channels", [&o](const std::string& v) { o.channels = split<std::string>(v); }),
+                  custom("--channels",
+                         [&o](const std::string& v) { o.channels = split<std::string>(v); }),
                   value("--frames", o.frames),
                   value("--len", o.len),
                   value("--cfo-max", o.cfo_max_hz),
@@ -141,14 +142,30 @@ double first_snr(int rate, bool multipath)
 {
     double s = 0;
     switch (rate) {
-    case 6: s = -1; break;
-    case 9: s = 1; break;
-    case 12: s = 2; break;
-    case 18: s = 4; break;
-    case 24: s = 7; break;
-    case 36: s = 10; break;
-    case 48: s = 14; break;
-    default: s = 15; break;
+    case 6:
+        s = -1;
+        break;
+    case 9:
+        s = 1;
+        break;
+    case 12:
+        s = 2;
+        break;
+    case 18:
+        s = 4;
+        break;
+    case 24:
+        s = 7;
+        break;
+    case 36:
+        s = 10;
+        break;
+    case 48:
+        s = 14;
+        break;
+    default:
+        s = 15;
+        break;
     }
     return s + (multipath ? 3 : 0);
 }
@@ -170,7 +187,9 @@ std::vector<cfloat> channel_taps(bool multipath)
 //! (\p payload gives a packet's octets).
 template <typename P, typename Good, typename Payload>
 std::vector<bool> received(const std::vector<std::vector<uint8_t>>& sent,
-                           const std::vector<P>& got, Good good, Payload payload)
+                           const std::vector<P>& got,
+                           Good good,
+                           Payload payload)
 {
     std::vector<bool> seen(sent.size(), false);
     for (const auto& p : got) {
@@ -277,8 +296,8 @@ int run_wimax(const options& o, const core::device_spec& dev)
                 h0[size_t(k)] = cfloat(scale * sum);
             }
             if (o.verbose)
-                std::fprintf(stderr, "  %s: %zu RS-CC blocks, %zu samples a burst\n",
-                             label.c_str(), rx->burst_symbols(), burst_len);
+                std::fprintf(stderr, "  %s: %zu RS-CC blocks, %zu samples a burst\n", label.c_str(),
+                             rx->burst_symbols(), burst_len);
             for (int pt = 0; pt < o.points; pt++) {
                 const double snr = first_snr_wimax(rate_id, mp) + pt * o.step_db;
                 const float n0 = float(std::pow(10.0, -snr / 10.0));
@@ -339,10 +358,12 @@ int run_wimax(const options& o, const core::device_spec& dev)
                                 if (seen[f])
                                     continue;
                                 const long want = long(truth[f].start);
-                                const core::wimax_rx_burst* near = nearest(
-                                    got, want, [](const core::wimax_rx_burst& p) { return p.start; });
-                                std::fprintf(stderr, "lost (%s): %s snr %.1f burst %zu start %ld: ",
-                                             who, label.c_str(), snr, f, want);
+                                const core::wimax_rx_burst* near =
+                                    nearest(got, want,
+                                            [](const core::wimax_rx_burst& p) { return p.start; });
+                                std::fprintf(stderr,
+                                             "lost (%s): %s snr %.1f burst %zu start %ld: ", who,
+                                             label.c_str(), snr, f, want);
                                 if (!near)
                                     std::fprintf(stderr, "no burst\n");
                                 else
@@ -362,8 +383,8 @@ int run_wimax(const options& o, const core::device_spec& dev)
                         return ok;
                     };
                     ok_real += count(rx->decode_buffer(x.data(), x.size()), "real");
-                    ok_ref += count(rx->decode_buffer(x.data(), x.size(), known.data(), n),
-                                    "reference");
+                    ok_ref +=
+                        count(rx->decode_buffer(x.data(), x.size(), known.data(), n), "reference");
                     if (o.diagnose) {
                         auto k2 = known;
                         for (auto& k : k2)
@@ -380,13 +401,12 @@ int run_wimax(const options& o, const core::device_spec& dev)
                             o.frames, ok_ref, 1.0 - double(ok_ref) / f);
                 if (o.diagnose)
                     std::printf("%s,%s,%.2f,true_timing_cfo,%d,%zu,%.6f\n", label.c_str(),
-                                ch.c_str(), snr, o.frames, ok_timing,
-                                1.0 - double(ok_timing) / f);
+                                ch.c_str(), snr, o.frames, ok_timing, 1.0 - double(ok_timing) / f);
                 std::fflush(stdout);
             }
-            std::fprintf(stderr, "  %s %s done (%.0f s)\n", ch.c_str(), label.c_str(),
-                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                             .count());
+            std::fprintf(
+                stderr, "  %s %s done (%.0f s)\n", ch.c_str(), label.c_str(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         }
     }
     return 0;
@@ -496,7 +516,9 @@ int main(int argc, char** argv)
                             const auto seen = received(
                                 psdu, got,
                                 [](const core::wifi_rx_packet& p) { return p.data.fcs_ok; },
-                                [](const core::wifi_rx_packet& p) -> const auto& { return p.data.psdu; });
+                                [](const core::wifi_rx_packet& p) -> const auto& {
+                                    return p.data.psdu;
+                                });
                             const size_t ok = size_t(std::count(seen.begin(), seen.end(), true));
                             if (o.verbose)
                                 for (size_t f = 0; f < n; f++) {
@@ -547,9 +569,9 @@ int main(int argc, char** argv)
                                     snr, o.frames, ok_timing, 1.0 - double(ok_timing) / f);
                     std::fflush(stdout);
                 }
-                std::fprintf(stderr, "  %s %d Mb/s done (%.0f s)\n", ch.c_str(), rate,
-                             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                                 .count());
+                std::fprintf(
+                    stderr, "  %s %d Mb/s done (%.0f s)\n", ch.c_str(), rate,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             }
         }
         return 0;

@@ -41,8 +41,8 @@ public:
      * \param device "auto", "cpu", "cuda" or "cuda:N"
      * \throws std::invalid_argument ("profile: ...") for an (N, K, T) outside Table 215.
      */
-    static sptr make(int n = 40, int k = 36, int t = 2, int batch = 0,
-                     const std::string& device = "auto");
+    static sptr make(
+        int n = 40, int k = 36, int t = 2, int batch = 0, const std::string& device = "auto");
 
     //! The device the block runs on: "cpu" or "cuda:N".
     virtual std::string device() const = 0;

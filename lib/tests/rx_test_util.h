@@ -21,8 +21,11 @@
 namespace gr::gpuofdm::test {
 
 //! The channel: \p taps (sample-spaced FIR), CFO (rad/sample), complex AWGN of variance n0.
-inline void apply_channel(std::vector<core::cfloat>& x, const std::vector<core::cfloat>& taps,
-                          double cfo, float n0, uint32_t seed)
+inline void apply_channel(std::vector<core::cfloat>& x,
+                          const std::vector<core::cfloat>& taps,
+                          double cfo,
+                          float n0,
+                          uint32_t seed)
 {
     using core::cfloat;
     std::vector<cfloat> y(x.size());
@@ -76,8 +79,8 @@ inline std::vector<core::cfloat> resample(const std::vector<core::cfloat>& x, do
  * null) gets the good items that matched nothing.
  */
 template <typename S, typename G, typename Good, typename Same>
-size_t count_matches(const std::vector<S>& sent, const std::vector<G>& got, Good good, Same same,
-                     size_t* false_ok)
+size_t count_matches(
+    const std::vector<S>& sent, const std::vector<G>& got, Good good, Same same, size_t* false_ok)
 {
     size_t ok = 0, bad = 0;
     std::vector<bool> seen(sent.size(), false);

@@ -56,9 +56,8 @@ template <typename T>
         n = want.size();
     }
     if (first + n > got.size() || first + n > want.size())
-        return ::testing::AssertionFailure() << "range " << first << " + " << n
-                                             << " past the end (" << got.size() << ", "
-                                             << want.size() << ")";
+        return ::testing::AssertionFailure() << "range " << first << " + " << n << " past the end ("
+                                             << got.size() << ", " << want.size() << ")";
     double power = 0;
     for (size_t i = first; i < first + n; i++)
         power += magnitude(want[i]) * magnitude(want[i]);
@@ -80,9 +79,9 @@ template <typename T>
             worst = e;
     }
     if (bad)
-        return ::testing::AssertionFailure() << bad << " of " << n << " values off by more than "
-                                             << bound << " (" << rel_tol << " of the RMS); worst "
-                                             << worst << shown;
+        return ::testing::AssertionFailure()
+               << bad << " of " << n << " values off by more than " << bound << " (" << rel_tol
+               << " of the RMS); worst " << worst << shown;
     return ::testing::AssertionSuccess() << "max error " << worst << " (bound " << bound << ")";
 }
 

@@ -23,6 +23,7 @@ int main(int argc, char** argv)
     ::testing::InitGoogleTest(&argc, argv);
     const std::string why = gr::gpuofdm::core::cuda_unusable_reason(0);
     std::printf("gr-gpuofdm core tests: GPU %s\n",
-                why.empty() ? "usable, CUDA tests run" : ("not usable (" + why + "), CUDA tests skip").c_str());
+                why.empty() ? "usable, CUDA tests run"
+                            : ("not usable (" + why + "), CUDA tests skip").c_str());
     return RUN_ALL_TESTS();
 }

@@ -26,16 +26,17 @@ namespace gr::gpuofdm::test {
 using core::cfloat;
 
 //! Skips the calling test, with the reason, where no GPU is usable.
-#define GPUOFDM_REQUIRE_GPU()                                                      \
-    do {                                                                           \
-        const std::string why_ = ::gr::gpuofdm::core::cuda_unusable_reason(0);     \
-        if (!why_.empty())                                                         \
-            GTEST_SKIP() << "no usable GPU: " << why_;                             \
+#define GPUOFDM_REQUIRE_GPU()                                                  \
+    do {                                                                       \
+        const std::string why_ = ::gr::gpuofdm::core::cuda_unusable_reason(0); \
+        if (!why_.empty())                                                     \
+            GTEST_SKIP() << "no usable GPU: " << why_;                         \
     } while (0)
 
 //! Complex vectors within rel_tol of the RMS of \p want (see near_rms).
-inline ::testing::AssertionResult
-near_relative(const std::vector<cfloat>& got, const std::vector<cfloat>& want, double rel_tol)
+inline ::testing::AssertionResult near_relative(const std::vector<cfloat>& got,
+                                                const std::vector<cfloat>& want,
+                                                double rel_tol)
 {
     return near_rms(got, want, rel_tol);
 }

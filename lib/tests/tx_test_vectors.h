@@ -112,8 +112,8 @@ template <typename F>
         const std::string msg = e.what();
         if (msg.rfind(param + ":", 0) == 0)
             return ::testing::AssertionSuccess();
-        return ::testing::AssertionFailure() << "message does not start with '" << param
-                                             << ":': " << msg;
+        return ::testing::AssertionFailure()
+               << "message does not start with '" << param << ":': " << msg;
     } catch (const std::exception& e) {
         return ::testing::AssertionFailure() << "threw another exception: " << e.what();
     }
@@ -129,13 +129,13 @@ inline std::string vector_path(const std::string& subdir, const std::string& fil
 } // namespace gr::gpuofdm::test
 
 //! Declares var and fills it from an octet file, or skips the test saying which is absent.
-#define GPUOFDM_LOAD_OCTETS(var, subdir, file)                                            \
-    std::vector<uint8_t> var;                                                            \
-    do {                                                                                 \
-        const std::string path_ = ::gr::gpuofdm::test::vector_path(subdir, file);         \
-        if (!::gr::gpuofdm::test::read_octets(path_, var))                               \
-            GTEST_SKIP() << "test vector absent: " << path_                              \
-                         << " (set GPUOFDM_TESTVECTORS to the testvectors folder)";      \
+#define GPUOFDM_LOAD_OCTETS(var, subdir, file)                                      \
+    std::vector<uint8_t> var;                                                       \
+    do {                                                                            \
+        const std::string path_ = ::gr::gpuofdm::test::vector_path(subdir, file);   \
+        if (!::gr::gpuofdm::test::read_octets(path_, var))                          \
+            GTEST_SKIP() << "test vector absent: " << path_                         \
+                         << " (set GPUOFDM_TESTVECTORS to the testvectors folder)"; \
     } while (0)
 
 #endif

@@ -28,10 +28,14 @@ enum class code_rate {
 inline const char* to_string(code_rate r)
 {
     switch (r) {
-    case code_rate::r1_2: return "1/2";
-    case code_rate::r2_3: return "2/3";
-    case code_rate::r3_4: return "3/4";
-    default: return "5/6";
+    case code_rate::r1_2:
+        return "1/2";
+    case code_rate::r2_3:
+        return "2/3";
+    case code_rate::r3_4:
+        return "3/4";
+    default:
+        return "5/6";
     }
 }
 
@@ -86,7 +90,9 @@ GPUOFDM_HD inline unsigned parity7(unsigned v)
  * \param out receives the kept output bits
  * \return how many were written (0, 1 or 2)
  */
-GPUOFDM_HD inline unsigned conv_encode_bit(const conv_code& c, unsigned window, unsigned phase,
+GPUOFDM_HD inline unsigned conv_encode_bit(const conv_code& c,
+                                           unsigned window,
+                                           unsigned phase,
                                            uint8_t* out)
 {
     unsigned n = 0;

@@ -21,7 +21,9 @@ namespace gr::gpuofdm::core {
 namespace {
 
 // Patterns as the standards print them, one character per phase ("1" = sent).
-conv_code build(unsigned g_first, unsigned g_second, const char* keep_first,
+conv_code build(unsigned g_first,
+                unsigned g_second,
+                const char* keep_first,
                 const char* keep_second)
 {
     conv_code c{};
@@ -49,26 +51,33 @@ conv_code make_conv_code(phy_standard standard, code_rate rate)
     if (standard == phy_standard::ieee80211a) {
         // 17.3.5.6 Figure 17-9: A = g0 = 133, B = g1 = 171; 5/6 from 802.11n 19.3.11.6.2.
         switch (rate) {
-        case code_rate::r1_2: return build(g133, g171, "1", "1");
-        case code_rate::r2_3: return build(g133, g171, "11", "10");
-        case code_rate::r3_4: return build(g133, g171, "110", "101");
-        case code_rate::r5_6: return build(g133, g171, "11010", "10101");
+        case code_rate::r1_2:
+            return build(g133, g171, "1", "1");
+        case code_rate::r2_3:
+            return build(g133, g171, "11", "10");
+        case code_rate::r3_4:
+            return build(g133, g171, "110", "101");
+        case code_rate::r5_6:
+            return build(g133, g171, "11010", "10101");
         }
     } else {
         // 802.16-2004 Table 215: X = 171, Y = 133, sent X before Y at each phase.
         switch (rate) {
-        case code_rate::r1_2: return build(g171, g133, "1", "1");
-        case code_rate::r2_3: return build(g171, g133, "10", "11");
-        case code_rate::r3_4: return build(g171, g133, "101", "110");
-        case code_rate::r5_6: return build(g171, g133, "10101", "11010");
+        case code_rate::r1_2:
+            return build(g171, g133, "1", "1");
+        case code_rate::r2_3:
+            return build(g171, g133, "10", "11");
+        case code_rate::r3_4:
+            return build(g171, g133, "101", "110");
+        case code_rate::r5_6:
+            return build(g171, g133, "10101", "11010");
         }
     }
     throw std::invalid_argument("rate: must be 1/2, 2/3, 3/4 or 5/6");
 }
 
 conv_encoder::conv_encoder(const conv_encoder_params& p)
-    : d_params(p),
-      d_code(make_conv_code(p.standard, p.rate)),
+    : d_params(p), d_code(make_conv_code(p.standard, p.rate)),
       d_batch(p.batch ? p.batch : default_bit_batch)
 {
     if (p.batch > (size_t(1) << 31))

@@ -57,7 +57,9 @@ public:
      * Encodes n_in bits (one per byte, bit 0 read) into output_len(n_in, state) bits
      * (0/1), which it returns, and advances \p state. in and out must not overlap.
      */
-    virtual size_t process(const uint8_t* in, uint8_t* out, size_t n_in,
+    virtual size_t process(const uint8_t* in,
+                           uint8_t* out,
+                           size_t n_in,
                            conv_encoder_state& state) = 0;
 
 protected:

@@ -12,7 +12,9 @@ namespace gr::gpuofdm::core {
 
 conv_encoder_cpu::conv_encoder_cpu(const conv_encoder_params& p) : conv_encoder(p) {}
 
-size_t conv_encoder_cpu::process(const uint8_t* in, uint8_t* out, size_t n_in,
+size_t conv_encoder_cpu::process(const uint8_t* in,
+                                 uint8_t* out,
+                                 size_t n_in,
                                  conv_encoder_state& state)
 {
     check_state(state);

@@ -43,8 +43,12 @@ __global__ void conv_encode_kernel(const uint8_t* __restrict__ in,
 
 } // namespace
 
-void launch_conv_encode(const uint8_t* in, uint8_t* out, const conv_run* runs, size_t n_runs,
-                        size_t max_n, cudaStream_t stream)
+void launch_conv_encode(const uint8_t* in,
+                        uint8_t* out,
+                        const conv_run* runs,
+                        size_t n_runs,
+                        size_t max_n,
+                        cudaStream_t stream)
 {
     if (n_runs == 0 || max_n == 0)
         return;
@@ -66,7 +70,9 @@ conv_encoder_cuda::conv_encoder_cuda(const conv_encoder_params& p, const device_
 {
 }
 
-size_t conv_encoder_cuda::process(const uint8_t* in, uint8_t* out, size_t n_in,
+size_t conv_encoder_cuda::process(const uint8_t* in,
+                                  uint8_t* out,
+                                  size_t n_in,
                                   conv_encoder_state& state)
 {
     check_state(state);
@@ -81,8 +87,8 @@ size_t conv_encoder_cuda::process(const uint8_t* in, uint8_t* out, size_t n_in,
             run.code = d_code;
             run.reg = s0.reg;
             run.phase = s0.phase;
-            launch_conv_encode(d_staging.device_in<uint8_t>(), d_staging.device_out<uint8_t>(),
-                               run, d_staging.stream());
+            launch_conv_encode(d_staging.device_in<uint8_t>(), d_staging.device_out<uint8_t>(), run,
+                               d_staging.stream());
         });
         // The register is the last six inputs (fewer come from the old register).
         for (size_t i = n > 6 ? n - 6 : 0; i < n; i++)

@@ -32,8 +32,8 @@ depuncture_pattern depuncture_pattern::make(const std::string& protocol, const s
 {
     const bool wifi = protocol == "80211a" || protocol == "802.11a";
     if (!wifi && protocol != "80216" && protocol != "802.16")
-        throw std::invalid_argument("protocol: must be \"80211a\" or \"80216\", got \"" +
-                                    protocol + "\"");
+        throw std::invalid_argument("protocol: must be \"80211a\" or \"80216\", got \"" + protocol +
+                                    "\"");
     if (rate == "1/2")
         return from_rows("1", "1");
     if (rate == "2/3")

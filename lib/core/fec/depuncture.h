@@ -84,8 +84,8 @@ private:
  * \brief Device-resident depuncturing (defined in depuncture_cuda.cu): d_out gets
  * depuncturer::output_len(n_in) values on \p stream. The caller checks n_in.
  */
-void depuncture_cuda(const float* d_in, size_t n_in, float* d_out, const depuncture_pattern& p,
-                     cudaStream_t stream);
+void depuncture_cuda(
+    const float* d_in, size_t n_in, float* d_out, const depuncture_pattern& p, cudaStream_t stream);
 #endif
 
 } // namespace gr::gpuofdm::core

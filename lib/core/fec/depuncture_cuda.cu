@@ -13,8 +13,10 @@ namespace gr::gpuofdm::core {
 
 namespace {
 
-__global__ void depuncture_kernel(const float* __restrict__ in, float* __restrict__ out,
-                                  uint64_t n_out, depuncture_pattern p)
+__global__ void depuncture_kernel(const float* __restrict__ in,
+                                  float* __restrict__ out,
+                                  uint64_t n_out,
+                                  depuncture_pattern p)
 {
     for (uint64_t j = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; j < n_out;
          j += uint64_t(gridDim.x) * blockDim.x)
@@ -23,8 +25,8 @@ __global__ void depuncture_kernel(const float* __restrict__ in, float* __restric
 
 } // namespace
 
-void depuncture_cuda(const float* d_in, size_t n_in, float* d_out, const depuncture_pattern& p,
-                     cudaStream_t stream)
+void depuncture_cuda(
+    const float* d_in, size_t n_in, float* d_out, const depuncture_pattern& p, cudaStream_t stream)
 {
     const uint64_t n_out = n_in / p.kept * 2 * p.period;
     if (n_out == 0)

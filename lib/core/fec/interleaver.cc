@@ -28,10 +28,10 @@ std::vector<uint32_t> interleaver_permutation(phy_standard standard, int n_cbps,
     const int d = standard == phy_standard::ieee80211a ? 16 : 12;
     const int max_cbps = 1 << 20;
     if (n_cbps <= 0 || n_cbps > max_cbps || n_cbps % d != 0 || n_cbps % n_bpsc != 0)
-        throw std::invalid_argument("n_cbps: must be a multiple of " + std::to_string(d) +
-                                    " (" + to_string(standard) + " columns) and of n_bpsc = " +
-                                    std::to_string(n_bpsc) + ", at most 2^20; got " +
-                                    std::to_string(n_cbps));
+        throw std::invalid_argument("n_cbps: must be a multiple of " + std::to_string(d) + " (" +
+                                    to_string(standard) +
+                                    " columns) and of n_bpsc = " + std::to_string(n_bpsc) +
+                                    ", at most 2^20; got " + std::to_string(n_cbps));
     const uint64_t n = uint64_t(n_cbps);
     const uint64_t s = n_bpsc / 2 > 1 ? uint64_t(n_bpsc / 2) : 1;
     std::vector<uint32_t> perm(n);
@@ -40,9 +40,9 @@ std::vector<uint32_t> interleaver_permutation(phy_standard standard, int n_cbps,
         const uint64_t i = (n / d) * (k % d) + k / d;
         const uint64_t j = s * (i / s) + (i + n - (d * i) / n) % s;
         if (j >= n || hit[j]++)
-            throw std::invalid_argument("n_cbps: " + std::to_string(n_cbps) +
-                                        " gives no permutation with n_bpsc = " +
-                                        std::to_string(n_bpsc));
+            throw std::invalid_argument(
+                "n_cbps: " + std::to_string(n_cbps) +
+                " gives no permutation with n_bpsc = " + std::to_string(n_bpsc));
         perm[k] = uint32_t(j);
     }
     return perm;

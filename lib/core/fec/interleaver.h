@@ -19,7 +19,8 @@ namespace gr::gpuofdm::core {
 //! Interleaver parameters.
 struct interleaver_params {
     phy_standard standard = phy_standard::ieee80211a;
-    int n_cbps = 192; //!< coded bits per symbol (or per block): a multiple of 16 (802.11a) / 12 (802.16) and of n_bpsc
+    int n_cbps =
+        192; //!< coded bits per symbol (or per block): a multiple of 16 (802.11a) / 12 (802.16) and of n_bpsc
     int n_bpsc = 4;   //!< coded bits per subcarrier: 1, 2, 4 or 6
     size_t batch = 0; //!< symbols per CUDA launch; 0: about 2^20 values
 };

@@ -44,51 +44,77 @@ __global__ void permute_kernel(const T* __restrict__ in,
 }
 
 template <typename T>
-void launch_permute_runs(const T* in, T* out, const uint32_t* perm, const permute_run* runs,
-                         const permute_run& one, size_t n_runs, size_t max_n, bool inverse,
+void launch_permute_runs(const T* in,
+                         T* out,
+                         const uint32_t* perm,
+                         const permute_run* runs,
+                         const permute_run& one,
+                         size_t n_runs,
+                         size_t max_n,
+                         bool inverse,
                          cudaStream_t stream)
 {
     if (n_runs == 0 || max_n == 0)
         return;
-    permute_kernel<T><<<runs_grid(max_n, n_runs), 256, 0, stream>>>(in, out, perm, runs, one,
-                                                                     n_runs, inverse);
+    permute_kernel<T>
+        <<<runs_grid(max_n, n_runs), 256, 0, stream>>>(in, out, perm, runs, one, n_runs, inverse);
     GPUOFDM_CUDA_CHECK_LAUNCH(permute_kernel);
 }
 
 } // namespace
 
-void launch_permute(const uint8_t* in, uint8_t* out, const uint32_t* perm,
-                    const permute_run* runs, size_t n_runs, size_t max_n, bool inverse,
+void launch_permute(const uint8_t* in,
+                    uint8_t* out,
+                    const uint32_t* perm,
+                    const permute_run* runs,
+                    size_t n_runs,
+                    size_t max_n,
+                    bool inverse,
                     cudaStream_t stream)
 {
     launch_permute_runs(in, out, perm, runs, permute_run{}, n_runs, max_n, inverse, stream);
 }
 
-void launch_permute(const float* in, float* out, const uint32_t* perm, const permute_run* runs,
-                    size_t n_runs, size_t max_n, bool inverse, cudaStream_t stream)
+void launch_permute(const float* in,
+                    float* out,
+                    const uint32_t* perm,
+                    const permute_run* runs,
+                    size_t n_runs,
+                    size_t max_n,
+                    bool inverse,
+                    cudaStream_t stream)
 {
     launch_permute_runs(in, out, perm, runs, permute_run{}, n_runs, max_n, inverse, stream);
 }
 
-void launch_permute(const uint8_t* in, uint8_t* out, const uint32_t* perm,
-                    const permute_run& run, bool inverse, cudaStream_t stream)
+void launch_permute(const uint8_t* in,
+                    uint8_t* out,
+                    const uint32_t* perm,
+                    const permute_run& run,
+                    bool inverse,
+                    cudaStream_t stream)
 {
     launch_permute_runs(in, out, perm, nullptr, run, 1, run.n, inverse, stream);
 }
 
-void launch_permute(const float* in, float* out, const uint32_t* perm, const permute_run& run,
-                    bool inverse, cudaStream_t stream)
+void launch_permute(const float* in,
+                    float* out,
+                    const uint32_t* perm,
+                    const permute_run& run,
+                    bool inverse,
+                    cudaStream_t stream)
 {
     launch_permute_runs(in, out, perm, nullptr, run, 1, run.n, inverse, stream);
 }
 
 interleaver_cuda::interleaver_cuda(const interleaver_params& p, const device_spec& dev)
     : interleaver(p),
-      d_staging(dev, d_batch * d_perm.size() * sizeof(float), d_batch * d_perm.size() * sizeof(float)),
+      d_staging(
+          dev, d_batch * d_perm.size() * sizeof(float), d_batch * d_perm.size() * sizeof(float)),
       d_dev_perm(d_perm.size())
 {
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_dev_perm.get(), d_perm.data(),
-                                  d_perm.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_dev_perm.get(), d_perm.data(), d_perm.size() * sizeof(uint32_t),
+                                  cudaMemcpyHostToDevice));
 }
 
 template <typename T>

@@ -54,8 +54,7 @@ public:
      * status[i]: byte errors corrected in codeword i (0..T), or uncorrectable (its data
      * bytes then pass unchanged). Returns the number of uncorrectable codewords.
      */
-    virtual size_t decode(const uint8_t* in, uint8_t* out, int32_t* status,
-                          size_t n_codewords) = 0;
+    virtual size_t decode(const uint8_t* in, uint8_t* out, int32_t* status, size_t n_codewords) = 0;
 
 protected:
     explicit reed_solomon(const rs_profile& p);
@@ -68,7 +67,8 @@ protected:
  * \brief The codec on the CPU twin or a CUDA device; \p batch is the number of codewords
  * per launch (device buffers are sized for it; 0 picks 16384).
  */
-std::unique_ptr<reed_solomon> make_reed_solomon(const rs_profile& p, const device_spec& dev,
+std::unique_ptr<reed_solomon> make_reed_solomon(const rs_profile& p,
+                                                const device_spec& dev,
                                                 size_t batch = 0);
 
 //! CPU twin: rs_encode_one / rs_decode_one over the batch.
@@ -83,7 +83,8 @@ public:
 
 #ifdef GPUOFDM_HAVE_CUDA
 //! CUDA backend (defined in reed_solomon_cuda.cu).
-std::unique_ptr<reed_solomon> make_reed_solomon_cuda(const rs_profile& p, const device_spec& dev,
+std::unique_ptr<reed_solomon> make_reed_solomon_cuda(const rs_profile& p,
+                                                     const device_spec& dev,
                                                      size_t batch);
 #endif
 

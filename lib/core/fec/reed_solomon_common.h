@@ -225,8 +225,8 @@ GPUOFDM_HD inline int rs_decode_one(const rs_code& c, const uint8_t* in, uint8_t
         const uint8_t den = rs_poly_eval(dlam, rs_mother_parity, xinv);
         if (den == 0)
             return -1;
-        const uint8_t e =
-            gf_mul(gf_exp(degree), gf_mul(rs_poly_eval(omega, rs_mother_parity - 1, xinv), gf_inv(den)));
+        const uint8_t e = gf_mul(
+            gf_exp(degree), gf_mul(rs_poly_eval(omega, rs_mother_parity - 1, xinv), gf_inv(den)));
         if (j < k + p) {
             if (e == 0)
                 return -1; // a root where the word has no error: not a valid decoding

@@ -14,8 +14,8 @@ namespace gr::gpuofdm::core {
 void rs_profile::validate() const
 {
     // IEEE 802.16-2004 Table 215 and the mother code of 8.3.3.2.
-    static const unsigned allowed[][3] = { { 12, 12, 0 },  { 32, 24, 4 },   { 40, 36, 2 },
-                                           { 64, 48, 8 },  { 80, 72, 4 },   { 108, 96, 6 },
+    static const unsigned allowed[][3] = { { 12, 12, 0 },   { 32, 24, 4 },  { 40, 36, 2 },
+                                           { 64, 48, 8 },   { 80, 72, 4 },  { 108, 96, 6 },
                                            { 120, 108, 6 }, { 255, 239, 8 } };
     for (const auto& a : allowed)
         if (n == a[0] && k == a[1] && t == a[2])
@@ -41,7 +41,9 @@ void reed_solomon_cpu::encode(const uint8_t* in, uint8_t* out, size_t n_codeword
         rs_encode_one(d_code, in + i * d_code.k, out + i * d_code.n);
 }
 
-size_t reed_solomon_cpu::decode(const uint8_t* in, uint8_t* out, int32_t* status,
+size_t reed_solomon_cpu::decode(const uint8_t* in,
+                                uint8_t* out,
+                                int32_t* status,
                                 size_t n_codewords)
 {
     size_t failed = 0;
@@ -52,7 +54,8 @@ size_t reed_solomon_cpu::decode(const uint8_t* in, uint8_t* out, int32_t* status
     return failed;
 }
 
-std::unique_ptr<reed_solomon> make_reed_solomon(const rs_profile& p, const device_spec& dev,
+std::unique_ptr<reed_solomon> make_reed_solomon(const rs_profile& p,
+                                                const device_spec& dev,
                                                 size_t batch)
 {
     if (batch > (size_t(1) << 24))

@@ -19,16 +19,21 @@ namespace {
 
 constexpr unsigned rs_threads = 128;
 
-__global__ void rs_encode_kernel(const uint8_t* __restrict__ in, uint8_t* __restrict__ out,
-                                 uint32_t n_codewords, rs_code code)
+__global__ void rs_encode_kernel(const uint8_t* __restrict__ in,
+                                 uint8_t* __restrict__ out,
+                                 uint32_t n_codewords,
+                                 rs_code code)
 {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n_codewords)
         rs_encode_one(code, in + size_t(i) * code.k, out + size_t(i) * code.n);
 }
 
-__global__ void rs_decode_kernel(const uint8_t* __restrict__ in, uint8_t* __restrict__ out,
-                                 int32_t* __restrict__ status, uint32_t n_codewords, rs_code code)
+__global__ void rs_decode_kernel(const uint8_t* __restrict__ in,
+                                 uint8_t* __restrict__ out,
+                                 int32_t* __restrict__ status,
+                                 uint32_t n_codewords,
+                                 rs_code code)
 {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n_codewords)
@@ -43,14 +48,8 @@ class reed_solomon_cuda : public reed_solomon
 {
 public:
     reed_solomon_cuda(const rs_profile& p, const device_spec& dev, size_t batch)
-        : reed_solomon(p),
-          d_device(activate(dev)),
-          d_batch(batch),
-          d_in(batch * p.n),
-          d_out(batch * p.n),
-          d_status(batch),
-          d_host_in(batch * p.n),
-          d_host_out(batch * p.n),
+        : reed_solomon(p), d_device(activate(dev)), d_batch(batch), d_in(batch * p.n),
+          d_out(batch * p.n), d_status(batch), d_host_in(batch * p.n), d_host_out(batch * p.n),
           d_host_status(batch)
     {
     }
@@ -66,8 +65,8 @@ public:
             std::memcpy(d_host_in.get(), in + done * k, b * k);
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), d_host_in.get(), b * k,
                                                cudaMemcpyHostToDevice, d_stream.get()));
-            rs_encode_kernel<<<blocks(b), rs_threads, 0, d_stream.get()>>>(
-                d_in.get(), d_out.get(), uint32_t(b), d_code);
+            rs_encode_kernel<<<blocks(b), rs_threads, 0, d_stream.get()>>>(d_in.get(), d_out.get(),
+                                                                           uint32_t(b), d_code);
             GPUOFDM_CUDA_CHECK_LAUNCH(rs_encode_kernel);
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), b * n,
                                                cudaMemcpyDeviceToHost, d_stream.get()));
@@ -125,7 +124,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<reed_solomon> make_reed_solomon_cuda(const rs_profile& p, const device_spec& dev,
+std::unique_ptr<reed_solomon> make_reed_solomon_cuda(const rs_profile& p,
+                                                     const device_spec& dev,
                                                      size_t batch)
 {
     p.validate(); // before sizing buffers with it

@@ -53,9 +53,7 @@ lfsr_period_table::lfsr_period_table(lfsr_spec spec)
 }
 
 scrambler::scrambler(const scrambler_params& p)
-    : d_params(p),
-      d_spec(checked_lfsr(p.standard)),
-      d_batch(p.batch ? p.batch : default_bit_batch)
+    : d_params(p), d_spec(checked_lfsr(p.standard)), d_batch(p.batch ? p.batch : default_bit_batch)
 {
     const bool wifi = p.standard == phy_standard::ieee80211a;
     const int max_seed = int(d_spec.mask());
@@ -72,8 +70,8 @@ scrambler::scrambler(const scrambler_params& p)
 void scrambler::check_state(const scrambler_state& state) const
 {
     if (state.reg == 0 || state.reg > d_spec.mask())
-        throw std::invalid_argument("state: register must be 1.." +
-                                    std::to_string(d_spec.mask()) + "; start from initial_state()");
+        throw std::invalid_argument("state: register must be 1.." + std::to_string(d_spec.mask()) +
+                                    "; start from initial_state()");
 }
 
 std::unique_ptr<scrambler> make_scrambler(const scrambler_params& p, const device_spec& dev)

@@ -91,7 +91,7 @@ private:
  */
 struct scrambler_params {
     phy_standard standard = phy_standard::ieee80211a;
-    int seed = -1;  //!< 1..127 (802.11a) or 1..32767 (802.16); < 0: default
+    int seed = -1;    //!< 1..127 (802.11a) or 1..32767 (802.16); < 0: default
     size_t batch = 0; //!< bits per CUDA launch; 0: default_bit_batch
 };
 
@@ -124,7 +124,10 @@ public:
      * the output is 0/1) starting from \p state, and advances \p state by n_bits steps.
      * \p in and \p out may be the same buffer.
      */
-    virtual void process(const uint8_t* in, uint8_t* out, size_t n_bits, scrambler_state& state) = 0;
+    virtual void process(const uint8_t* in,
+                         uint8_t* out,
+                         size_t n_bits,
+                         scrambler_state& state) = 0;
 
 protected:
     //! Checks every parameter; throws std::invalid_argument naming the bad one.

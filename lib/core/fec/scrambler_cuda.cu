@@ -40,8 +40,14 @@ __global__ void scramble_kernel(const uint8_t* in,
 
 } // namespace
 
-void launch_scramble(const uint8_t* in, uint8_t* out, const uint8_t* seq, unsigned period,
-                     const scramble_run* runs, size_t n_runs, size_t max_n, cudaStream_t stream)
+void launch_scramble(const uint8_t* in,
+                     uint8_t* out,
+                     const uint8_t* seq,
+                     unsigned period,
+                     const scramble_run* runs,
+                     size_t n_runs,
+                     size_t max_n,
+                     cudaStream_t stream)
 {
     if (n_runs == 0 || max_n == 0)
         return;
@@ -50,24 +56,24 @@ void launch_scramble(const uint8_t* in, uint8_t* out, const uint8_t* seq, unsign
     GPUOFDM_CUDA_CHECK_LAUNCH(scramble_kernel);
 }
 
-void launch_scramble(const uint8_t* in, uint8_t* out, const uint8_t* seq, unsigned period,
-                     const scramble_run& run, cudaStream_t stream)
+void launch_scramble(const uint8_t* in,
+                     uint8_t* out,
+                     const uint8_t* seq,
+                     unsigned period,
+                     const scramble_run& run,
+                     cudaStream_t stream)
 {
     if (run.n == 0)
         return;
-    scramble_kernel<<<runs_grid(run.n, 1), 256, 0, stream>>>(in, out, seq, period, nullptr,
-                                                             run, 1);
+    scramble_kernel<<<runs_grid(run.n, 1), 256, 0, stream>>>(in, out, seq, period, nullptr, run, 1);
     GPUOFDM_CUDA_CHECK_LAUNCH(scramble_kernel);
 }
 
 scrambler_cuda::scrambler_cuda(const scrambler_params& p, const device_spec& dev)
-    : scrambler(p),
-      d_table(d_spec),
-      d_staging(dev, d_batch, d_batch),
-      d_seq(d_table.period())
+    : scrambler(p), d_table(d_spec), d_staging(dev, d_batch, d_batch), d_seq(d_table.period())
 {
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_seq.get(), d_table.bits().data(), d_table.period(),
-                                  cudaMemcpyHostToDevice));
+    GPUOFDM_CUDA_CHECK(
+        cudaMemcpy(d_seq.get(), d_table.bits().data(), d_table.period(), cudaMemcpyHostToDevice));
 }
 
 void scrambler_cuda::process(const uint8_t* in, uint8_t* out, size_t n_bits, scrambler_state& state)

@@ -31,7 +31,10 @@ class conv_encoder_cpu : public conv_encoder
 public:
     explicit conv_encoder_cpu(const conv_encoder_params& p);
     device_spec device() const override { return {}; }
-    size_t process(const uint8_t* in, uint8_t* out, size_t n_in, conv_encoder_state& state) override;
+    size_t process(const uint8_t* in,
+                   uint8_t* out,
+                   size_t n_in,
+                   conv_encoder_state& state) override;
 };
 
 //! CPU twin of the interleaver.

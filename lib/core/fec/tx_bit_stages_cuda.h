@@ -49,11 +49,21 @@ struct scramble_run {
 
 //! Scrambles every run of the device array \p runs (max_n: the longest run); \p seq is
 //! the LFSR's period table (lfsr_period_table::bits()) on the device. in may equal out.
-void launch_scramble(const uint8_t* in, uint8_t* out, const uint8_t* seq, unsigned period,
-                     const scramble_run* runs, size_t n_runs, size_t max_n, cudaStream_t stream);
+void launch_scramble(const uint8_t* in,
+                     uint8_t* out,
+                     const uint8_t* seq,
+                     unsigned period,
+                     const scramble_run* runs,
+                     size_t n_runs,
+                     size_t max_n,
+                     cudaStream_t stream);
 //! One run, passed by value.
-void launch_scramble(const uint8_t* in, uint8_t* out, const uint8_t* seq, unsigned period,
-                     const scramble_run& run, cudaStream_t stream);
+void launch_scramble(const uint8_t* in,
+                     uint8_t* out,
+                     const uint8_t* seq,
+                     unsigned period,
+                     const scramble_run& run,
+                     cudaStream_t stream);
 
 /*!
  * \brief One run of launch_conv_encode(): n input bits from in[in_offset] encoded with
@@ -70,8 +80,12 @@ struct conv_run {
 };
 
 //! Encodes every run of the device array \p runs (max_n: the longest run, in input bits).
-void launch_conv_encode(const uint8_t* in, uint8_t* out, const conv_run* runs, size_t n_runs,
-                        size_t max_n, cudaStream_t stream);
+void launch_conv_encode(const uint8_t* in,
+                        uint8_t* out,
+                        const conv_run* runs,
+                        size_t n_runs,
+                        size_t max_n,
+                        cudaStream_t stream);
 //! One run, passed by value.
 void launch_conv_encode(const uint8_t* in, uint8_t* out, const conv_run& run, cudaStream_t stream);
 
@@ -89,16 +103,35 @@ struct permute_run {
 };
 
 //! Interleaves (inverse = false) or deinterleaves every run of the device array \p runs.
-void launch_permute(const uint8_t* in, uint8_t* out, const uint32_t* perm,
-                    const permute_run* runs, size_t n_runs, size_t max_n, bool inverse,
+void launch_permute(const uint8_t* in,
+                    uint8_t* out,
+                    const uint32_t* perm,
+                    const permute_run* runs,
+                    size_t n_runs,
+                    size_t max_n,
+                    bool inverse,
                     cudaStream_t stream);
-void launch_permute(const float* in, float* out, const uint32_t* perm, const permute_run* runs,
-                    size_t n_runs, size_t max_n, bool inverse, cudaStream_t stream);
+void launch_permute(const float* in,
+                    float* out,
+                    const uint32_t* perm,
+                    const permute_run* runs,
+                    size_t n_runs,
+                    size_t max_n,
+                    bool inverse,
+                    cudaStream_t stream);
 //! One run, passed by value.
-void launch_permute(const uint8_t* in, uint8_t* out, const uint32_t* perm,
-                    const permute_run& run, bool inverse, cudaStream_t stream);
-void launch_permute(const float* in, float* out, const uint32_t* perm, const permute_run& run,
-                    bool inverse, cudaStream_t stream);
+void launch_permute(const uint8_t* in,
+                    uint8_t* out,
+                    const uint32_t* perm,
+                    const permute_run& run,
+                    bool inverse,
+                    cudaStream_t stream);
+void launch_permute(const float* in,
+                    float* out,
+                    const uint32_t* perm,
+                    const permute_run& run,
+                    bool inverse,
+                    cudaStream_t stream);
 
 /*!
  * \brief One run of launch_map(): n_points points of \p mod from the bits at
@@ -119,10 +152,18 @@ struct map_run {
 
 //! Maps every run of the device array \p runs (max_n: the most points of a run);
 //! \p place: a device table of the largest group (may be null when every group is 0).
-void launch_map(const uint8_t* bits, cfloat* out, const uint32_t* place, const map_run* runs,
-                size_t n_runs, size_t max_n, cudaStream_t stream);
+void launch_map(const uint8_t* bits,
+                cfloat* out,
+                const uint32_t* place,
+                const map_run* runs,
+                size_t n_runs,
+                size_t max_n,
+                cudaStream_t stream);
 //! One run, passed by value.
-void launch_map(const uint8_t* bits, cfloat* out, const uint32_t* place, const map_run& run,
+void launch_map(const uint8_t* bits,
+                cfloat* out,
+                const uint32_t* place,
+                const map_run& run,
                 cudaStream_t stream);
 
 //! CUDA scrambler: every bit indexes the LFSR's period table (jump-ahead).
@@ -145,7 +186,10 @@ class conv_encoder_cuda : public conv_encoder
 public:
     conv_encoder_cuda(const conv_encoder_params& p, const device_spec& dev);
     device_spec device() const override { return d_staging.device(); }
-    size_t process(const uint8_t* in, uint8_t* out, size_t n_in, conv_encoder_state& state) override;
+    size_t process(const uint8_t* in,
+                   uint8_t* out,
+                   size_t n_in,
+                   conv_encoder_state& state) override;
 
 private:
     cuda_bit_staging d_staging;

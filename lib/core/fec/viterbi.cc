@@ -59,8 +59,8 @@ viterbi_params viterbi_params::for_protocol(const std::string& protocol, const s
         p.poly0 = 0171;
         p.poly1 = 0133;
     } else {
-        throw std::invalid_argument("protocol: must be \"80211a\" or \"80216\", got \"" +
-                                    protocol + "\"");
+        throw std::invalid_argument("protocol: must be \"80211a\" or \"80216\", got \"" + protocol +
+                                    "\"");
     }
     size_t overlap;
     if (rate == "1/2")
@@ -103,7 +103,9 @@ size_t viterbi_decoder::max_chunks() const
     return 2 * ((d_params.max_steps + d_params.chunk_len - 1) / d_params.chunk_len);
 }
 
-void viterbi_decoder::decode_frames(const float* llr, size_t n_llr, size_t frame_steps,
+void viterbi_decoder::decode_frames(const float* llr,
+                                    size_t n_llr,
+                                    size_t frame_steps,
                                     uint8_t* out)
 {
     if (frame_steps == 0)
@@ -112,9 +114,9 @@ void viterbi_decoder::decode_frames(const float* llr, size_t n_llr, size_t frame
         throw std::invalid_argument("frame_steps: " + std::to_string(frame_steps) +
                                     " exceeds max_steps " + std::to_string(d_params.max_steps));
     if (n_llr % (2 * frame_steps) != 0)
-        throw std::invalid_argument("n_llr: must be a multiple of 2 * frame_steps = " +
-                                    std::to_string(2 * frame_steps) + ", got " +
-                                    std::to_string(n_llr));
+        throw std::invalid_argument(
+            "n_llr: must be a multiple of 2 * frame_steps = " + std::to_string(2 * frame_steps) +
+            ", got " + std::to_string(n_llr));
     viterbi_job job = make_job();
     job.seg_steps = frame_steps;
     job.base = 0;
@@ -143,11 +145,13 @@ size_t viterbi_decoder::frames_per_launch(size_t frame_steps) const
     job.out_begin = 0;
     job.out_end = frame_steps;
     const size_t per_frame = viterbi_chunks_per_segment(job);
-    return std::max<size_t>(
-        1, std::min(d_params.max_steps / frame_steps, max_chunks() / per_frame));
+    return std::max<size_t>(1,
+                            std::min(d_params.max_steps / frame_steps, max_chunks() / per_frame));
 }
 
-void viterbi_decoder::decode_frames_hard(const uint8_t* bits, size_t n_bits, size_t frame_steps,
+void viterbi_decoder::decode_frames_hard(const uint8_t* bits,
+                                         size_t n_bits,
+                                         size_t frame_steps,
                                          uint8_t* out)
 {
     d_hard.resize(n_bits);
@@ -162,9 +166,15 @@ size_t viterbi_decoder::stream_bits_per_launch() const
                           1, std::min<uint64_t>((d_params.max_steps - W - T) / L, max_chunks())));
 }
 
-size_t viterbi_decoder::decode_window(const float* llr, uint64_t base, size_t n_steps,
-                                      uint64_t next_out, bool zero_start, bool end,
-                                      bool zero_end, uint8_t* out, size_t max_bits)
+size_t viterbi_decoder::decode_window(const float* llr,
+                                      uint64_t base,
+                                      size_t n_steps,
+                                      uint64_t next_out,
+                                      bool zero_start,
+                                      bool end,
+                                      bool zero_end,
+                                      uint8_t* out,
+                                      size_t max_bits)
 {
     const uint64_t L = d_params.chunk_len, T = d_params.traceback;
     const uint64_t total = base + n_steps;
@@ -207,7 +217,9 @@ size_t viterbi_decoder::decode_window(const float* llr, uint64_t base, size_t n_
     return written;
 }
 
-size_t viterbi_decoder::process(const float* llr, size_t n_llr, uint8_t* out,
+size_t viterbi_decoder::process(const float* llr,
+                                size_t n_llr,
+                                uint8_t* out,
                                 viterbi_stream_state& st)
 {
     if (n_llr % 2 != 0)
@@ -215,8 +227,8 @@ size_t viterbi_decoder::process(const float* llr, size_t n_llr, uint8_t* out,
                                     std::to_string(n_llr));
     st.llr.insert(st.llr.end(), llr, llr + n_llr);
     const size_t written =
-        decode_window(st.llr.data(), st.base, st.llr.size() / 2, st.next_out, st.zero_start,
-                      false, false, out, std::numeric_limits<size_t>::max());
+        decode_window(st.llr.data(), st.base, st.llr.size() / 2, st.next_out, st.zero_start, false,
+                      false, out, std::numeric_limits<size_t>::max());
     st.next_out += written;
     // Keep only what the next chunk's warm-up and the undecoded steps need.
     const uint64_t keep = std::max<uint64_t>(st.base, window_begin(st.next_out));
@@ -225,7 +237,9 @@ size_t viterbi_decoder::process(const float* llr, size_t n_llr, uint8_t* out,
     return written;
 }
 
-size_t viterbi_decoder::process_hard(const uint8_t* bits, size_t n_bits, uint8_t* out,
+size_t viterbi_decoder::process_hard(const uint8_t* bits,
+                                     size_t n_bits,
+                                     uint8_t* out,
                                      viterbi_stream_state& st)
 {
     d_hard.resize(n_bits);
@@ -237,8 +251,8 @@ size_t viterbi_decoder::flush(uint8_t* out, viterbi_stream_state& st, bool zero_
 {
     // Whatever process() left is less than one chunk plus its traceback tail.
     const size_t written =
-        decode_window(st.llr.data(), st.base, st.llr.size() / 2, st.next_out, st.zero_start,
-                      true, zero_end, out, std::numeric_limits<size_t>::max());
+        decode_window(st.llr.data(), st.base, st.llr.size() / 2, st.next_out, st.zero_start, true,
+                      zero_end, out, std::numeric_limits<size_t>::max());
     st.reset();
     return written;
 }

@@ -113,8 +113,7 @@ public:
      */
     size_t process(const float* llr, size_t n_llr, uint8_t* out, viterbi_stream_state& st);
     //! The same for hard input (0/1 bytes).
-    size_t process_hard(const uint8_t* bits, size_t n_bits, uint8_t* out,
-                        viterbi_stream_state& st);
+    size_t process_hard(const uint8_t* bits, size_t n_bits, uint8_t* out, viterbi_stream_state& st);
     /*!
      * \brief End of stream: decodes what is left (at most chunk_len + traceback bits) and
      * resets \p st. zero_end: the encoder was flushed to state 0 at the end.
@@ -134,8 +133,14 @@ public:
      * position 0. Returns the bits written to out; the caller adds them to next_out and may
      * drop every step before window_begin() of the new next_out. Allocates nothing.
      */
-    size_t decode_window(const float* llr, uint64_t base, size_t n_steps, uint64_t next_out,
-                         bool zero_start, bool end, bool zero_end, uint8_t* out,
+    size_t decode_window(const float* llr,
+                         uint64_t base,
+                         size_t n_steps,
+                         uint64_t next_out,
+                         bool zero_start,
+                         bool end,
+                         bool zero_end,
+                         uint8_t* out,
                          size_t max_bits);
     //! First stream position the chunk decoded from next_out reads (its warm-up).
     uint64_t window_begin(uint64_t next_out) const
@@ -181,8 +186,8 @@ public:
      * d_llr + r src_pitch, packed from \p at on (at + rows n_llr <= 2 max_steps): many
      * frames in one strided copy.
      */
-    virtual void device_load_from_device(const float* d_llr, size_t n_llr, size_t at = 0,
-                                         size_t rows = 1, size_t src_pitch = 0);
+    virtual void device_load_from_device(
+        const float* d_llr, size_t n_llr, size_t at = 0, size_t rows = 1, size_t src_pitch = 0);
     virtual void device_decode_frames(size_t frame_steps, size_t n_frames);
     virtual void device_fetch(uint8_t* out, size_t n_bits);
 
@@ -218,11 +223,15 @@ public:
 private:
     //! Decodes chunks [first, end) of the job (counted over all segments) with decision
     //! memory dec (two words per step of chunk_len + traceback).
-    void run_chunks(const float* llr, const viterbi_job& job, uint8_t* out, uint64_t first,
-                    uint64_t end, uint32_t* dec) const;
+    void run_chunks(const float* llr,
+                    const viterbi_job& job,
+                    uint8_t* out,
+                    uint64_t first,
+                    uint64_t end,
+                    uint32_t* dec) const;
 
     unsigned d_threads = 1;
-    std::vector<uint32_t> d_dec; //!< decisions of one chunk per thread, two words a step
+    std::vector<uint32_t> d_dec;         //!< decisions of one chunk per thread, two words a step
     std::unique_ptr<worker_pool> d_pool; //!< d_threads - 1 workers (none for one thread)
 };
 
@@ -237,8 +246,8 @@ std::unique_ptr<viterbi_decoder> make_viterbi_decoder_cuda(const viterbi_params&
  * frame from state 0 (double metrics), whole-frame survivor memory, traceback from state 0
  * (zero_end) or the best state. Written independently of the chunked code above.
  */
-std::vector<uint8_t> viterbi_decode_reference(const float* llr, size_t n_steps, unsigned poly0,
-                                              unsigned poly1, bool zero_end);
+std::vector<uint8_t> viterbi_decode_reference(
+    const float* llr, size_t n_steps, unsigned poly0, unsigned poly1, bool zero_end);
 
 //! Hard bits (0/1 bytes) to LLRs: 0 -> +1, 1 -> -1.
 void hard_to_llr(const uint8_t* bits, size_t n, float* llr);

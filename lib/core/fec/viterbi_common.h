@@ -35,17 +35,17 @@ constexpr float viterbi_unreached = -1.0e30f;
  */
 struct viterbi_job {
     uint64_t n_segments;
-    uint64_t seg_steps;  //!< steps held per segment
-    uint64_t base;       //!< stream position of step 0 of each segment
-    uint64_t out_begin;  //!< first position decoded: a multiple of chunk_len, or base
-    uint64_t out_end;    //!< one past the last position decoded (<= base + seg_steps)
-    uint32_t chunk_len;  //!< decoded steps per chunk (L_d)
-    uint32_t warmup;     //!< steps run before a chunk from all-equal metrics
-    uint32_t traceback;  //!< steps run after a chunk before tracing back (L_t)
-    uint32_t poly0;      //!< generator of the first LLR of each pair
-    uint32_t poly1;      //!< generator of the second LLR of each pair
-    bool known_start;    //!< the trellis is in state 0 at stream position 0
-    bool zero_end;       //!< the trellis is in state 0 at base + seg_steps
+    uint64_t seg_steps; //!< steps held per segment
+    uint64_t base;      //!< stream position of step 0 of each segment
+    uint64_t out_begin; //!< first position decoded: a multiple of chunk_len, or base
+    uint64_t out_end;   //!< one past the last position decoded (<= base + seg_steps)
+    uint32_t chunk_len; //!< decoded steps per chunk (L_d)
+    uint32_t warmup;    //!< steps run before a chunk from all-equal metrics
+    uint32_t traceback; //!< steps run after a chunk before tracing back (L_t)
+    uint32_t poly0;     //!< generator of the first LLR of each pair
+    uint32_t poly1;     //!< generator of the second LLR of each pair
+    bool known_start;   //!< the trellis is in state 0 at stream position 0
+    bool zero_end;      //!< the trellis is in state 0 at base + seg_steps
 };
 
 //! Where one chunk runs, in stream positions.
@@ -110,8 +110,8 @@ GPUOFDM_HD inline float viterbi_branch(unsigned w, float l0, float l1, unsigned 
  * \brief Add-compare-select into new state s from the metrics m of the previous step.
  * The larger metric survives; on a tie the predecessor with d = 0 does.
  */
-GPUOFDM_HD inline float viterbi_acs(const float* m, unsigned s, float l0, float l1, unsigned g0,
-                                    unsigned g1, unsigned* decision)
+GPUOFDM_HD inline float viterbi_acs(
+    const float* m, unsigned s, float l0, float l1, unsigned g0, unsigned g1, unsigned* decision)
 {
     const unsigned p0 = (s << 1) & 63u;
     const unsigned w0 = ((s >> 5) << 6) | p0;
@@ -128,8 +128,11 @@ GPUOFDM_HD inline float viterbi_acs(const float* m, unsigned s, float l0, float 
  * dec holds two 32-bit words per step from out_begin on (bit s of word s / 32 = the decision
  * into state s), as the CUDA kernel's ballots produce them.
  */
-GPUOFDM_HD inline void viterbi_traceback(const uint32_t* dec, uint64_t out_begin,
-                                         uint64_t out_end, uint64_t fwd_end, unsigned state,
+GPUOFDM_HD inline void viterbi_traceback(const uint32_t* dec,
+                                         uint64_t out_begin,
+                                         uint64_t out_end,
+                                         uint64_t fwd_end,
+                                         unsigned state,
                                          uint8_t* out)
 {
     for (uint64_t t = fwd_end; t-- > out_begin;) {

@@ -94,8 +94,13 @@ struct branch_tables {
  * unnormalised) and norm (the renormalisation still to subtract); the decisions of the
  * steps from out_begin on go to dec, two words a step.
  */
-void forward(const branch_tables& bt, const float* s_llr, uint64_t base, const viterbi_chunk& k,
-             float* m, float& norm_io, uint32_t* dec)
+void forward(const branch_tables& bt,
+             const float* s_llr,
+             uint64_t base,
+             const viterbi_chunk& k,
+             float* m,
+             float& norm_io,
+             uint32_t* dec)
 {
     alignas(16) float buf[2][viterbi_states];
     float* cur = buf[0];
@@ -223,15 +228,12 @@ __attribute__((target("avx2"))) void forward_avx2(const branch_tables& bt,
 }
 
 //! The forward pass this CPU runs best.
-using forward_fn = void (*)(const branch_tables&, const float*, uint64_t, const viterbi_chunk&,
-                            float*, float&, uint32_t*);
-forward_fn pick_forward()
-{
-    return __builtin_cpu_supports("avx2") ? forward_avx2 : forward;
-}
+using forward_fn = void (*)(
+    const branch_tables&, const float*, uint64_t, const viterbi_chunk&, float*, float&, uint32_t*);
+forward_fn pick_forward() { return __builtin_cpu_supports("avx2") ? forward_avx2 : forward; }
 #else
-using forward_fn = void (*)(const branch_tables&, const float*, uint64_t, const viterbi_chunk&,
-                            float*, float&, uint32_t*);
+using forward_fn = void (*)(
+    const branch_tables&, const float*, uint64_t, const viterbi_chunk&, float*, float&, uint32_t*);
 forward_fn pick_forward() { return forward; }
 #endif
 
@@ -248,8 +250,12 @@ viterbi_decoder_cpu::viterbi_decoder_cpu(const viterbi_params& p) : viterbi_deco
 
 viterbi_decoder_cpu::~viterbi_decoder_cpu() = default;
 
-void viterbi_decoder_cpu::run_chunks(const float* llr, const viterbi_job& job, uint8_t* out,
-                                     uint64_t first, uint64_t end, uint32_t* dec) const
+void viterbi_decoder_cpu::run_chunks(const float* llr,
+                                     const viterbi_job& job,
+                                     uint8_t* out,
+                                     uint64_t first,
+                                     uint64_t end,
+                                     uint32_t* dec) const
 {
     const branch_tables bt(job.poly0, job.poly1);
     const uint64_t n_chunks = viterbi_chunks_per_segment(job);
@@ -302,14 +308,14 @@ void viterbi_decoder_cpu::run(const float* llr, const viterbi_job& job, uint8_t*
         unsigned(n_threads),
         [](void* ctx, unsigned i) {
             const auto& s = *static_cast<const slices*>(ctx);
-            s.self->run_chunks(s.llr, *s.job, s.out, s.total * i / s.n,
-                               s.total * (i + 1) / s.n, s.self->d_dec.data() + i * s.dec_words);
+            s.self->run_chunks(s.llr, *s.job, s.out, s.total * i / s.n, s.total * (i + 1) / s.n,
+                               s.self->d_dec.data() + i * s.dec_words);
         },
         &s);
 }
 
-std::vector<uint8_t> viterbi_decode_reference(const float* llr, size_t n_steps, unsigned poly0,
-                                              unsigned poly1, bool zero_end)
+std::vector<uint8_t> viterbi_decode_reference(
+    const float* llr, size_t n_steps, unsigned poly0, unsigned poly1, bool zero_end)
 {
     // Forward formulation: from each state p and input b, the encoder register is
     // b followed by p's six bits; it outputs the parities of the taps and moves on.

@@ -24,9 +24,12 @@ namespace {
 constexpr unsigned warps_per_block = 4;
 constexpr unsigned full_mask = 0xffffffffu;
 
-__global__ void viterbi_chunk_kernel(const float* __restrict__ llr, viterbi_job job,
-                                     uint64_t n_chunks, uint32_t* __restrict__ dec_all,
-                                     uint64_t dec_words, uint8_t* __restrict__ out)
+__global__ void viterbi_chunk_kernel(const float* __restrict__ llr,
+                                     viterbi_job job,
+                                     uint64_t n_chunks,
+                                     uint32_t* __restrict__ dec_all,
+                                     uint64_t dec_words,
+                                     uint8_t* __restrict__ out)
 {
     __shared__ float metrics[warps_per_block][2][viterbi_states];
     const unsigned lane = threadIdx.x & 31u;
@@ -94,14 +97,10 @@ class viterbi_decoder_cuda : public viterbi_decoder
 {
 public:
     viterbi_decoder_cuda(const viterbi_params& p, const device_spec& dev)
-        : viterbi_decoder(p),
-          d_device(activate(dev)),
-          d_dec_words(2 * (d_params.chunk_len + d_params.traceback)),
-          d_llr(2 * d_params.max_steps),
-          d_dec(max_chunks() * d_dec_words),
-          d_out(d_params.max_steps),
-          d_host_llr(2 * d_params.max_steps),
-          d_host_out(d_params.max_steps),
+        : viterbi_decoder(p), d_device(activate(dev)),
+          d_dec_words(2 * (d_params.chunk_len + d_params.traceback)), d_llr(2 * d_params.max_steps),
+          d_dec(max_chunks() * d_dec_words), d_out(d_params.max_steps),
+          d_host_llr(2 * d_params.max_steps), d_host_out(d_params.max_steps),
           d_pinned(dev.cuda_index)
     {
     }
@@ -135,8 +134,8 @@ public:
         viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_stream.get()>>>(
             d_llr.get(), job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
         GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(),
-                                           n_out, cudaMemcpyDeviceToHost, d_stream.get()));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(), n_out,
+                                           cudaMemcpyDeviceToHost, d_stream.get()));
         d_stream.synchronize();
         if (!direct_out)
             std::memcpy(out, d_host_out.get(), n_out);
@@ -148,24 +147,24 @@ public:
     void device_load(const float* llr, size_t n_llr) override
     {
         if (n_llr > 2 * d_params.max_steps)
-            throw std::invalid_argument("n_llr: at most 2 max_steps = " +
-                                        std::to_string(2 * d_params.max_steps) + ", got " +
-                                        std::to_string(n_llr));
+            throw std::invalid_argument(
+                "n_llr: at most 2 max_steps = " + std::to_string(2 * d_params.max_steps) +
+                ", got " + std::to_string(n_llr));
         use_device(d_device.cuda_index);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), llr, n_llr * sizeof(float),
                                            cudaMemcpyHostToDevice, d_stream.get()));
         d_stream.synchronize();
     }
 
-    void device_load_from_device(const float* d_src, size_t n_llr, size_t at, size_t rows,
-                                 size_t src_pitch) override
+    void device_load_from_device(
+        const float* d_src, size_t n_llr, size_t at, size_t rows, size_t src_pitch) override
     {
         const size_t total = n_llr * rows;
         if (at > 2 * d_params.max_steps || total > 2 * d_params.max_steps - at)
             throw std::invalid_argument("n_llr: at + rows n_llr at most 2 max_steps = " +
                                         std::to_string(2 * d_params.max_steps) + ", got " +
-                                        std::to_string(at) + " + " + std::to_string(rows) +
-                                        " x " + std::to_string(n_llr));
+                                        std::to_string(at) + " + " + std::to_string(rows) + " x " +
+                                        std::to_string(n_llr));
         if (rows > 1 && src_pitch < n_llr)
             throw std::invalid_argument("src_pitch: at least n_llr (" + std::to_string(n_llr) +
                                         "), got " + std::to_string(src_pitch));
@@ -178,9 +177,8 @@ public:
                                                cudaMemcpyDeviceToDevice, d_stream.get()));
         else
             GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_llr.get() + at, n_llr * sizeof(float), d_src,
-                                                 src_pitch * sizeof(float),
-                                                 n_llr * sizeof(float), rows,
-                                                 cudaMemcpyDeviceToDevice, d_stream.get()));
+                                                 src_pitch * sizeof(float), n_llr * sizeof(float),
+                                                 rows, cudaMemcpyDeviceToDevice, d_stream.get()));
     }
 
     void device_decode_frames(size_t frame_steps, size_t n_frames) override
@@ -212,8 +210,8 @@ public:
         if (n_bits > d_params.max_steps)
             throw std::invalid_argument("n_bits: at most max_steps");
         use_device(d_device.cuda_index);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out, d_out.get(), n_bits, cudaMemcpyDeviceToHost,
-                                           d_stream.get()));
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyAsync(out, d_out.get(), n_bits, cudaMemcpyDeviceToHost, d_stream.get()));
         d_stream.synchronize();
     }
 

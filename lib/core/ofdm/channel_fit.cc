@@ -14,13 +14,17 @@
 
 namespace gr::gpuofdm::core {
 
-channel_tap_fit make_channel_tap_fit(const std::vector<int>& obs, const std::vector<int>& eval,
-                                     int fft_len, int taps, int first_delay)
+channel_tap_fit make_channel_tap_fit(const std::vector<int>& obs,
+                                     const std::vector<int>& eval,
+                                     int fft_len,
+                                     int taps,
+                                     int first_delay)
 {
     const size_t n = obs.size(), t = size_t(std::max(taps, 1));
     using cd = std::complex<double>;
     const auto phasor = [&](int k, size_t i) {
-        return std::polar(1.0, -2.0 * M_PI * k * (double(i) + double(first_delay)) / double(fft_len));
+        return std::polar(1.0,
+                          -2.0 * M_PI * k * (double(i) + double(first_delay)) / double(fft_len));
     };
     // A[k][i] = e^{-j 2 pi k d_i / fft_len} (k the bin; the subcarrier gives the same phase).
     std::vector<cd> a(n * t);

@@ -34,8 +34,11 @@ struct channel_tap_fit {
  * n_obs x taps least squares by the normal equations, solved in double (Gauss-Jordan with
  * partial pivoting).
  */
-channel_tap_fit make_channel_tap_fit(const std::vector<int>& obs, const std::vector<int>& eval,
-                                     int fft_len, int taps, int first_delay);
+channel_tap_fit make_channel_tap_fit(const std::vector<int>& obs,
+                                     const std::vector<int>& eval,
+                                     int fft_len,
+                                     int taps,
+                                     int first_delay);
 
 } // namespace gr::gpuofdm::core
 

@@ -47,10 +47,14 @@ enum class modulation { bpsk, qpsk, qam16, qam64 };
 GPUOFDM_HD inline unsigned bits_per_symbol(modulation m)
 {
     switch (m) {
-    case modulation::bpsk: return 1;
-    case modulation::qpsk: return 2;
-    case modulation::qam16: return 4;
-    default: return 6;
+    case modulation::bpsk:
+        return 1;
+    case modulation::qpsk:
+        return 2;
+    case modulation::qam16:
+        return 4;
+    default:
+        return 6;
     }
 }
 
@@ -58,10 +62,14 @@ GPUOFDM_HD inline unsigned bits_per_symbol(modulation m)
 GPUOFDM_HD inline float modulation_scale(modulation m)
 {
     switch (m) {
-    case modulation::bpsk: return 1.0f;
-    case modulation::qpsk: return 0.70710678118654752f;  // 1/sqrt(2)
-    case modulation::qam16: return 0.31622776601683794f; // 1/sqrt(10)
-    default: return 0.15430334996209191f;                // 1/sqrt(42)
+    case modulation::bpsk:
+        return 1.0f;
+    case modulation::qpsk:
+        return 0.70710678118654752f; // 1/sqrt(2)
+    case modulation::qam16:
+        return 0.31622776601683794f; // 1/sqrt(10)
+    default:
+        return 0.15430334996209191f; // 1/sqrt(42)
     }
 }
 
@@ -83,7 +91,10 @@ GPUOFDM_HD inline int gray_pam_level(unsigned label, unsigned n)
  * labelled as \p standard labels it (802.16: the 802.11a point of the complemented bits,
  * see the file comment).
  */
-GPUOFDM_HD inline void map_bits(const uint8_t* bits, modulation m, float& re, float& im,
+GPUOFDM_HD inline void map_bits(const uint8_t* bits,
+                                modulation m,
+                                float& re,
+                                float& im,
                                 phy_standard standard = phy_standard::ieee80211a)
 {
     const unsigned n = bits_per_symbol(m);

@@ -26,8 +26,8 @@ demapper::demapper(const demapper_params& p) : d_params(p)
     d_batch = p.batch ? p.batch : size_t(1) << 20;
 }
 
-void demapper::process(const cfloat* in, float* out, size_t n_points, float noise_var,
-                       const float* gain)
+void demapper::process(
+    const cfloat* in, float* out, size_t n_points, float noise_var, const float* gain)
 {
     if (!(noise_var > 0.0f) || !std::isfinite(noise_var))
         throw std::invalid_argument("noise_var: must be finite and > 0, got " +

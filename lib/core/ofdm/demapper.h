@@ -80,8 +80,7 @@ GPUOFDM_HD inline void demap_axis(float y, unsigned n, float k, float w, bool ha
  * \brief Demaps one point into bits_per_symbol(m) values at out, b0 first.
  * \param w LLR weight: 1 / noise variance (times |H|^2 for a per-carrier gain)
  */
-GPUOFDM_HD inline void demap_point(float re, float im, modulation m, float w, bool hard,
-                                   float* out)
+GPUOFDM_HD inline void demap_point(float re, float im, modulation m, float w, bool hard, float* out)
 {
     const unsigned n = bits_per_symbol(m);
     const float k = modulation_scale(m);
@@ -115,14 +114,16 @@ public:
      *        LLR of point j is further scaled by gain[j] (0: no information, LLR 0)
      * \throws std::invalid_argument for a bad noise_var
      */
-    void process(const cfloat* in, float* out, size_t n_points, float noise_var = 1.0f,
+    void process(const cfloat* in,
+                 float* out,
+                 size_t n_points,
+                 float noise_var = 1.0f,
                  const float* gain = nullptr);
 
 protected:
     explicit demapper(const demapper_params& p);
     //! Backend: at most batch() points; w = 1 / noise_var.
-    virtual void run(const cfloat* in, const float* gain, float* out, size_t n_points,
-                     float w) = 0;
+    virtual void run(const cfloat* in, const float* gain, float* out, size_t n_points, float w) = 0;
 
     demapper_params d_params;
     size_t d_batch; //!< points per launch
@@ -139,8 +140,7 @@ public:
     device_spec device() const override { return {}; }
 
 protected:
-    void run(const cfloat* in, const float* gain, float* out, size_t n_points,
-             float w) override;
+    void run(const cfloat* in, const float* gain, float* out, size_t n_points, float w) override;
 };
 
 #ifdef GPUOFDM_HAVE_CUDA
@@ -154,8 +154,8 @@ std::unique_ptr<demapper> make_demapper_cuda(const demapper_params& p, const dev
  * per-carrier gains of OFDM symbols), as demapper::process() computes it.
  */
 struct demap_run {
-    unsigned long long in_offset;   //!< first point in in
-    unsigned long long out_offset;  //!< first value in out
+    unsigned long long in_offset;  //!< first point in in
+    unsigned long long out_offset; //!< first value in out
     unsigned long long n_points;
     unsigned long long gain_offset; //!< first gain in gain
     unsigned int gain_period;       //!< 0: no gain
@@ -168,8 +168,14 @@ struct demap_run {
  * \p runs (max_n: the most points of a run) on \p stream; device pointers, no copy, no
  * sync. \p gain may be null when no run has a gain.
  */
-void launch_demap(const cfloat* in, const float* gain, float* out, const demap_run* runs,
-                  size_t n_runs, size_t max_n, bool hard, cudaStream_t stream);
+void launch_demap(const cfloat* in,
+                  const float* gain,
+                  float* out,
+                  const demap_run* runs,
+                  size_t n_runs,
+                  size_t max_n,
+                  bool hard,
+                  cudaStream_t stream);
 #endif
 
 } // namespace gr::gpuofdm::core

@@ -39,23 +39,31 @@ __global__ void map_kernel(const uint8_t* __restrict__ bits,
 
 } // namespace
 
-void launch_map(const uint8_t* bits, cfloat* out, const uint32_t* place, const map_run* runs,
-                size_t n_runs, size_t max_n, cudaStream_t stream)
+void launch_map(const uint8_t* bits,
+                cfloat* out,
+                const uint32_t* place,
+                const map_run* runs,
+                size_t n_runs,
+                size_t max_n,
+                cudaStream_t stream)
 {
     if (n_runs == 0 || max_n == 0)
         return;
-    map_kernel<<<runs_grid(max_n, n_runs), 256, 0, stream>>>(
-        bits, reinterpret_cast<float2*>(out), place, runs, map_run{}, n_runs);
+    map_kernel<<<runs_grid(max_n, n_runs), 256, 0, stream>>>(bits, reinterpret_cast<float2*>(out),
+                                                             place, runs, map_run{}, n_runs);
     GPUOFDM_CUDA_CHECK_LAUNCH(map_kernel);
 }
 
-void launch_map(const uint8_t* bits, cfloat* out, const uint32_t* place, const map_run& run,
+void launch_map(const uint8_t* bits,
+                cfloat* out,
+                const uint32_t* place,
+                const map_run& run,
                 cudaStream_t stream)
 {
     if (run.n_points == 0)
         return;
-    map_kernel<<<runs_grid(run.n_points, 1), 256, 0, stream>>>(
-        bits, reinterpret_cast<float2*>(out), place, nullptr, run, 1);
+    map_kernel<<<runs_grid(run.n_points, 1), 256, 0, stream>>>(bits, reinterpret_cast<float2*>(out),
+                                                               place, nullptr, run, 1);
     GPUOFDM_CUDA_CHECK_LAUNCH(map_kernel);
 }
 
@@ -71,7 +79,8 @@ void mapper_cuda::process(const uint8_t* bits, cfloat* out, size_t n_points)
         const size_t k = std::min(n_points, d_batch);
         d_staging.run(bits, k * n_bits, out, k * sizeof(cfloat), [&] {
             launch_map(d_staging.device_in<uint8_t>(), d_staging.device_out<cfloat>(), nullptr,
-                       map_run{ 0, 0, k, d_params.mod, 0, 0, d_params.standard }, d_staging.stream());
+                       map_run{ 0, 0, k, d_params.mod, 0, 0, d_params.standard },
+                       d_staging.stream());
         });
         bits += k * n_bits;
         out += k;

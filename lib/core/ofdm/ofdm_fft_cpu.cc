@@ -12,8 +12,7 @@
 
 namespace gr::gpuofdm::core {
 
-ofdm_fft_cpu::ofdm_fft_cpu(const ofdm_params& p)
-    : ofdm_stage(p), d_plan(d_layout.fft_len(), true)
+ofdm_fft_cpu::ofdm_fft_cpu(const ofdm_params& p) : ofdm_stage(p), d_plan(d_layout.fft_len(), true)
 {
 }
 

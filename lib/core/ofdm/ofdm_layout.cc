@@ -36,14 +36,12 @@ ofdm_layout::ofdm_layout(const ofdm_params& p)
     for (int cp : p.cp_lengths)
         if (cp < 0 || cp > p.fft_len)
             throw std::invalid_argument("cp_lengths: each CP must be in 0..fft_len (" +
-                                        std::to_string(p.fft_len) + "), got " +
-                                        std::to_string(cp));
+                                        std::to_string(p.fft_len) + "), got " + std::to_string(cp));
     if (!std::isfinite(p.scale) || p.scale == 0.0f)
         throw std::invalid_argument("scale: must be finite and nonzero");
     if (p.batch < 0 || p.batch > max_batch)
         throw std::invalid_argument("batch: must be 0 (default) or 1.." +
-                                    std::to_string(max_batch) + ", got " +
-                                    std::to_string(p.batch));
+                                    std::to_string(max_batch) + ", got " + std::to_string(p.batch));
 
     d_fft_len = size_t(p.fft_len);
     d_cp.assign(p.cp_lengths.begin(), p.cp_lengths.end());

@@ -18,11 +18,11 @@ using cfloat = std::complex<float>;
 
 //! Parameters shared by the OFDM FFT and IFFT stages, as the user gives them.
 struct ofdm_params {
-    int fft_len = 64;                 //!< FFT size, 1 .. 2^20
+    int fft_len = 64;                  //!< FFT size, 1 .. 2^20
     std::vector<int> cp_lengths{ 16 }; //!< CP of each symbol, used round robin; 0 .. fft_len each
-    bool shift = true;                //!< DC in the middle of the bin vector (fft_vcc's shift)
-    float scale = 1.0f;               //!< multiplies every output sample (finite, nonzero)
-    int batch = 0;                    //!< symbols per launch; 0 picks a default for fft_len
+    bool shift = true;                 //!< DC in the middle of the bin vector (fft_vcc's shift)
+    float scale = 1.0f;                //!< multiplies every output sample (finite, nonzero)
+    int batch = 0;                     //!< symbols per launch; 0 picks a default for fft_len
 };
 
 /*!

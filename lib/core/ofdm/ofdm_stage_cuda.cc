@@ -26,8 +26,8 @@ ofdm_cuda_stage::ofdm_cuda_stage(const ofdm_params& p, const device_spec& dev, b
     d_host_out = pinned_buffer<cfloat>(out_len);
     const auto& starts = d_layout.period_starts();
     d_starts = device_buffer<unsigned long long>(starts.size());
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_starts.get(), starts.data(),
-                                  starts.size() * sizeof(starts[0]), cudaMemcpyHostToDevice));
+    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_starts.get(), starts.data(), starts.size() * sizeof(starts[0]),
+                                  cudaMemcpyHostToDevice));
     d_plans = std::make_unique<cufft_batch_plans>(n, batch, d_stream.get());
 }
 
@@ -37,10 +37,7 @@ device_spec ofdm_cuda_stage::activate(const device_spec& dev)
     return dev;
 }
 
-bool ofdm_cuda_stage::pin_host_range(const void* p, size_t bytes)
-{
-    return d_pinned.pin(p, bytes);
-}
+bool ofdm_cuda_stage::pin_host_range(const void* p, size_t bytes) { return d_pinned.pin(p, bytes); }
 
 void ofdm_cuda_stage::unpin_host_ranges() { d_pinned.clear(); }
 
@@ -56,8 +53,8 @@ void ofdm_cuda_stage::process(const cfloat* in, cfloat* out, size_t n_symbols, u
         const bool direct_out = d_pinned.contains(out, out_bytes);
         if (!direct_in)
             std::memcpy(d_host_in.get(), in, in_bytes);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), direct_in ? in : d_host_in.get(),
-                                           in_bytes, cudaMemcpyHostToDevice, stream()));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), direct_in ? in : d_host_in.get(), in_bytes,
+                                           cudaMemcpyHostToDevice, stream()));
         launch(k, first);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(),
                                            out_bytes, cudaMemcpyDeviceToHost, stream()));

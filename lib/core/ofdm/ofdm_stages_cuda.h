@@ -52,7 +52,7 @@ protected:
     cuda_stream d_stream;
     device_buffer<cfloat> d_in;
     device_buffer<cfloat> d_out;
-    device_buffer<cfloat> d_bins;          //!< FFT input/output in symbol-major order
+    device_buffer<cfloat> d_bins;               //!< FFT input/output in symbol-major order
     device_buffer<unsigned long long> d_starts; //!< layout().period_starts() on the device
     pinned_buffer<cfloat> d_host_in;
     pinned_buffer<cfloat> d_host_out;
@@ -68,7 +68,10 @@ class ofdm_fft_cuda : public ofdm_cuda_stage
 public:
     ofdm_fft_cuda(const ofdm_params& p, const device_spec& dev);
     void launch(size_t n_symbols, uint64_t first) override;
-    size_t input_items(uint64_t first, size_t n) const override { return d_layout.samples(first, n); }
+    size_t input_items(uint64_t first, size_t n) const override
+    {
+        return d_layout.samples(first, n);
+    }
     size_t output_items(uint64_t, size_t n) const override { return n * d_layout.fft_len(); }
 };
 
@@ -79,7 +82,10 @@ public:
     ofdm_ifft_cuda(const ofdm_params& p, const device_spec& dev);
     void launch(size_t n_symbols, uint64_t first) override;
     size_t input_items(uint64_t, size_t n) const override { return n * d_layout.fft_len(); }
-    size_t output_items(uint64_t first, size_t n) const override { return d_layout.samples(first, n); }
+    size_t output_items(uint64_t first, size_t n) const override
+    {
+        return d_layout.samples(first, n);
+    }
 };
 
 } // namespace gr::gpuofdm::core

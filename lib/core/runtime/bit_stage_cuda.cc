@@ -10,12 +10,10 @@
 
 namespace gr::gpuofdm::core {
 
-cuda_bit_staging::cuda_bit_staging(const device_spec& dev, size_t max_in_bytes,
+cuda_bit_staging::cuda_bit_staging(const device_spec& dev,
+                                   size_t max_in_bytes,
                                    size_t max_out_bytes)
-    : d_device(activate(dev)),
-      d_in(max_in_bytes),
-      d_out(max_out_bytes),
-      d_host_in(max_in_bytes),
+    : d_device(activate(dev)), d_in(max_in_bytes), d_out(max_out_bytes), d_host_in(max_in_bytes),
       d_host_out(max_out_bytes)
 {
 }
@@ -26,7 +24,10 @@ device_spec cuda_bit_staging::activate(const device_spec& dev)
     return dev;
 }
 
-void cuda_bit_staging::run(const void* in, size_t in_bytes, void* out, size_t out_bytes,
+void cuda_bit_staging::run(const void* in,
+                           size_t in_bytes,
+                           void* out,
+                           size_t out_bytes,
                            const std::function<void()>& launch)
 {
     use_device(d_device.cuda_index);

@@ -29,13 +29,22 @@ public:
 
     //! Copies in_bytes to device_in(), calls launch(), copies out_bytes of device_out()
     //! back into out and waits for the stream.
-    void run(const void* in, size_t in_bytes, void* out, size_t out_bytes,
+    void run(const void* in,
+             size_t in_bytes,
+             void* out,
+             size_t out_bytes,
              const std::function<void()>& launch);
 
     template <typename T>
-    T* device_in() const { return reinterpret_cast<T*>(d_in.get()); }
+    T* device_in() const
+    {
+        return reinterpret_cast<T*>(d_in.get());
+    }
     template <typename T>
-    T* device_out() const { return reinterpret_cast<T*>(d_out.get()); }
+    T* device_out() const
+    {
+        return reinterpret_cast<T*>(d_out.get());
+    }
     cudaStream_t stream() const { return d_stream.get(); }
     const device_spec& device() const { return d_device; }
 

@@ -26,18 +26,18 @@ namespace gr::gpuofdm::core {
 } // namespace gr::gpuofdm::core
 
 //! Runs a CUDA runtime call and throws std::runtime_error naming the call when it fails.
-#define GPUOFDM_CUDA_CHECK(call)                                                        \
-    do {                                                                                \
-        const cudaError_t gpuofdm_err_ = (call);                                        \
-        if (gpuofdm_err_ != cudaSuccess)                                                \
+#define GPUOFDM_CUDA_CHECK(call)                                                            \
+    do {                                                                                    \
+        const cudaError_t gpuofdm_err_ = (call);                                            \
+        if (gpuofdm_err_ != cudaSuccess)                                                    \
             ::gr::gpuofdm::core::throw_cuda_error(#call, __FILE__, __LINE__, gpuofdm_err_); \
     } while (0)
 
 //! The same for cuFFT calls.
-#define GPUOFDM_CUFFT_CHECK(call)                                                        \
-    do {                                                                                 \
-        const cufftResult gpuofdm_res_ = (call);                                         \
-        if (gpuofdm_res_ != CUFFT_SUCCESS)                                               \
+#define GPUOFDM_CUFFT_CHECK(call)                                                            \
+    do {                                                                                     \
+        const cufftResult gpuofdm_res_ = (call);                                             \
+        if (gpuofdm_res_ != CUFFT_SUCCESS)                                                   \
             ::gr::gpuofdm::core::throw_cufft_error(#call, __FILE__, __LINE__, gpuofdm_res_); \
     } while (0)
 
@@ -53,7 +53,10 @@ inline void use_device(int index) { GPUOFDM_CUDA_CHECK(cudaSetDevice(index)); }
 class cuda_stream
 {
 public:
-    cuda_stream() { GPUOFDM_CUDA_CHECK(cudaStreamCreateWithFlags(&d_stream, cudaStreamNonBlocking)); }
+    cuda_stream()
+    {
+        GPUOFDM_CUDA_CHECK(cudaStreamCreateWithFlags(&d_stream, cudaStreamNonBlocking));
+    }
     ~cuda_stream() { cudaStreamDestroy(d_stream); }
     cuda_stream(const cuda_stream&) = delete;
     cuda_stream& operator=(const cuda_stream&) = delete;
@@ -78,7 +81,11 @@ public:
     }
     ~device_buffer() { cudaFree(d_ptr); }
     device_buffer(device_buffer&& o) noexcept { swap(o); }
-    device_buffer& operator=(device_buffer&& o) noexcept { swap(o); return *this; }
+    device_buffer& operator=(device_buffer&& o) noexcept
+    {
+        swap(o);
+        return *this;
+    }
     device_buffer(const device_buffer&) = delete;
     device_buffer& operator=(const device_buffer&) = delete;
 
@@ -86,7 +93,11 @@ public:
     size_t size() const { return d_size; }
 
 private:
-    void swap(device_buffer& o) noexcept { std::swap(d_ptr, o.d_ptr); std::swap(d_size, o.d_size); }
+    void swap(device_buffer& o) noexcept
+    {
+        std::swap(d_ptr, o.d_ptr);
+        std::swap(d_size, o.d_size);
+    }
     T* d_ptr = nullptr;
     size_t d_size = 0;
 };
@@ -104,7 +115,11 @@ public:
     }
     ~pinned_buffer() { cudaFreeHost(d_ptr); }
     pinned_buffer(pinned_buffer&& o) noexcept { swap(o); }
-    pinned_buffer& operator=(pinned_buffer&& o) noexcept { swap(o); return *this; }
+    pinned_buffer& operator=(pinned_buffer&& o) noexcept
+    {
+        swap(o);
+        return *this;
+    }
     pinned_buffer(const pinned_buffer&) = delete;
     pinned_buffer& operator=(const pinned_buffer&) = delete;
 
@@ -112,7 +127,11 @@ public:
     size_t size() const { return d_size; }
 
 private:
-    void swap(pinned_buffer& o) noexcept { std::swap(d_ptr, o.d_ptr); std::swap(d_size, o.d_size); }
+    void swap(pinned_buffer& o) noexcept
+    {
+        std::swap(d_ptr, o.d_ptr);
+        std::swap(d_size, o.d_size);
+    }
     T* d_ptr = nullptr;
     size_t d_size = 0;
 };

@@ -22,8 +22,8 @@ cufft_batch_plans::cufft_batch_plans(size_t fft_len, size_t max_batch, cudaStrea
             d_plans.push_back(plan);
             GPUOFDM_CUFFT_CHECK(cufftSetAutoAllocation(plan, 0));
             size_t size = 0;
-            GPUOFDM_CUFFT_CHECK(cufftMakePlanMany(
-                plan, 1, &n, nullptr, 1, n, nullptr, 1, n, CUFFT_C2C, int(batch), &size));
+            GPUOFDM_CUFFT_CHECK(cufftMakePlanMany(plan, 1, &n, nullptr, 1, n, nullptr, 1, n,
+                                                  CUFFT_C2C, int(batch), &size));
             GPUOFDM_CUFFT_CHECK(cufftSetStream(plan, stream));
             work_size = std::max(work_size, size);
         }

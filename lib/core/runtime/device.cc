@@ -103,9 +103,7 @@ device_spec resolve_device(const std::string& device)
             return spec;
         }
         static std::once_flag said;
-        std::call_once(said, [&] {
-            log_info("device 'auto' runs on the CPU twin: " + why);
-        });
+        std::call_once(said, [&] { log_info("device 'auto' runs on the CPU twin: " + why); });
         return spec;
     }
     int index = 0;

@@ -33,11 +33,9 @@ fftw_plan_1d::fftw_plan_1d(size_t n, bool forward)
         fftwf_free(d_out);
         throw std::bad_alloc();
     }
-    d_plan = fftwf_plan_dft_1d(int(n),
-                               reinterpret_cast<fftwf_complex*>(d_in),
+    d_plan = fftwf_plan_dft_1d(int(n), reinterpret_cast<fftwf_complex*>(d_in),
                                reinterpret_cast<fftwf_complex*>(d_out),
-                               forward ? FFTW_FORWARD : FFTW_BACKWARD,
-                               FFTW_MEASURE);
+                               forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_MEASURE);
     if (!d_plan) {
         fftwf_free(d_in);
         fftwf_free(d_out);

@@ -10,13 +10,15 @@
 
 namespace gr::gpuofdm::core {
 
-void parallel_slices_indexed(worker_pool* pool, size_t n, size_t min_per_slice,
+void parallel_slices_indexed(worker_pool* pool,
+                             size_t n,
+                             size_t min_per_slice,
                              const std::function<void(size_t, size_t, size_t)>& fn)
 {
     if (n == 0)
         return;
-    const size_t slices = std::max<size_t>(
-        1, std::min(max_slices(pool), n / std::max<size_t>(1, min_per_slice)));
+    const size_t slices =
+        std::max<size_t>(1, std::min(max_slices(pool), n / std::max<size_t>(1, min_per_slice)));
     if (slices == 1) {
         fn(0, 0, n);
         return;
@@ -34,7 +36,9 @@ void parallel_slices_indexed(worker_pool* pool, size_t n, size_t min_per_slice,
         &ctx);
 }
 
-void parallel_slices(worker_pool* pool, size_t n, size_t min_per_slice,
+void parallel_slices(worker_pool* pool,
+                     size_t n,
+                     size_t min_per_slice,
                      const std::function<void(size_t, size_t)>& fn)
 {
     parallel_slices_indexed(pool, n, min_per_slice,

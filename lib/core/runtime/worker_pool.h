@@ -105,14 +105,18 @@ private:
  * threads (the caller's among them), at least \p min_per_slice items a slice, and returns
  * when all are done. \p pool may be null (one slice, here).
  */
-void parallel_slices(worker_pool* pool, size_t n, size_t min_per_slice,
+void parallel_slices(worker_pool* pool,
+                     size_t n,
+                     size_t min_per_slice,
                      const std::function<void(size_t, size_t)>& fn);
 
 /*!
  * \brief parallel_slices() that also tells fn(slice, begin, end) its slice, 0 ..
  * max_slices(pool) - 1 (for per-slice scratch).
  */
-void parallel_slices_indexed(worker_pool* pool, size_t n, size_t min_per_slice,
+void parallel_slices_indexed(worker_pool* pool,
+                             size_t n,
+                             size_t min_per_slice,
                              const std::function<void(size_t, size_t, size_t)>& fn);
 
 //! The most slices parallel_slices() makes: the pool's workers and the caller.

@@ -65,8 +65,7 @@ void wifi_decoder::process(const wifi_rx_frame* frames, size_t n_frames, wifi_rx
     process_batches(frames, n_frames, out, false);
 }
 
-void wifi_decoder::process_device(const wifi_rx_frame* frames, size_t n_frames,
-                                  wifi_rx_result* out)
+void wifi_decoder::process_device(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out)
 {
     process_batches(frames, n_frames, out, true);
 }
@@ -76,8 +75,10 @@ void wifi_decoder::run_device(const wifi_rx_frame*, size_t, wifi_rx_result*)
     throw std::logic_error("wifi_decoder: device-resident input needs the CUDA backend");
 }
 
-void wifi_decoder::process_batches(const wifi_rx_frame* frames, size_t n_frames,
-                                   wifi_rx_result* out, bool on_device)
+void wifi_decoder::process_batches(const wifi_rx_frame* frames,
+                                   size_t n_frames,
+                                   wifi_rx_result* out,
+                                   bool on_device)
 {
     validate(frames, n_frames);
     if (n_frames > 0 && !out)
@@ -134,8 +135,7 @@ void wifi_decoder::finish_frame(const uint8_t* bits, size_t len, wifi_rx_result&
     r.fcs_ok = r.seed != 0 && wifi_fcs_ok(r.psdu.data(), len);
 }
 
-std::unique_ptr<wifi_decoder> make_wifi_decoder(const wifi_decode_params& p,
-                                                const device_spec& dev)
+std::unique_ptr<wifi_decoder> make_wifi_decoder(const wifi_decode_params& p, const device_spec& dev)
 {
     if (!dev.is_cuda())
         return make_wifi_decoder_cpu(p);

@@ -31,15 +31,15 @@ namespace gr::gpuofdm::core {
  */
 struct wifi_rx_frame {
     const cfloat* symbols = nullptr;
-    size_t n_symbols = 0;        //!< symbols held at \p symbols, at least wifi_n_sym(len, rate)
+    size_t n_symbols = 0; //!< symbols held at \p symbols, at least wifi_n_sym(len, rate)
     /*!
      * nullptr, or 48 channel gains |H_k|^2 >= 0 of the equalized carriers (the same for every
      * symbol of the frame): the LLRs of carrier k are scaled by gain[k] (0: no information).
      */
     const float* gain = nullptr;
-    float noise_var = 1.0f;      //!< noise variance per equalized point (before the gains)
-    int rate_mbps = 6;           //!< SIGNAL RATE: 6, 9, 12, 18, 24, 36, 48 or 54
-    size_t len = 1;              //!< SIGNAL LENGTH: PSDU octets, 1 .. 4095
+    float noise_var = 1.0f; //!< noise variance per equalized point (before the gains)
+    int rate_mbps = 6;      //!< SIGNAL RATE: 6, 9, 12, 18, 24, 36, 48 or 54
+    size_t len = 1;         //!< SIGNAL LENGTH: PSDU octets, 1 .. 4095
 };
 
 //! What one frame decodes to.
@@ -63,7 +63,7 @@ struct wifi_rx_result {
  * process() cuts longer requests into such batches.
  */
 struct wifi_decode_params {
-    size_t max_frames_per_batch = 64;     //!< 1 .. 65535
+    size_t max_frames_per_batch = 64; //!< 1 .. 65535
     //! 1366 (one 4095-octet frame at 6 Mb/s) .. 2^20
     size_t max_symbols_per_batch = 16384;
 };
@@ -135,7 +135,9 @@ protected:
     wifi_decode_params d_params;
 
 private:
-    void process_batches(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out,
+    void process_batches(const wifi_rx_frame* frames,
+                         size_t n_frames,
+                         wifi_rx_result* out,
                          bool on_device);
 };
 

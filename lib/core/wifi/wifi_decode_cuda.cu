@@ -59,7 +59,8 @@ public:
         for (const auto& r : wifi_rates()) {
             if (!table_at.count(r.n_cbps)) {
                 table_at[r.n_cbps] = unsigned(perm.size());
-                const auto t = interleaver_permutation(phy_standard::ieee80211a, r.n_cbps, r.n_bpsc);
+                const auto t =
+                    interleaver_permutation(phy_standard::ieee80211a, r.n_cbps, r.n_bpsc);
                 perm.insert(perm.end(), t.begin(), t.end());
             }
             d_perm_offset.push_back(table_at[r.n_cbps]);
@@ -107,8 +108,7 @@ protected:
 private:
     //! The batch: symbols (and gains) copied from the host into the staging area, or
     //! (on_device) read where the frames point on the device.
-    void decode(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out,
-                bool on_device)
+    void decode(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out, bool on_device)
     {
         if (n_frames == 0)
             return;
@@ -148,11 +148,10 @@ private:
                     std::memcpy(h_gain + 48 * i, f.gain, 48 * sizeof(float));
             }
             // w = 1 / noise_var as demapper::process() computes it.
-            h_demap[i] = demap_run{ in_at,   coded_at[i], n_points, gain_at,
-                                    f.gain ? 48u : 0u, r.mod, 1.0f / f.noise_var };
+            h_demap[i] = demap_run{ in_at, coded_at[i],       n_points, gain_at, f.gain ? 48u : 0u,
+                                    r.mod, 1.0f / f.noise_var };
             h_perm[i] = permute_run{ coded_at[i], coded_at[i], n_coded,
-                                     d_perm_offset[rate_index(f.rate_mbps)],
-                                     unsigned(r.n_cbps) };
+                                     d_perm_offset[rate_index(f.rate_mbps)], unsigned(r.n_cbps) };
             points += n_points;
             coded_at[i + 1] = coded_at[i] + n_coded;
             d_mother_at[i + 1] = d_mother_at[i] + 2 * size_t(r.n_dbps) * n_sym;
@@ -166,11 +165,13 @@ private:
             d_stage.get(), hs, on_device ? d_off_gain : d_off_symbols + points * sizeof(cfloat),
             cudaMemcpyHostToDevice, s));
         unsigned char* ds = d_stage.get();
-        const cfloat* d_sym = on_device ? sym_base : reinterpret_cast<const cfloat*>(ds + d_off_symbols);
-        const float* d_gain = on_device ? gain_base : reinterpret_cast<const float*>(ds + d_off_gain);
+        const cfloat* d_sym =
+            on_device ? sym_base : reinterpret_cast<const cfloat*>(ds + d_off_symbols);
+        const float* d_gain =
+            on_device ? gain_base : reinterpret_cast<const float*>(ds + d_off_gain);
         // 17.3.5.7 soft demapping, 17.3.5.6 deinterleaving: one launch each for all frames.
-        launch_demap(d_sym, d_gain, d_llr.get(),
-                     reinterpret_cast<const demap_run*>(ds), n_frames, max_points, false, s);
+        launch_demap(d_sym, d_gain, d_llr.get(), reinterpret_cast<const demap_run*>(ds), n_frames,
+                     max_points, false, s);
         launch_permute(d_llr.get(), d_deint.get(), d_perm.get(),
                        reinterpret_cast<const permute_run*>(ds + d_off_permute), n_frames,
                        max_coded, true, s);
@@ -245,9 +246,9 @@ private:
     size_t d_off_permute = 0, d_off_gain = 0, d_off_symbols = 0;
     pinned_buffer<unsigned char> d_host_stage;
     device_buffer<unsigned char> d_stage;
-    device_buffer<float> d_llr;   //!< demapped, frame after frame
-    device_buffer<float> d_deint; //!< deinterleaved
-    device_buffer<float> d_mother; //!< depunctured: rate-1/2 LLR pairs
+    device_buffer<float> d_llr;      //!< demapped, frame after frame
+    device_buffer<float> d_deint;    //!< deinterleaved
+    device_buffer<float> d_mother;   //!< depunctured: rate-1/2 LLR pairs
     std::vector<size_t> d_mother_at; //!< first mother-code LLR of each frame
     //! Decoded bits of one launch, one a byte (pinned: the D2H copy runs at PCIe speed).
     pinned_buffer<uint8_t> d_bits;

@@ -34,8 +34,8 @@ double since(timer::time_point t0)
     return std::chrono::duration<double>(timer::now() - t0).count();
 }
 
-constexpr size_t ltf_and_signal = 128 + 80;  //!< T1, T2, SIGNAL
-constexpr size_t keep_before_ltf = 256;      //!< re-detection margin before T1
+constexpr size_t ltf_and_signal = 128 + 80; //!< T1, T2, SIGNAL
+constexpr size_t keep_before_ltf = 256;     //!< re-detection margin before T1
 //! The longest frame: 4095 octets at 6 Mb/s, windowing sample included.
 constexpr size_t longest_frame = 320 + 80 * 1367 + 1;
 
@@ -54,15 +54,15 @@ wifi_signal_field wifi_signal_from_bits(uint32_t bits)
     for (int i = 0; i < 4; i++)
         rate_bits = (rate_bits << 1) | bit(i); // R1 first, R1 in bit 3
     for (int i = 0; i < 12; i++)
-        f.len |= size_t(bit(5 + i)) << i;      // LENGTH LSB first
+        f.len |= size_t(bit(5 + i)) << i; // LENGTH LSB first
     for (int i = 0; i <= 17; i++)
         parity ^= bit(i);
     const bool tail_zero = (bits >> 18) == 0;
     for (const auto& r : wifi_rates())
         if (r.rate_bits == rate_bits)
             f.rate_mbps = r.mbps;
-    f.ok = f.rate_mbps != 0 && bit(4) == 0 && parity == 0 && tail_zero && f.len >= 1 &&
-           f.len <= 4095;
+    f.ok =
+        f.rate_mbps != 0 && bit(4) == 0 && parity == 0 && tail_zero && f.len >= 1 && f.len <= 4095;
     return f;
 }
 
@@ -180,7 +180,8 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_held(bool at_end)
     return out;
 }
 
-std::vector<wifi_rx_packet> wifi_receiver::decode_buffer(const cfloat* x, size_t n,
+std::vector<wifi_rx_packet> wifi_receiver::decode_buffer(const cfloat* x,
+                                                         size_t n,
                                                          const wifi_rx_known* known,
                                                          size_t n_known)
 {
@@ -219,7 +220,9 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_buffer(const cfloat* x, size_t
 
 std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_job>& jobs,
                                                        const std::vector<wifi_sync_result>* sync,
-                                                       size_t n_buf, bool at_end, size_t* resume,
+                                                       size_t n_buf,
+                                                       bool at_end,
+                                                       size_t* resume,
                                                        size_t* keep_from)
 {
     // Part 1 for every frame whose SIGNAL is inside the buffer (cheap: 3 symbols a frame).
@@ -245,7 +248,7 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
     std::vector<frame_estimate> take_est;
     std::vector<wifi_signal_field> take_sig;
     std::vector<size_t> take_at; //!< index in out
-    size_t stop_at = n_buf;       //!< where the held samples start being needed again
+    size_t stop_at = n_buf;      //!< where the held samples start being needed again
     bool stopped = false;
     for (size_t i = 0; i < jobs.size(); i++) {
         const frame_job& j = jobs[i];

@@ -29,9 +29,9 @@ namespace gr::gpuofdm::core {
 
 //! The SIGNAL field (17.3.4) as decoded.
 struct wifi_signal_field {
-    bool ok = false;     //!< RATE known, reserved bit 0, even parity, LENGTH 1..4095, tail 0
-    int rate_mbps = 0;   //!< 0 when RATE is not one of Table 17-5's
-    size_t len = 0;      //!< LENGTH
+    bool ok = false;   //!< RATE known, reserved bit 0, even parity, LENGTH 1..4095, tail 0
+    int rate_mbps = 0; //!< 0 when RATE is not one of Table 17-5's
+    size_t len = 0;    //!< LENGTH
 };
 
 /*!
@@ -185,7 +185,8 @@ public:
      * samples are copied in as process() takes them, so no stream may be held (throws
      * std::logic_error until finish()).
      */
-    std::vector<wifi_rx_packet> decode_buffer(const cfloat* x, size_t n,
+    std::vector<wifi_rx_packet> decode_buffer(const cfloat* x,
+                                              size_t n,
                                               const wifi_rx_known* known = nullptr,
                                               size_t n_known = 0);
 
@@ -203,7 +204,7 @@ protected:
     struct frame_estimate {
         cfloat h[64];
         float noise_var = 0.0f;
-        float snr = 0.0f; //!< linear
+        float snr = 0.0f;         //!< linear
         uint32_t signal_bits = 0; //!< SIGNAL decoded (wifi_rx_detail::decode_signal_bits)
     };
     /*!
@@ -215,8 +216,10 @@ protected:
      * Backend: equalizes the DATA symbols of each frame (jobs[i], est[i], n_sym[i]
      * symbols) and decodes them with the given SIGNAL fields into out[i].
      */
-    virtual void equalize_and_decode(const frame_job* jobs, const frame_estimate* est,
-                                     const wifi_signal_field* sig, size_t n,
+    virtual void equalize_and_decode(const frame_job* jobs,
+                                     const frame_estimate* est,
+                                     const wifi_signal_field* sig,
+                                     size_t n,
                                      wifi_rx_result* out) = 0;
     /*!
      * Backend: the \p n samples become samples [at, at + n) of the batch, non-finite
@@ -249,7 +252,9 @@ private:
     std::vector<wifi_rx_packet> decode_held(bool at_end);
     std::vector<wifi_rx_packet> decode_jobs(const std::vector<frame_job>& jobs,
                                             const std::vector<wifi_sync_result>* sync,
-                                            size_t n_buf, bool at_end, size_t* resume,
+                                            size_t n_buf,
+                                            bool at_end,
+                                            size_t* resume,
                                             size_t* keep_from);
 
     size_t d_held = 0;        //!< samples of the batch so far
@@ -261,8 +266,7 @@ private:
  * \brief The CPU twin or the CUDA backend; throws std::invalid_argument for a bad
  * parameter (its name first).
  */
-std::unique_ptr<wifi_receiver> make_wifi_receiver(const wifi_rx_params& p,
-                                                  const device_spec& dev);
+std::unique_ptr<wifi_receiver> make_wifi_receiver(const wifi_rx_params& p, const device_spec& dev);
 
 //! CPU twin (wifi_rx_cpu.cc).
 std::unique_ptr<wifi_receiver> make_wifi_receiver_cpu(const wifi_rx_params& p);

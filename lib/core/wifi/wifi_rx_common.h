@@ -24,9 +24,15 @@ namespace gr::gpuofdm::core::wifi_rx_detail {
 
 using rounded::cpx; // the plain complex of the device code
 
-GPUOFDM_HD inline cpx mul(cpx a, cpx b) { return { a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re }; }
+GPUOFDM_HD inline cpx mul(cpx a, cpx b)
+{
+    return { a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re };
+}
 //! a conj(b)
-GPUOFDM_HD inline cpx mul_conj(cpx a, cpx b) { return { a.re * b.re + a.im * b.im, a.im * b.re - a.re * b.im }; }
+GPUOFDM_HD inline cpx mul_conj(cpx a, cpx b)
+{
+    return { a.re * b.re + a.im * b.im, a.im * b.re - a.re * b.im };
+}
 GPUOFDM_HD inline float norm(cpx a) { return a.re * a.re + a.im * a.im; }
 
 //! FFT bin of data carrier k (0 .. 47), as wifi_tx maps it (17.3.5.9, Equation 17-23).
@@ -71,8 +77,8 @@ GPUOFDM_HD inline cpx equalize_bin(const cpx* y, const cpx* h, cpx rot, int b)
  * \brief The common phase of one symbol from its pilots: sum of Y_p conj(H_p) P_p, as a
  * unit rotation that removes it (1 when the pilots are all zero).
  */
-GPUOFDM_HD inline cpx common_derotation(const cpx* y, const cpx* h, const int* bins,
-                                        const float* v, int n)
+GPUOFDM_HD inline cpx common_derotation(
+    const cpx* y, const cpx* h, const int* bins, const float* v, int n)
 {
     cpx s{ 0.0f, 0.0f };
     for (int i = 0; i < n; i++)
@@ -84,8 +90,8 @@ GPUOFDM_HD inline cpx common_derotation(const cpx* y, const cpx* h, const int* b
  * \brief The pilots' channel ratios of one symbol, r_i = Y_p P_p / H_p (phase and
  * amplitude against the preamble's estimate); 1 where H_p is 0.
  */
-GPUOFDM_HD inline void pilot_ratios(const cpx* y, const cpx* h, const int* bins, const float* v,
-                                    int n, cpx* r)
+GPUOFDM_HD inline void pilot_ratios(
+    const cpx* y, const cpx* h, const int* bins, const float* v, int n, cpx* r)
 {
     for (int i = 0; i < n; i++) {
         const int b = bins[i];
@@ -140,8 +146,8 @@ struct pilot_correction {
 
 //! One symbol's correction from its N pilots for \p mode (pilot_mode).
 template <int N>
-GPUOFDM_HD inline pilot_correction<N> track_pilots(const cpx* y, const cpx* h, const int* bins,
-                                                   const float* v, int mode)
+GPUOFDM_HD inline pilot_correction<N> track_pilots(
+    const cpx* y, const cpx* h, const int* bins, const float* v, int mode)
 {
     pilot_correction<N> p;
     p.rot = mode == pilots_common_phase ? common_derotation(y, h, bins, v, N) : cpx{ 1.0f, 0.0f };
@@ -152,8 +158,13 @@ GPUOFDM_HD inline pilot_correction<N> track_pilots(const cpx* y, const cpx* h, c
 
 //! Bin b (subcarrier sc) of one symbol, equalized with its pilot correction.
 template <int N>
-GPUOFDM_HD inline cpx equalize_tracked(const cpx* y, const cpx* h, const pilot_correction<N>& p,
-                                       int mode, const int* at, int sc, int b)
+GPUOFDM_HD inline cpx equalize_tracked(const cpx* y,
+                                       const cpx* h,
+                                       const pilot_correction<N>& p,
+                                       int mode,
+                                       const int* at,
+                                       int sc,
+                                       int b)
 {
     return mode == pilots_interpolated ? equalize_ratio(y, h, interpolate_ratio(at, p.r, N, sc), b)
                                        : equalize_bin(y, h, p.rot, b);
@@ -182,8 +193,8 @@ GPUOFDM_HD inline pilot_state pilot_track(const cpx* y, const cpx* h, float pola
 }
 
 //! Data carrier k of one symbol, equalized with its pilot correction.
-GPUOFDM_HD inline cpx equalize_carrier(const cpx* y, const cpx* h, const pilot_state& p, int mode,
-                                       int k)
+GPUOFDM_HD inline cpx equalize_carrier(
+    const cpx* y, const cpx* h, const pilot_state& p, int mode, int k)
 {
     const int at[4] = { -21, -7, 7, 21 };
     return equalize_tracked<4>(y, h, p, mode, at, wifi_data_subcarrier(unsigned(k)), data_bin(k));
@@ -195,8 +206,8 @@ GPUOFDM_HD inline cpx equalize_carrier(const cpx* y, const cpx* h, const pilot_s
  * floored at 1e-5 of the mean |h|^2 (a 50 dB SNR) so noiseless input still gives finite
  * LLRs.
  */
-GPUOFDM_HD inline void estimate_channel(const cpx* y1, const cpx* y2, const float* ltf, cpx* h,
-                                        float* noise_var)
+GPUOFDM_HD inline void estimate_channel(
+    const cpx* y1, const cpx* y2, const float* ltf, cpx* h, float* noise_var)
 {
     float d = 0.0f, p = 0.0f;
     for (int b = 0; b < 64; b++) {
@@ -273,8 +284,8 @@ constexpr int signal_states = 64;
  * 2 (n mod 32) + 1 (input bit n / 32), the larger metric + (+-l0) + (+-l1), the even one
  * on a tie; a state no path reaches keeps -inf. \p from gets the predecessor.
  */
-GPUOFDM_HD inline void signal_acs(int n, const double* m, float l0, float l1, double* nm,
-                                  uint8_t* from)
+GPUOFDM_HD inline void signal_acs(
+    int n, const double* m, float l0, float l1, double* nm, uint8_t* from)
 {
     double best = -HUGE_VAL;
     uint8_t arg = 0;
@@ -310,7 +321,8 @@ GPUOFDM_HD inline uint32_t signal_traceback(const uint8_t (*from)[signal_states]
  * pilot polarity removed) and LLR weights: BPSK max-log LLRs, deinterleaved by \p perm
  * (N_CBPS 48: coded bit k is point perm[k]), then the trellis above, one state at a time.
  */
-GPUOFDM_HD inline uint32_t decode_signal_bits(const cpx* points, const float* weight,
+GPUOFDM_HD inline uint32_t decode_signal_bits(const cpx* points,
+                                              const float* weight,
                                               const uint32_t* perm)
 {
     float llr[48];

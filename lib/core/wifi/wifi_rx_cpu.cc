@@ -28,8 +28,7 @@ class wifi_receiver_cpu : public wifi_receiver
 {
 public:
     explicit wifi_receiver_cpu(const wifi_rx_params& p)
-        : wifi_receiver(p, device_spec{}),
-          d_fft(64, true),
+        : wifi_receiver(p, device_spec{}), d_fft(64, true),
           d_decoder(make_wifi_decoder_cpu(p.decode))
     {
         const auto l = wifi_long_training_bins();
@@ -105,8 +104,10 @@ protected:
         }
     }
 
-    void equalize_and_decode(const frame_job* jobs, const frame_estimate* est,
-                             const wifi_signal_field* sig, size_t n,
+    void equalize_and_decode(const frame_job* jobs,
+                             const frame_estimate* est,
+                             const wifi_signal_field* sig,
+                             size_t n,
                              wifi_rx_result* out) override
     {
         size_t total = 0;
@@ -154,7 +155,8 @@ private:
         const size_t from = start - size_t(d_params.fft_backoff);
         cfloat* in = d_fft.input();
         // exp(-j cfo (t - ltf_start)): one phasor a symbol, stepped in double.
-        std::complex<double> r = std::polar(1.0, -double(j.cfo) * (double(from) - double(j.ltf_start)));
+        std::complex<double> r =
+            std::polar(1.0, -double(j.cfo) * (double(from) - double(j.ltf_start)));
         const std::complex<double> step = std::polar(1.0, -double(j.cfo));
         for (int t = 0; t < 64; t++) {
             in[t] = d_x[from + t] * cfloat(float(r.real()), float(r.imag()));

@@ -64,8 +64,8 @@ __constant__ uint32_t c_signal_perm[48];
  * bin threadIdx.x into y; s is 64 values of shared scratch. Derotation by
  * exp(-j cfo (i - ltf_start)) with the phase in double, as the CPU twin steps it.
  */
-__device__ void dft_symbol(const cpx* x, unsigned long long from, unsigned long long ltf_start,
-                           float cfo, cpx* s, cpx* y)
+__device__ void dft_symbol(
+    const cpx* x, unsigned long long from, unsigned long long ltf_start, float cfo, cpx* s, cpx* y)
 {
     const int t = threadIdx.x;
     const double ph = -double(cfo) * (double(from + t) - double(ltf_start));
@@ -87,8 +87,13 @@ __device__ void dft_symbol(const cpx* x, unsigned long long from, unsigned long 
     y[t] = acc;
 }
 
-__global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, int mode,
-                                const cpx* fit, const cpx* basis, int taps,
+__global__ void estimate_kernel(const cpx* x,
+                                const rx_job* jobs,
+                                int backoff,
+                                int mode,
+                                const cpx* fit,
+                                const cpx* basis,
+                                int taps,
                                 rx_estimate* est)
 {
     __shared__ cpx s[64], y1[64], y2[64], h[64], ls[64], g[64];
@@ -131,8 +136,8 @@ __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, i
     // (decode_signal_bits's steps, in the same order).
     if (t < 48) {
         const cpx z = equalize_carrier(y1, h, ps, mode, t);
-        demap_point(z.re, z.im, modulation::bpsk, carrier_weight(h[data_bin(t)], inv_noise),
-                    false, &llr[t]);
+        demap_point(z.re, z.im, modulation::bpsk, carrier_weight(h[data_bin(t)], inv_noise), false,
+                    &llr[t]);
     }
     m[0][t] = t == 0 ? 0.0 : -HUGE_VAL;
     __syncthreads();
@@ -149,9 +154,15 @@ __global__ void estimate_kernel(const cpx* x, const rx_job* jobs, int backoff, i
  * One DATA symbol a block: symbol sym_index[b] of frame sym_frame[b]; writes its 48
  * equalized carriers to out[48 b ..] and, for a frame's first symbol, the frame's gains.
  */
-__global__ void equalize_kernel(const cpx* x, const rx_job* jobs, const rx_estimate* est,
-                                const unsigned* sym_frame, const unsigned* sym_index,
-                                const float* polarity, int backoff, int mode, cpx* out,
+__global__ void equalize_kernel(const cpx* x,
+                                const rx_job* jobs,
+                                const rx_estimate* est,
+                                const unsigned* sym_frame,
+                                const unsigned* sym_index,
+                                const float* polarity,
+                                int backoff,
+                                int mode,
+                                cpx* out,
                                 float* gain)
 {
     __shared__ cpx s[64], y[64], h[64];
@@ -206,8 +217,8 @@ public:
         GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_ltf, ltf, sizeof(ltf)));
         const auto used = wifi_used_bins();
         GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_used, used.data(), 52 * sizeof(int)));
-        GPUOFDM_CUDA_CHECK(cudaMemcpyToSymbol(c_signal_perm, wifi_signal_permutation(),
-                                              48 * sizeof(uint32_t)));
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyToSymbol(c_signal_perm, wifi_signal_permutation(), 48 * sizeof(uint32_t)));
         // The channel fit: fit (taps x 52) then basis (52 x taps) in one buffer.
         const auto fit = wifi_channel_smoother(p.channel_taps);
         d_taps = size_t(fit.taps);
@@ -217,8 +228,7 @@ public:
         GPUOFDM_CUDA_CHECK(cudaMemcpy(d_fit.get() + 52 * d_taps, fit.basis.data(),
                                       52 * d_taps * sizeof(cpx), cudaMemcpyHostToDevice));
         d_polarity = device_buffer<float>(127);
-        GPUOFDM_CUDA_CHECK(
-            cudaMemcpy(d_polarity.get(), pol, sizeof(pol), cudaMemcpyHostToDevice));
+        GPUOFDM_CUDA_CHECK(cudaMemcpy(d_polarity.get(), pol, sizeof(pol), cudaMemcpyHostToDevice));
     }
 
     ~wifi_receiver_cuda() override { unpin_host_ranges(); }
@@ -252,8 +262,7 @@ protected:
                 cudaMemcpyAsync(d_x.get() + at, x, bytes, cudaMemcpyHostToDevice, s));
             const size_t words = 2 * n;
             const unsigned blocks = unsigned(std::min<size_t>((words + 255) / 256, 1024));
-            scrub_kernel<<<blocks, 256, 0, s>>>(reinterpret_cast<uint32_t*>(d_x.get() + at),
-                                                words);
+            scrub_kernel<<<blocks, 256, 0, s>>>(reinterpret_cast<uint32_t*>(d_x.get() + at), words);
             GPUOFDM_CUDA_CHECK(cudaGetLastError());
             d_stream.synchronize();
         } else {
@@ -270,9 +279,8 @@ protected:
         if (from == 0 || n == 0)
             return;
         use_device(d_device.cuda_index);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x_spare.get(), d_x.get() + from,
-                                           n * sizeof(cpx), cudaMemcpyDeviceToDevice,
-                                           d_stream.get()));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x_spare.get(), d_x.get() + from, n * sizeof(cpx),
+                                           cudaMemcpyDeviceToDevice, d_stream.get()));
         std::swap(d_x, d_x_spare);
     }
 
@@ -298,7 +306,8 @@ protected:
         const cudaStream_t s = d_stream.get();
         bool any_known = false;
         for (size_t i = 0; i < n; i++) {
-            d_host_jobs.get()[i] = rx_job{ jobs[i].ltf_start, jobs[i].cfo, jobs[i].channel ? 1 : 0 };
+            d_host_jobs.get()[i] =
+                rx_job{ jobs[i].ltf_start, jobs[i].cfo, jobs[i].channel ? 1 : 0 };
             if (jobs[i].channel) {
                 any_known = true;
                 rx_estimate& e = d_host_est.get()[i];
@@ -310,15 +319,13 @@ protected:
                                            cudaMemcpyHostToDevice, s));
         if (any_known)
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_est.get(), d_host_est.get(),
-                                               n * sizeof(rx_estimate),
-                                               cudaMemcpyHostToDevice, s));
+                                               n * sizeof(rx_estimate), cudaMemcpyHostToDevice, s));
         estimate_kernel<<<unsigned(n), 64, 0, s>>>(
-            d_x.get(), d_jobs.get(), d_params.fft_backoff, pilot_mode(),
-            d_fit.get(), d_fit.get() + 52 * d_taps, d_params.channel_taps,
-            d_est.get());
+            d_x.get(), d_jobs.get(), d_params.fft_backoff, pilot_mode(), d_fit.get(),
+            d_fit.get() + 52 * d_taps, d_params.channel_taps, d_est.get());
         GPUOFDM_CUDA_CHECK(cudaGetLastError());
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_est.get(), d_est.get(),
-                                           n * sizeof(rx_estimate), cudaMemcpyDeviceToHost, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_est.get(), d_est.get(), n * sizeof(rx_estimate),
+                                           cudaMemcpyDeviceToHost, s));
         d_stream.synchronize();
         for (size_t i = 0; i < n; i++) {
             const rx_estimate& e = d_host_est.get()[i];
@@ -330,8 +337,10 @@ protected:
         d_n_est = n;
     }
 
-    void equalize_and_decode(const frame_job* jobs, const frame_estimate* est,
-                             const wifi_signal_field* sig, size_t n,
+    void equalize_and_decode(const frame_job* jobs,
+                             const frame_estimate* est,
+                             const wifi_signal_field* sig,
+                             size_t n,
                              wifi_rx_result* out) override
     {
         if (n == 0)
@@ -393,7 +402,7 @@ private:
     std::unique_ptr<wifi_decoder> d_decoder;
     cuda_stream d_stream;
     size_t d_max_frames = 0, d_max_symbols = 0, d_n = 0, d_n_est = 0;
-    pinned_ranges d_pinned;        //!< caller memory page-locked through pin_host_range()
+    pinned_ranges d_pinned;         //!< caller memory page-locked through pin_host_range()
     pinned_buffer<cfloat> d_host_x; //!< staging for input that is not page-locked
     device_buffer<cpx> d_x;         //!< the batch
     device_buffer<cpx> d_x_spare;   //!< keep() moves what the next batch needs here, then swaps
@@ -407,7 +416,7 @@ private:
     device_buffer<float> d_gain;
     device_buffer<float> d_polarity;
     size_t d_taps = 0;
-    device_buffer<cpx> d_fit;       //!< wifi_channel_smoother(): fit, then basis
+    device_buffer<cpx> d_fit; //!< wifi_channel_smoother(): fit, then basis
 };
 
 } // namespace

@@ -57,7 +57,8 @@ std::vector<cfloat> wifi_long_training_time()
 }
 
 std::vector<wifi_sync_result> wifi_sync_select(const std::vector<wifi_sync_candidate>& cands,
-                                               size_t search_from, float min_ltf_metric)
+                                               size_t search_from,
+                                               float min_ltf_metric)
 {
     std::vector<wifi_sync_result> out;
     unsigned long long resume = 0;
@@ -95,26 +96,30 @@ std::vector<wifi_sync_result> wifi_sync::detect_device(const cfloat*, size_t, si
     throw std::logic_error("wifi_sync: device-resident input needs the CUDA backend");
 }
 
-void wifi_sync_base::find_candidates_device(const cfloat*, size_t, size_t,
+void wifi_sync_base::find_candidates_device(const cfloat*,
+                                            size_t,
+                                            size_t,
                                             std::vector<wifi_sync_candidate>&)
 {
     throw std::logic_error("wifi_sync: device-resident input needs the CUDA backend");
 }
 
-std::vector<wifi_sync_result> wifi_sync_base::detect(const cfloat* x, size_t n,
-                                                     size_t search_from)
+std::vector<wifi_sync_result> wifi_sync_base::detect(const cfloat* x, size_t n, size_t search_from)
 {
     return detect_any(x, n, search_from, false);
 }
 
-std::vector<wifi_sync_result> wifi_sync_base::detect_device(const cfloat* d_x, size_t n,
+std::vector<wifi_sync_result> wifi_sync_base::detect_device(const cfloat* d_x,
+                                                            size_t n,
                                                             size_t search_from)
 {
     return detect_any(d_x, n, search_from, true);
 }
 
-std::vector<wifi_sync_result> wifi_sync_base::detect_any(const cfloat* x, size_t n,
-                                                         size_t search_from, bool on_device)
+std::vector<wifi_sync_result> wifi_sync_base::detect_any(const cfloat* x,
+                                                         size_t n,
+                                                         size_t search_from,
+                                                         bool on_device)
 {
     if (!x && n > 0)
         throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");

@@ -120,7 +120,8 @@ public:
      * already reported from the kept tail is not reported twice. Throws
      * std::invalid_argument ("x: ") for a null pointer with n > 0.
      */
-    virtual std::vector<wifi_sync_result> detect(const cfloat* x, size_t n,
+    virtual std::vector<wifi_sync_result> detect(const cfloat* x,
+                                                 size_t n,
                                                  size_t search_from = 0) = 0;
 
     /*!
@@ -128,7 +129,8 @@ public:
      * samples already free of non-finite values (a receiver's uploaded batch), so nothing
      * is copied in. The CUDA backend only; the CPU twin throws std::logic_error.
      */
-    virtual std::vector<wifi_sync_result> detect_device(const cfloat* d_x, size_t n,
+    virtual std::vector<wifi_sync_result> detect_device(const cfloat* d_x,
+                                                        size_t n,
                                                         size_t search_from = 0);
 
     /*!

@@ -73,14 +73,14 @@ constexpr unsigned cand_span = ltf_lo + ltf_span;
 constexpr unsigned resume_after = 2 * ltf_len + 80;
 
 // Every operation rounded on its own, on the host and the device alike (rounded_math.h).
-using rounded::cpx;
-using rounded::mul;
 using rounded::add;
-using rounded::sub;
-using rounded::div;
-using rounded::root;
-using rounded::finite;
 using rounded::clean;
+using rounded::cpx;
+using rounded::div;
+using rounded::finite;
+using rounded::mul;
+using rounded::root;
+using rounded::sub;
 
 //! a conj(b), each product and sum rounded.
 GPUOFDM_HD inline cpx mul_conj(cpx a, cpx b)
@@ -214,7 +214,8 @@ struct wifi_sync_candidate {
  * returned when ltf_start >= search_from.
  */
 std::vector<wifi_sync_result> wifi_sync_select(const std::vector<wifi_sync_candidate>& cands,
-                                               size_t search_from, float min_ltf_metric);
+                                               size_t search_from,
+                                               float min_ltf_metric);
 
 /*!
  * \brief The part of detect() both backends share: checks x, works out which detection
@@ -224,9 +225,11 @@ std::vector<wifi_sync_result> wifi_sync_select(const std::vector<wifi_sync_candi
 class wifi_sync_base : public wifi_sync
 {
 public:
-    std::vector<wifi_sync_result> detect(const cfloat* x, size_t n,
+    std::vector<wifi_sync_result> detect(const cfloat* x,
+                                         size_t n,
                                          size_t search_from = 0) override;
-    std::vector<wifi_sync_result> detect_device(const cfloat* d_x, size_t n,
+    std::vector<wifi_sync_result> detect_device(const cfloat* d_x,
+                                                size_t n,
                                                 size_t search_from = 0) override;
 
 protected:
@@ -236,10 +239,14 @@ protected:
      * Appends, in increasing n, every candidate n < n_end of x[0 .. n_samples), with its
      * fine timing (n_end + cand_span - 1 <= n_samples).
      */
-    virtual void find_candidates(const cfloat* x, size_t n_samples, size_t n_end,
+    virtual void find_candidates(const cfloat* x,
+                                 size_t n_samples,
+                                 size_t n_end,
                                  std::vector<wifi_sync_candidate>& out) = 0;
     //! As find_candidates(), x clean device memory (detect_device()); by default throws.
-    virtual void find_candidates_device(const cfloat* x, size_t n_samples, size_t n_end,
+    virtual void find_candidates_device(const cfloat* x,
+                                        size_t n_samples,
+                                        size_t n_end,
                                         std::vector<wifi_sync_candidate>& out);
 
     //! The time-domain long training symbol, as sync_detail::cpx.
@@ -248,7 +255,9 @@ protected:
     float d_ltf_energy = 0.0f;
 
 private:
-    std::vector<wifi_sync_result> detect_any(const cfloat* x, size_t n, size_t search_from,
+    std::vector<wifi_sync_result> detect_any(const cfloat* x,
+                                             size_t n,
+                                             size_t search_from,
                                              bool on_device);
 };
 

@@ -38,7 +38,9 @@ public:
     device_spec device() const override { return device_spec{}; }
 
 protected:
-    void find_candidates(const cfloat* x, size_t n_samples, size_t n_end,
+    void find_candidates(const cfloat* x,
+                         size_t n_samples,
+                         size_t n_end,
                          std::vector<wifi_sync_candidate>& out) override
     {
         (void)n_samples;

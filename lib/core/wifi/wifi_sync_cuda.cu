@@ -57,9 +57,12 @@ __global__ void clean_kernel(cpx* __restrict__ x, unsigned long long n)
         x[i] = sync_detail::clean(x[i]);
 }
 
-__global__ void metric_kernel(const cpx* __restrict__ x, unsigned long long n_x,
-                              unsigned long long n_metric, unsigned char* __restrict__ flag_out,
-                              float threshold, float min_power)
+__global__ void metric_kernel(const cpx* __restrict__ x,
+                              unsigned long long n_x,
+                              unsigned long long n_metric,
+                              unsigned char* __restrict__ flag_out,
+                              float threshold,
+                              float min_power)
 {
     constexpr unsigned span = metric_block + sync_detail::metric_span; // 320 samples
     constexpr unsigned nq = metric_block + sync_detail::window;        // 304 q and e
@@ -98,9 +101,13 @@ __global__ void metric_kernel(const cpx* __restrict__ x, unsigned long long n_x,
 // at 0; elsewhere first >= L). Its c and m are computed again, directly (metric_at: the
 // same floats as the tiled sums), so no per-sample c or m is stored.
 __global__ void candidate_kernel(const unsigned char* __restrict__ flag,
-                                 const cpx* __restrict__ x, unsigned long long first,
-                                 unsigned long long n_metric, unsigned L, raw_candidate* __restrict__ out,
-                                 unsigned* __restrict__ count, unsigned max_count)
+                                 const cpx* __restrict__ x,
+                                 unsigned long long first,
+                                 unsigned long long n_metric,
+                                 unsigned L,
+                                 raw_candidate* __restrict__ out,
+                                 unsigned* __restrict__ count,
+                                 unsigned max_count)
 {
     for (unsigned long long i = first + blockIdx.x * 256ull + threadIdx.x; i < n_metric;
          i += 256ull * gridDim.x) {
@@ -123,9 +130,12 @@ __global__ void candidate_kernel(const unsigned char* __restrict__ flag,
     }
 }
 
-__global__ void ltf_kernel(const cpx* __restrict__ x, const raw_candidate* __restrict__ cand,
-                           const unsigned* __restrict__ count, unsigned long long base,
-                           ltf_ref ref, wifi_sync_candidate* __restrict__ out)
+__global__ void ltf_kernel(const cpx* __restrict__ x,
+                           const raw_candidate* __restrict__ cand,
+                           const unsigned* __restrict__ count,
+                           unsigned long long base,
+                           ltf_ref ref,
+                           wifi_sync_candidate* __restrict__ out)
 {
     __shared__ cpx y[sync_detail::ltf_span];
     __shared__ cpx l[sync_detail::ltf_len];
@@ -178,19 +188,11 @@ class wifi_sync_cuda : public wifi_sync_base
 {
 public:
     wifi_sync_cuda(const wifi_sync_params& p, const device_spec& dev)
-        : wifi_sync_base(p),
-          d_device(activate(dev)),
-          d_samples(p.max_samples_per_batch),
+        : wifi_sync_base(p), d_device(activate(dev)), d_samples(p.max_samples_per_batch),
           // Candidates of one piece are at least L + 1 apart.
-          d_max_cand(unsigned(p.max_samples_per_batch / (p.min_plateau + 1) + 2)),
-          d_x(d_samples),
-          d_flag(d_samples),
-          d_cand(d_max_cand),
-          d_res(d_max_cand),
-          d_count(1),
-          h_x(d_samples),
-          h_res(d_max_cand),
-          h_count(1)
+          d_max_cand(unsigned(p.max_samples_per_batch / (p.min_plateau + 1) + 2)), d_x(d_samples),
+          d_flag(d_samples), d_cand(d_max_cand), d_res(d_max_cand), d_count(1), h_x(d_samples),
+          h_res(d_max_cand), h_count(1)
     {
         for (unsigned k = 0; k < sync_detail::ltf_len; k++)
             d_ref.l[k] = d_ltf[k];
@@ -200,20 +202,27 @@ public:
     device_spec device() const override { return d_device; }
 
 protected:
-    void find_candidates(const cfloat* x, size_t n_samples, size_t n_end,
+    void find_candidates(const cfloat* x,
+                         size_t n_samples,
+                         size_t n_end,
                          std::vector<wifi_sync_candidate>& out) override
     {
         pieces(x, n_samples, n_end, false, out);
     }
 
-    void find_candidates_device(const cfloat* x, size_t n_samples, size_t n_end,
+    void find_candidates_device(const cfloat* x,
+                                size_t n_samples,
+                                size_t n_end,
                                 std::vector<wifi_sync_candidate>& out) override
     {
         pieces(x, n_samples, n_end, true, out);
     }
 
 private:
-    void pieces(const cfloat* x, size_t n_samples, size_t n_end, bool on_device,
+    void pieces(const cfloat* x,
+                size_t n_samples,
+                size_t n_end,
+                bool on_device,
                 std::vector<wifi_sync_candidate>& out)
     {
         use_device(d_device.cuda_index);
@@ -228,8 +237,13 @@ private:
     }
 
     //! Candidates i in [first, n_metric) of the piece x[0 .. n_x) at buffer index base.
-    void run_piece(const cfloat* x, size_t n_x, size_t base, size_t first, size_t n_metric,
-                   bool on_device, std::vector<wifi_sync_candidate>& out)
+    void run_piece(const cfloat* x,
+                   size_t n_x,
+                   size_t base,
+                   size_t first,
+                   size_t n_metric,
+                   bool on_device,
+                   std::vector<wifi_sync_candidate>& out)
     {
         cudaStream_t s = d_stream.get();
         // The piece on the device: the caller's clean samples, or uploaded and cleaned here.
@@ -246,17 +260,16 @@ private:
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_count.get(), 0, sizeof(unsigned), s));
         const size_t metric_blocks = (n_metric + metric_block - 1) / metric_block;
         metric_kernel<<<unsigned(metric_blocks), metric_block, 0, s>>>(
-            xd, n_x, n_metric, d_flag.get(), d_params.threshold,
-            d_params.min_power);
+            xd, n_x, n_metric, d_flag.get(), d_params.threshold, d_params.min_power);
         GPUOFDM_CUDA_CHECK_LAUNCH(metric_kernel);
         const size_t cand_blocks = std::min<size_t>((n_metric - first + 255) / 256, 65535 * 4);
         candidate_kernel<<<unsigned(cand_blocks), 256, 0, s>>>(
-            d_flag.get(), xd, first, n_metric, unsigned(d_params.min_plateau),
-            d_cand.get(), d_count.get(), d_max_cand);
+            d_flag.get(), xd, first, n_metric, unsigned(d_params.min_plateau), d_cand.get(),
+            d_count.get(), d_max_cand);
         GPUOFDM_CUDA_CHECK_LAUNCH(candidate_kernel);
         const unsigned ltf_blocks = std::min(d_max_cand, 1024u);
-        ltf_kernel<<<ltf_blocks, ltf_block, 0, s>>>(xd, d_cand.get(), d_count.get(), base,
-                                                    d_ref, d_res.get());
+        ltf_kernel<<<ltf_blocks, ltf_block, 0, s>>>(xd, d_cand.get(), d_count.get(), base, d_ref,
+                                                    d_res.get());
         GPUOFDM_CUDA_CHECK_LAUNCH(ltf_kernel);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(h_count.get(), d_count.get(), sizeof(unsigned),
                                            cudaMemcpyDeviceToHost, s));
@@ -270,10 +283,9 @@ private:
         d_stream.synchronize();
         const size_t at = out.size();
         out.insert(out.end(), h_res.get(), h_res.get() + n_cand);
-        std::sort(out.begin() + at, out.end(),
-                  [](const wifi_sync_candidate& u, const wifi_sync_candidate& v) {
-                      return u.n < v.n;
-                  });
+        std::sort(
+            out.begin() + at, out.end(),
+            [](const wifi_sync_candidate& u, const wifi_sync_candidate& v) { return u.n < v.n; });
     }
 
     static device_spec activate(const device_spec& dev)

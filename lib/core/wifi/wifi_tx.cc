@@ -24,7 +24,7 @@ namespace gr::gpuofdm::core {
 
 namespace {
 
-constexpr size_t max_length = 4095;              // LENGTH is 12 bits (17.3.4)
+constexpr size_t max_length = 4095; // LENGTH is 12 bits (17.3.4)
 constexpr size_t max_batch_symbols = size_t(1) << 22;
 
 } // namespace
@@ -75,9 +75,9 @@ std::vector<cfloat> wifi_short_training_bins()
 std::vector<cfloat> wifi_long_training_bins()
 {
     // Equation 17-6: L_-26..26 (L_0 = 0).
-    const int l[53] = { 1,  1,  -1, -1, 1,  1,  -1, 1,  -1, 1,  1,  1,  1,  1,  1,  -1, -1, 1,
-                        1,  -1, 1,  -1, 1,  1,  1,  1,  0,  1,  -1, -1, 1,  1,  -1, 1,  -1, 1,
-                        -1, -1, -1, -1, -1, 1,  1,  -1, -1, 1,  -1, 1,  -1, 1,  1,  1,  1 };
+    const int l[53] = { 1,  1,  -1, -1, 1,  1, -1, 1,  -1, 1, 1,  1,  1,  1, 1,  -1, -1, 1,
+                        1,  -1, 1,  -1, 1,  1, 1,  1,  0,  1, -1, -1, 1,  1, -1, 1,  -1, 1,
+                        -1, -1, -1, -1, -1, 1, 1,  -1, -1, 1, -1, 1,  -1, 1, 1,  1,  1 };
     std::vector<cfloat> bins(64);
     for (int c = -26; c <= 26; c++)
         bins[wifi_bin(c)] = cfloat(float(l[c + 26]), 0.0f);
@@ -102,8 +102,8 @@ wifi_tx::wifi_tx(const wifi_tx_params& p) : d_params(p)
         throw std::invalid_argument("scale: must be finite and nonzero");
     // The longest frame is the longest PSDU at 6 Mb/s; a batch must hold one.
     const size_t longest = frame_symbols(p.max_psdu_bytes, 6);
-    d_max_symbols = p.max_symbols_per_batch ? p.max_symbols_per_batch
-                                            : p.max_frames_per_batch * longest;
+    d_max_symbols =
+        p.max_symbols_per_batch ? p.max_symbols_per_batch : p.max_frames_per_batch * longest;
     if (d_max_symbols < longest || d_max_symbols > max_batch_symbols)
         throw std::invalid_argument(
             "max_symbols_per_batch: must be 0 (room for max_frames_per_batch longest frames) or " +
@@ -172,8 +172,7 @@ void wifi_tx::validate(const wifi_frame_request* frames, size_t n_frames) const
         if (f.len < 1 || f.len > d_params.max_psdu_bytes)
             throw std::invalid_argument("len: " + which + "PSDU length must be 1.." +
                                         std::to_string(d_params.max_psdu_bytes) +
-                                        " octets (max_psdu_bytes), got " +
-                                        std::to_string(f.len));
+                                        " octets (max_psdu_bytes), got " + std::to_string(f.len));
         if (f.psdu == nullptr)
             throw std::invalid_argument("psdu: " + which + "null pointer");
         bool known = false;

@@ -25,13 +25,13 @@ namespace gr::gpuofdm::core {
  * \brief One row of 802.11a Table 17-3 with its SIGNAL RATE bits (Table 17-5).
  */
 struct wifi_rate_info {
-    int mbps;            //!< 6, 9, 12, 18, 24, 36, 48 or 54
-    modulation mod;      //!< BPSK, QPSK, 16-QAM, 64-QAM
-    code_rate rate;      //!< 1/2, 2/3 or 3/4
-    int n_bpsc;          //!< coded bits per subcarrier
-    int n_cbps;          //!< coded bits per OFDM symbol
-    int n_dbps;          //!< data bits per OFDM symbol
-    unsigned rate_bits;  //!< R1..R4 as printed (R1 in bit 3): 36 Mb/s is 1011
+    int mbps;           //!< 6, 9, 12, 18, 24, 36, 48 or 54
+    modulation mod;     //!< BPSK, QPSK, 16-QAM, 64-QAM
+    code_rate rate;     //!< 1/2, 2/3 or 3/4
+    int n_bpsc;         //!< coded bits per subcarrier
+    int n_cbps;         //!< coded bits per OFDM symbol
+    int n_dbps;         //!< data bits per OFDM symbol
+    unsigned rate_bits; //!< R1..R4 as printed (R1 in bit 3): 36 Mb/s is 1011
 };
 
 //! The eight rates of Table 17-3, 6 Mb/s first.
@@ -57,9 +57,9 @@ int wifi_pilot_polarity(unsigned n);
  */
 struct wifi_frame_request {
     const uint8_t* psdu = nullptr;
-    size_t len = 0;     //!< PSDU octets, 1 .. params().max_psdu_bytes (at most 4095)
-    int rate_mbps = 6;  //!< 6, 9, 12, 18, 24, 36, 48 or 54
-    int seed = 93;      //!< scrambler initial state x7..x1, 1 .. 127 (93 = 1011101, Annex G)
+    size_t len = 0;    //!< PSDU octets, 1 .. params().max_psdu_bytes (at most 4095)
+    int rate_mbps = 6; //!< 6, 9, 12, 18, 24, 36, 48 or 54
+    int seed = 93;     //!< scrambler initial state x7..x1, 1 .. 127 (93 = 1011101, Annex G)
 };
 
 /*!
@@ -148,8 +148,7 @@ public:
      * bins (SIGNAL, then the DATA symbols) in IFFT order (bin 0 = DC, subcarrier -k in
      * bin 64 - k), before scaling, as Tables G.11 and G.22 print them.
      */
-    virtual void process_bins(const wifi_frame_request* frames, size_t n_frames,
-                              cfloat* bins) = 0;
+    virtual void process_bins(const wifi_frame_request* frames, size_t n_frames, cfloat* bins) = 0;
     void process_bins(const std::vector<wifi_frame_request>& frames, cfloat* bins)
     {
         process_bins(frames.data(), frames.size(), bins);

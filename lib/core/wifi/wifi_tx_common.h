@@ -50,8 +50,9 @@ GPUOFDM_HD inline uint8_t wifi_signal_bit(unsigned rate_bits, unsigned length, u
  * \brief Bit d of the DATA field before scrambling (17.3.5.2): 16 SERVICE zeros, the PSDU
  * octets LSB first, then zeros (tail and pad).
  */
-GPUOFDM_HD inline uint8_t wifi_data_bit(const uint8_t* psdu, unsigned long long len,
-                                         unsigned long long d)
+GPUOFDM_HD inline uint8_t wifi_data_bit(const uint8_t* psdu,
+                                        unsigned long long len,
+                                        unsigned long long d)
 {
     if (d < wifi_service_bits)
         return 0;

@@ -125,8 +125,8 @@ void wifi_tx_cpu::process(const wifi_frame_request* frames, size_t n_frames, cfl
         std::copy(d_time.begin(), d_time.end(), sym);
         if (window) {
             for (size_t j = 0; j < n_symbols; j++) {
-                const cfloat prev = j == 0 ? d_preamble[preamble_samples]
-                                           : d_time[(j - 1) * symbol_samples + 16];
+                const cfloat prev =
+                    j == 0 ? d_preamble[preamble_samples] : d_time[(j - 1) * symbol_samples + 16];
                 sym[j * symbol_samples] = 0.5f * d_time[j * symbol_samples] + 0.5f * prev;
             }
             sym[n_symbols * symbol_samples] = 0.5f * d_time[(n_symbols - 1) * symbol_samples + 16];

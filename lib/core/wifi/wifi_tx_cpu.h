@@ -41,12 +41,12 @@ private:
     //! The bins of one frame's SIGNAL and DATA symbols into \p bins (frame_symbols() x 64).
     void frame_bins(const wifi_frame_request& f, cfloat* bins);
 
-    std::unique_ptr<conv_encoder> d_signal_encoder;          //!< rate 1/2 for SIGNAL
-    std::unique_ptr<interleaver> d_signal_interleaver;       //!< 48 bits, BPSK
-    std::unique_ptr<mapper> d_signal_mapper;                 //!< BPSK
-    std::vector<std::unique_ptr<conv_encoder>> d_encoders;   //!< one per rate
+    std::unique_ptr<conv_encoder> d_signal_encoder;           //!< rate 1/2 for SIGNAL
+    std::unique_ptr<interleaver> d_signal_interleaver;        //!< 48 bits, BPSK
+    std::unique_ptr<mapper> d_signal_mapper;                  //!< BPSK
+    std::vector<std::unique_ptr<conv_encoder>> d_encoders;    //!< one per rate
     std::vector<std::unique_ptr<interleaver>> d_interleavers; //!< one per rate
-    std::vector<std::unique_ptr<mapper>> d_mappers;          //!< one per rate
+    std::vector<std::unique_ptr<mapper>> d_mappers;           //!< one per rate
     std::unique_ptr<ofdm_stage> d_ifft;
 
     std::vector<uint8_t> d_bits;

@@ -94,7 +94,8 @@ __global__ void wifi_assemble_kernel(const wifi_frame_desc* __restrict__ frames,
                 } else {
                     v = scaled(sym[j * 64 + (t < 16 ? 48 + t : t - 16)], scale);
                     if (window && t == 0) {
-                        const float2 prev = j == 0 ? preamble[320] : scaled(sym[(j - 1) * 64], scale);
+                        const float2 prev =
+                            j == 0 ? preamble[320] : scaled(sym[(j - 1) * 64], scale);
                         v = make_float2(0.5f * v.x + 0.5f * prev.x, 0.5f * v.y + 0.5f * prev.y);
                     }
                 }
@@ -130,8 +131,8 @@ wifi_tx_cuda::wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev)
 
     // Constant tables.
     d_seq = device_buffer<uint8_t>(d_table.period());
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_seq.get(), d_table.bits().data(), d_table.period(),
-                                  cudaMemcpyHostToDevice));
+    GPUOFDM_CUDA_CHECK(
+        cudaMemcpy(d_seq.get(), d_table.bits().data(), d_table.period(), cudaMemcpyHostToDevice));
     std::vector<uint32_t> perm;
     for (const auto& r : wifi_rates()) {
         // One table per N_CBPS (BPSK 48 serves SIGNAL, 6 and 9 Mb/s).
@@ -201,8 +202,8 @@ void wifi_tx_cuda::stage(const wifi_frame_request* frames, size_t n)
     use_device(d_device.cuda_index);
     validate(frames, n);
     if (n == 0 || n > batch_size(frames, n))
-        throw std::invalid_argument("n_frames: a staged batch must hold 1..batch_size() frames, got " +
-                                    std::to_string(n));
+        throw std::invalid_argument(
+            "n_frames: a staged batch must hold 1..batch_size() frames, got " + std::to_string(n));
     // The previous batch's copies must be done with the staging buffers.
     d_stream.synchronize();
 
@@ -223,25 +224,29 @@ void wifi_tx_cuda::stage(const wifi_frame_request* frames, size_t n)
         const unsigned long long n_coded = n_sym * unsigned(r.n_cbps);
         const size_t samples = frame_samples(f.len, f.rate_mbps);
 
-        descs[i] = wifi_frame_desc{ psdu_off, bit_off, coded_off, sym_off, sample_off,
-                                    unsigned(f.len), unsigned(n_sym), unsigned(r.n_dbps),
-                                    r.rate_bits };
+        descs[i] =
+            wifi_frame_desc{ psdu_off,   bit_off,         coded_off,       sym_off,
+                             sample_off, unsigned(f.len), unsigned(n_sym), unsigned(r.n_dbps),
+                             r.rate_bits };
         std::memcpy(h + d_off_psdu + psdu_off, f.psdu, f.len);
         // DATA only is scrambled, from the seed (x7..x1 is the register, as scrambler.cc),
         // and its six tail bits are zeroed after scrambling (17.3.5.2).
-        sr[i] = scramble_run{ bit_off + wifi_signal_bits, n_data, d_table.index_of(uint32_t(f.seed)),
-                              unsigned(wifi_service_bits + 8 * f.len), wifi_tail_bits };
+        sr[i] =
+            scramble_run{ bit_off + wifi_signal_bits, n_data, d_table.index_of(uint32_t(f.seed)),
+                          unsigned(wifi_service_bits + 8 * f.len), wifi_tail_bits };
         // Both fields are encoded from the zero state; SIGNAL at rate 1/2 (17.3.4).
         cr[2 * i] = conv_run{ bit_off, coded_off, wifi_signal_bits, d_signal_code, 0, 0 };
-        cr[2 * i + 1] = conv_run{ bit_off + wifi_signal_bits, coded_off + 48, n_data, d_codes[ri], 0, 0 };
+        cr[2 * i + 1] =
+            conv_run{ bit_off + wifi_signal_bits, coded_off + 48, n_data, d_codes[ri], 0, 0 };
         pr[2 * i] = permute_run{ coded_off, coded_off, 48, d_perm_offset[0], 48 };
         pr[2 * i + 1] = permute_run{ coded_off + 48, coded_off + 48, n_coded, d_perm_offset[ri],
                                      unsigned(r.n_cbps) };
         // The mapper writes each symbol's 48 points straight onto its data subcarriers.
-        mr[2 * i] = map_run{ coded_off, sym_off * fft_len, wifi_data_carriers, modulation::bpsk,
-                             wifi_data_carriers, unsigned(fft_len) };
-        mr[2 * i + 1] = map_run{ coded_off + 48, (sym_off + 1) * fft_len, n_sym * wifi_data_carriers,
-                                 r.mod, wifi_data_carriers, unsigned(fft_len) };
+        mr[2 * i] = map_run{ coded_off,        sym_off * fft_len,  wifi_data_carriers,
+                             modulation::bpsk, wifi_data_carriers, unsigned(fft_len) };
+        mr[2 * i + 1] =
+            map_run{ coded_off + 48, (sym_off + 1) * fft_len, n_sym * wifi_data_carriers,
+                     r.mod,          wifi_data_carriers,      unsigned(fft_len) };
 
         d_max_bits = std::max<size_t>(d_max_bits, wifi_signal_bits + n_data);
         d_max_coded = std::max<size_t>(d_max_coded, n_coded);
@@ -275,10 +280,10 @@ void wifi_tx_cuda::launch_bins()
     const auto* mr = reinterpret_cast<const map_run*>(st + d_off_map);
 
     wifi_bits_kernel<<<runs_grid(d_max_bits, n_fr), 256, 0, s>>>(descs, st + d_off_psdu,
-                                                                  d_bits.get(), n_fr);
+                                                                 d_bits.get(), n_fr);
     GPUOFDM_CUDA_CHECK_LAUNCH(wifi_bits_kernel);
-    launch_scramble(d_bits.get(), d_bits.get(), d_seq.get(), d_table.period(), sr, n_fr,
-                    d_max_bits, s);
+    launch_scramble(d_bits.get(), d_bits.get(), d_seq.get(), d_table.period(), sr, n_fr, d_max_bits,
+                    s);
     launch_conv_encode(d_bits.get(), d_coded.get(), cr, 2 * n_fr, d_max_bits, s);
     launch_permute(d_coded.get(), d_interleaved.get(), d_perm.get(), pr, 2 * n_fr, d_max_coded,
                    false, s);
@@ -310,8 +315,8 @@ void wifi_tx_cuda::fetch(cfloat* out)
 {
     use_device(d_device.cuda_index);
     const size_t bytes = d_n_samples * sizeof(cfloat);
-    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), bytes,
-                                       cudaMemcpyDeviceToHost, d_stream.get()));
+    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), bytes, cudaMemcpyDeviceToHost,
+                                       d_stream.get()));
     d_stream.synchronize();
     std::memcpy(out, d_host_out.get(), bytes);
 }

@@ -77,13 +77,13 @@ private:
     lfsr_period_table d_table;
 
     // Constant tables on the device.
-    device_buffer<uint8_t> d_seq;        //!< the scrambler's period table
-    device_buffer<uint32_t> d_perm;      //!< the 4 interleaver tables (48/1, 96/2, 192/4, 288/6)
-    device_buffer<uint32_t> d_place;     //!< bin of data subcarrier k = 0..47
+    device_buffer<uint8_t> d_seq;         //!< the scrambler's period table
+    device_buffer<uint32_t> d_perm;       //!< the 4 interleaver tables (48/1, 96/2, 192/4, 288/6)
+    device_buffer<uint32_t> d_place;      //!< bin of data subcarrier k = 0..47
     device_buffer<cfloat> d_dev_preamble; //!< d_preamble (321 samples)
-    std::vector<unsigned> d_perm_offset; //!< per rate: its table in d_perm (SIGNAL: rate 6's)
-    std::vector<conv_code> d_codes;      //!< per rate
-    conv_code d_signal_code;             //!< rate 1/2
+    std::vector<unsigned> d_perm_offset;  //!< per rate: its table in d_perm (SIGNAL: rate 6's)
+    std::vector<conv_code> d_codes;       //!< per rate
+    conv_code d_signal_code;              //!< rate 1/2
 
     // Staging (frame table, run tables, PSDU octets), one H2D per batch.
     size_t d_stage_bytes;
@@ -104,8 +104,8 @@ private:
     size_t d_n_frames = 0;
     size_t d_n_symbols = 0;
     size_t d_n_samples = 0;
-    size_t d_max_bits = 0;    //!< most SIGNAL + DATA bits of a frame
-    size_t d_max_coded = 0;   //!< most DATA coded bits of a frame
+    size_t d_max_bits = 0;  //!< most SIGNAL + DATA bits of a frame
+    size_t d_max_coded = 0; //!< most DATA coded bits of a frame
     size_t d_max_symbols_frame = 0;
     size_t d_max_samples = 0; //!< most samples of a frame
     size_t d_off_scramble = 0, d_off_conv = 0, d_off_permute = 0, d_off_map = 0, d_off_psdu = 0;

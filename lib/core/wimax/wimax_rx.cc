@@ -32,7 +32,7 @@ namespace {
 
 constexpr int corr_window = int(wimax_sync_detail::corr_window); //!< W of the autocorrelation
 constexpr int corr_delay = int(wimax_sync_detail::corr_delay);
-constexpr int margin = 24;       //!< timing window margin on each side
+constexpr int margin = 24; //!< timing window margin on each side
 constexpr double two_pi = 6.283185307179586476925;
 constexpr size_t max_batch = size_t(1) << 26;
 
@@ -81,7 +81,8 @@ wimax_sync::wimax_sync(const wimax_sync_params& p) : d_params(p)
             cd acc = 0;
             for (int k = 0; k < 256; k++)
                 if (bins[size_t(256 * s + k)] != cfloat())
-                    acc += cd(bins[size_t(256 * s + k)]) * std::polar(1.0, two_pi * ((k * t) % 256) / 256.0);
+                    acc += cd(bins[size_t(256 * s + k)]) *
+                           std::polar(1.0, two_pi * ((k * t) % 256) / 256.0);
             d_time[s][size_t(t)] = cfloat(acc / 256.0);
             d_energy[s] += std::norm(acc / 256.0);
         }
@@ -135,8 +136,7 @@ std::vector<wimax_sync_result> wimax_sync::detect(const cfloat* x, size_t n, siz
     std::vector<candidate> cands;
     for (long i = 0; i < n_end; i++) {
         sd::step(acc, c, i); // exact every W samples, slid between
-        run = sd::flag(acc, double(d_params.threshold), double(d_params.min_power)) ? run + 1
-                                                                                       : 0;
+        run = sd::flag(acc, double(d_params.threshold), double(d_params.min_power)) ? run + 1 : 0;
         if (run != d_params.min_plateau)
             continue;
         candidate cand;
@@ -153,8 +153,11 @@ std::vector<wimax_sync_result> wimax_sync::detect(const cfloat* x, size_t n, siz
     return out;
 }
 
-void wimax_sync::take_candidates(const cfloat* const* w, const long* base,
-                                 const candidate* cand, size_t n, size_t& resume,
+void wimax_sync::take_candidates(const cfloat* const* w,
+                                 const long* base,
+                                 const candidate* cand,
+                                 size_t n,
+                                 size_t& resume,
                                  std::vector<wimax_sync_result>& out)
 {
     const long f = fwd(), b = back();
@@ -174,9 +177,8 @@ void wimax_sync::take_candidates(const cfloat* const* w, const long* base,
         const long hi = i + f;
         if (hi < lo)
             continue;
-        const fine_result r = lo == std::max(i - b, 0L)
-                                  ? ahead[k]
-                                  : fine_timing(w[k] - base[k], lo, hi, cand[k]);
+        const fine_result r =
+            lo == std::max(i - b, 0L) ? ahead[k] : fine_timing(w[k] - base[k], lo, hi, cand[k]);
         if (r.q < double(d_params.min_preamble_metric))
             continue;
         wimax_sync_result res;
@@ -189,8 +191,10 @@ void wimax_sync::take_candidates(const cfloat* const* w, const long* base,
     }
 }
 
-wimax_sync::fine_result
-wimax_sync::fine_timing(const cfloat* c, long lo, long hi, const candidate& cand) const
+wimax_sync::fine_result wimax_sync::fine_timing(const cfloat* c,
+                                                long lo,
+                                                long hi,
+                                                const candidate& cand) const
 {
     const long L1 = long(symbol_len()), cp = long(cp_len());
     const double w0 = -std::atan2(cand.ci, cand.cr) / corr_delay;
@@ -302,7 +306,8 @@ struct wimax_receiver::chain {
     {
         const device_spec cpu{};
         il = make_interleaver({ phy_standard::ieee80216, r.n_cbps, r.n_bpsc, 0 }, cpu);
-        vit = make_viterbi_decoder(viterbi_params::for_protocol("80216", to_string(r.cc_rate)), cpu);
+        vit =
+            make_viterbi_decoder(viterbi_params::for_protocol("80216", to_string(r.cc_rate)), cpu);
     }
     std::unique_ptr<interleaver> il;
     depuncturer dp;
@@ -354,7 +359,9 @@ void wimax_receiver::chain_bits(const float* llr, uint8_t* bits, uint8_t* hard)
         hard[i >> 3] |= uint8_t((ch.deint[i] < 0.0f ? 1u : 0u) << (i & 7));
 }
 
-void wimax_receiver::finish_burst(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst& out,
+void wimax_receiver::finish_burst(const uint8_t* bits,
+                                  const uint8_t* hard,
+                                  wimax_rx_burst& out,
                                   finisher& ch) const
 {
     const wimax_profile_info& r = wimax_profile(d_params.rate_id);
@@ -414,9 +421,9 @@ wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
                                     std::to_string(p.burst_bytes));
     if (!p.pad && (p.burst_bytes + 1) % r.rs.k != 0)
         throw std::invalid_argument("burst_bytes: with its tail byte the burst must fill whole "
-                                    "blocks of " + std::to_string(r.rs.k) + " octets (" +
-                                    r.name + "), got " + std::to_string(p.burst_bytes) +
-                                    " (or set pad)");
+                                    "blocks of " +
+                                    std::to_string(r.rs.k) + " octets (" + r.name + "), got " +
+                                    std::to_string(p.burst_bytes) + " (or set pad)");
     if (p.seed < 1 || p.seed > 32767)
         throw std::invalid_argument("seed: randomizer seed must be 1 .. 32767, got " +
                                     std::to_string(p.seed));
@@ -430,8 +437,8 @@ wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
     d_params.sync = sp;
     if (p.fft_backoff < 0 || size_t(p.fft_backoff) > d_sync->cp_len())
         throw std::invalid_argument("fft_backoff: must be 0 .. " +
-                                    std::to_string(d_sync->cp_len()) + " (the cyclic prefix), got " +
-                                    std::to_string(p.fft_backoff));
+                                    std::to_string(d_sync->cp_len()) +
+                                    " (the cyclic prefix), got " + std::to_string(p.fft_backoff));
     if (!(p.max_coded_ber > 0.0f && p.max_coded_ber <= 0.5f))
         throw std::invalid_argument("max_coded_ber: must be in (0, 0.5], got " +
                                     std::to_string(p.max_coded_ber));
@@ -445,11 +452,10 @@ wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
             d_batch = std::max(need, max_batch);
     } else {
         if (p.batch_samples < need || p.batch_samples > max_batch)
-            throw std::invalid_argument("batch_samples: must be 0 or " + std::to_string(need) +
-                                        " .. " + std::to_string(max_batch) +
-                                        " (a burst of " + std::to_string(burst_samples()) +
-                                        " samples and the lookback must fit), got " +
-                                        std::to_string(p.batch_samples));
+            throw std::invalid_argument(
+                "batch_samples: must be 0 or " + std::to_string(need) + " .. " +
+                std::to_string(max_batch) + " (a burst of " + std::to_string(burst_samples()) +
+                " samples and the lookback must fit), got " + std::to_string(p.batch_samples));
         d_batch = p.batch_samples;
     }
     d_chain = std::make_shared<chain>(r);
@@ -540,7 +546,8 @@ std::vector<wimax_rx_burst> wimax_receiver::decode_held(bool at_end)
     return out;
 }
 
-std::vector<wimax_rx_burst> wimax_receiver::decode_buffer(const cfloat* x, size_t n,
+std::vector<wimax_rx_burst> wimax_receiver::decode_buffer(const cfloat* x,
+                                                          size_t n,
                                                           const wimax_rx_known* known,
                                                           size_t n_known)
 {
@@ -626,7 +633,8 @@ std::vector<wimax_rx_burst> wimax_receiver::decode_jobs(const std::vector<burst_
     return out;
 }
 
-std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p, const device_spec& dev)
+std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p,
+                                                    const device_spec& dev)
 {
     if (!dev.is_cuda())
         return make_wimax_receiver_cpu(p);

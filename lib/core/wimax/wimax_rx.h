@@ -69,9 +69,9 @@ struct wimax_sync_params {
 
 //! One detected burst.
 struct wimax_sync_result {
-    size_t start = 0;            //!< first sample of the preamble (its first cyclic prefix)
-    float cfo = 0.0f;            //!< radians per sample; derotate sample i by exp(-j cfo i)
-    float metric = 0.0f;         //!< m at the detection point
+    size_t start = 0;    //!< first sample of the preamble (its first cyclic prefix)
+    float cfo = 0.0f;    //!< radians per sample; derotate sample i by exp(-j cfo i)
+    float metric = 0.0f; //!< m at the detection point
     float preamble_metric = 0.0f;
 };
 
@@ -109,7 +109,8 @@ public:
      * the search until start + hold. Throws std::invalid_argument ("x: ") for a null
      * pointer with n > 0.
      */
-    virtual std::vector<wimax_sync_result> detect(const cfloat* x, size_t n,
+    virtual std::vector<wimax_sync_result> detect(const cfloat* x,
+                                                  size_t n,
                                                   size_t search_from = 0);
 
     //! Samples before a buffer's end in which a burst may start but not be found yet.
@@ -145,8 +146,12 @@ protected:
      * came before; a candidate whose window the rule then clips is timed again alone, so
      * the result is the sequential rule's.
      */
-    void take_candidates(const cfloat* const* w, const long* base, const candidate* cand,
-                         size_t n, size_t& resume, std::vector<wimax_sync_result>& out);
+    void take_candidates(const cfloat* const* w,
+                         const long* base,
+                         const candidate* cand,
+                         size_t n,
+                         size_t& resume,
+                         std::vector<wimax_sync_result>& out);
 
     wimax_sync_params d_params;
     std::vector<cfloat> d_time[2];
@@ -193,11 +198,11 @@ struct wimax_rx_known {
 
 //! Receiver parameters: what the bursts are (as wimax_tx sent them), sync, front end.
 struct wimax_rx_params {
-    int rate_id = 1;        //!< the burst profile, 0..6 (wimax_profiles())
+    int rate_id = 1;         //!< the burst profile, 0..6 (wimax_profiles())
     size_t burst_bytes = 95; //!< data octets per burst, 1 .. 65535 (wimax_burst_request::len)
-    int seed = 0x4A80;      //!< randomizer seed, 1 .. 32767 (wimax_default_seed)
-    bool pad = false;       //!< the transmitter padded a short last block (else len + 1 = blocks x K)
-    bool uplink = false;    //!< pilot PRBS and polarity (wimax_tx_params::uplink)
+    int seed = 0x4A80;       //!< randomizer seed, 1 .. 32767 (wimax_default_seed)
+    bool pad = false;    //!< the transmitter padded a short last block (else len + 1 = blocks x K)
+    bool uplink = false; //!< pilot PRBS and polarity (wimax_tx_params::uplink)
     //! Synchronizer; its cp_div must equal the transmitter's (4, 8, 16, 32), hold is set here.
     wimax_sync_params sync;
     /*!
@@ -239,10 +244,10 @@ struct wimax_rx_params {
 
 //! One received burst.
 struct wimax_rx_burst {
-    uint64_t start = 0;      //!< stream index of the preamble's first sample
-    float cfo = 0.0f;        //!< radians per sample (Hz = cfo Fs / 2 pi)
-    float snr_db = 0.0f;     //!< mean |H|^2 over the 200 used carriers / noise, on the preamble
-    float noise_var = 0.0f;  //!< per FFT bin
+    uint64_t start = 0;     //!< stream index of the preamble's first sample
+    float cfo = 0.0f;       //!< radians per sample (Hz = cfo Fs / 2 pi)
+    float snr_db = 0.0f;    //!< mean |H|^2 over the 200 used carriers / noise, on the preamble
+    float noise_var = 0.0f; //!< per FFT bin
     float sync_metric = 0.0f;
     float preamble_metric = 0.0f;
     std::vector<uint8_t> payload; //!< burst_bytes octets, derandomized
@@ -265,11 +270,11 @@ struct wimax_rx_burst {
 
 //! Counters since construction.
 struct wimax_rx_stats {
-    uint64_t detected = 0;   //!< bursts the synchronizer found and the receiver decoded
-    uint64_t ok = 0;         //!< decoded with ok
-    uint64_t failed = 0;     //!< decoded, not ok
-    uint64_t truncated = 0;  //!< the stream ended inside the burst
-    uint64_t samples = 0;    //!< samples fed
+    uint64_t detected = 0;  //!< bursts the synchronizer found and the receiver decoded
+    uint64_t ok = 0;        //!< decoded with ok
+    uint64_t failed = 0;    //!< decoded, not ok
+    uint64_t truncated = 0; //!< the stream ended inside the burst
+    uint64_t samples = 0;   //!< samples fed
     //! Wall time spent, seconds: taking samples in, the synchronizer, the front end and the
     //! chain through the Viterbi decoder, and the host's finishing (coded errors, RS,
     //! derandomizing): where a batch's time goes.
@@ -319,7 +324,8 @@ public:
      * One buffer (at most batch_samples()), no stream: bursts as the synchronizer finds
      * them (known == nullptr) or at the given places (n_known, in order, not overlapping).
      */
-    std::vector<wimax_rx_burst> decode_buffer(const cfloat* x, size_t n,
+    std::vector<wimax_rx_burst> decode_buffer(const cfloat* x,
+                                              size_t n,
                                               const wimax_rx_known* known = nullptr,
                                               size_t n_known = 0);
 
@@ -350,8 +356,7 @@ protected:
      * inside it): out[i] gets noise_var, snr_db, and \p llr the burst's LLRs,
      * burst_symbols() x N_cbps values a burst (interleaved order, positive: bit 0).
      */
-    virtual void front_end(const burst_job* jobs, size_t n, wimax_rx_burst* out,
-                           float* llr) = 0;
+    virtual void front_end(const burst_job* jobs, size_t n, wimax_rx_burst* out, float* llr) = 0;
     /*!
      * Backend, optional: the front end and the decoding chain through the Viterbi decoder
      * of \p n bursts with the LLRs kept where they are made: out[i] gets noise_var and
@@ -361,8 +366,8 @@ protected:
      * exactly what chain_bits() gives for the same LLRs. Returns false where the backend
      * does not (the CPU twin): the receiver then calls front_end() and chain_bits().
      */
-    virtual bool front_end_to_bits(const burst_job* jobs, size_t n, wimax_rx_burst* out,
-                                   uint8_t* bits, uint8_t* hard)
+    virtual bool front_end_to_bits(
+        const burst_job* jobs, size_t n, wimax_rx_burst* out, uint8_t* bits, uint8_t* hard)
     {
         (void)jobs, (void)n, (void)out, (void)bits, (void)hard;
         return false;
@@ -389,7 +394,9 @@ protected:
      * with \p f's stages and scratch (one finisher per host thread).
      */
     struct finisher;
-    void finish_burst(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst& out,
+    void finish_burst(const uint8_t* bits,
+                      const uint8_t* hard,
+                      wimax_rx_burst& out,
                       finisher& f) const;
     //! Runs the synchronizer on \p dev (a backend's constructor; the CPU twin by default).
     void use_sync_device(const device_spec& dev) { d_sync = make_wimax_sync(d_params.sync, dev); }

@@ -45,8 +45,8 @@ GPUOFDM_HD inline pilot_state pilot_track(const cpx* y, const cpx* h, const floa
 }
 
 //! Bin b of one symbol, equalized with its pilot correction.
-GPUOFDM_HD inline cpx equalize_carrier(const cpx* y, const cpx* h, const pilot_state& p, int mode,
-                                       int b)
+GPUOFDM_HD inline cpx equalize_carrier(
+    const cpx* y, const cpx* h, const pilot_state& p, int mode, int b)
 {
     int at[8];
     for (int i = 0; i < 8; i++)

@@ -29,8 +29,7 @@ unsigned bin_of(int k) { return unsigned((k + 256) % 256); }
 class wimax_receiver_cpu : public wimax_receiver
 {
 public:
-    explicit wimax_receiver_cpu(const wimax_rx_params& p)
-        : wimax_receiver(p), d_fft(256, true)
+    explicit wimax_receiver_cpu(const wimax_rx_params& p) : wimax_receiver(p), d_fft(256, true)
     {
         d_pre = wimax_preamble_bins(wimax_preamble::long_dl);
         if (p.channel_taps > 0)
@@ -178,9 +177,9 @@ private:
     }
 
     fftw_plan_1d d_fft;
-    std::vector<cfloat> d_pre;      //!< the two preamble symbols' bins
-    const std::vector<int>& d_used = wimax_used_carriers();     //!< 200
-    const std::vector<int>& d_obs = wimax_observed_carriers();  //!< the even ones, 100
+    std::vector<cfloat> d_pre;                                 //!< the two preamble symbols' bins
+    const std::vector<int>& d_used = wimax_used_carriers();    //!< 200
+    const std::vector<int>& d_obs = wimax_observed_carriers(); //!< the even ones, 100
     channel_tap_fit d_fit;
     std::vector<uint8_t> d_pilot_w; //!< w_k, k = 0 .. 2046
     const cfloat* d_x = nullptr;

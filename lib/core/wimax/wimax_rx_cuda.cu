@@ -72,8 +72,13 @@ __device__ inline cpx cdiv(cpx a, cpx b)
  * One FFT window a block (256 threads): symbol q (0, 1 the preamble, then the data) of
  * burst blockIdx.x / per_burst, derotated by exp(-j cfo (i - start)) (phase in double).
  */
-__global__ void gather_kernel(const cpx* x, const wx_job* jobs, unsigned per_burst,
-                              unsigned sym_len, unsigned cp, int backoff, cpx* win)
+__global__ void gather_kernel(const cpx* x,
+                              const wx_job* jobs,
+                              unsigned per_burst,
+                              unsigned sym_len,
+                              unsigned cp,
+                              int backoff,
+                              cpx* win)
 {
     const unsigned b = blockIdx.x, t = threadIdx.x;
     const wx_job j = jobs[b / per_burst];
@@ -107,9 +112,16 @@ __device__ float block_sum(float v, float* s)
  * the noise on the empty carriers of both symbols, the tap fit (taps > 0: fit is taps x
  * 100, basis 200 x taps) or linear interpolation; the 1e-5 floor; the linear SNR.
  */
-__global__ void estimate_kernel(const cpx* win, const wx_job* jobs, unsigned per_burst,
-                                const cpx* pre, const cpx* fit, const cpx* basis, int taps,
-                                cpx* h_all, float* noise, float* snr)
+__global__ void estimate_kernel(const cpx* win,
+                                const wx_job* jobs,
+                                unsigned per_burst,
+                                const cpx* pre,
+                                const cpx* fit,
+                                const cpx* basis,
+                                int taps,
+                                cpx* h_all,
+                                float* noise,
+                                float* snr)
 {
     __shared__ cpx obs[100], g[64], h[256];
     __shared__ float red[256];
@@ -210,10 +222,18 @@ __global__ void estimate_kernel(const cpx* win, const wx_job* jobs, unsigned per
  * i n_sym + s): the 8 pilots' correction (mode: wifi_rx_detail::pilot_mode), Y / H, max-log
  * LLRs weighted -|H|^2 / noise (the 802.16 labels) into llr[(i n_sym + s) 192 n_bpsc ..].
  */
-__global__ void demap_kernel(const cpx* win, const cpx* h_all, const float* noise,
-                             const unsigned char* pilot_w, const unsigned* data_bins,
-                             unsigned n_sym, unsigned per_burst, int uplink, int mode,
-                             modulation mod, unsigned n_bpsc, float* llr)
+__global__ void demap_kernel(const cpx* win,
+                             const cpx* h_all,
+                             const float* noise,
+                             const unsigned char* pilot_w,
+                             const unsigned* data_bins,
+                             unsigned n_sym,
+                             unsigned per_burst,
+                             int uplink,
+                             int mode,
+                             modulation mod,
+                             unsigned n_bpsc,
+                             float* llr)
 {
     __shared__ cpx y[256], h[256];
     __shared__ pilot_state ps;
@@ -242,8 +262,11 @@ __global__ void demap_kernel(const cpx* win, const cpx* h_all, const float* nois
  * burst b holds bit i = 8 q + e of the burst at bit e, 1 where deint[b n_coded + i] < 0
  * (wimax_receiver::chain_bits's rule).
  */
-__global__ void hard_kernel(const float* deint, unsigned long long n_coded,
-                            unsigned long long per, unsigned long long total, uint8_t* hard)
+__global__ void hard_kernel(const float* deint,
+                            unsigned long long n_coded,
+                            unsigned long long per,
+                            unsigned long long total,
+                            uint8_t* hard)
 {
     for (unsigned long long q = blockIdx.x * 256ull + threadIdx.x; q < total;
          q += 256ull * gridDim.x) {
@@ -279,7 +302,8 @@ public:
         d_noise = device_buffer<float>(2 * d_max_bursts);
         d_host_llr = pinned_buffer<float>(d_llr_per_burst * d_max_bursts);
         d_llr = device_buffer<float>(d_llr_per_burst * d_max_bursts);
-        d_fft = std::make_unique<cufft_batch_plans>(256, d_max_bursts * d_per_burst, d_stream.get());
+        d_fft =
+            std::make_unique<cufft_batch_plans>(256, d_max_bursts * d_per_burst, d_stream.get());
 
         const auto pre = wimax_preamble_bins(wimax_preamble::long_dl);
         d_pre = device_buffer<cpx>(512);
@@ -298,8 +322,7 @@ public:
         for (unsigned k = 0; k < wimax_pilot_period; k++)
             w[k] = (unsigned char)wimax_pilot_w(k, p.uplink);
         d_pilot_w = device_buffer<unsigned char>(wimax_pilot_period);
-        GPUOFDM_CUDA_CHECK(
-            cudaMemcpy(d_pilot_w.get(), w.data(), w.size(), cudaMemcpyHostToDevice));
+        GPUOFDM_CUDA_CHECK(cudaMemcpy(d_pilot_w.get(), w.data(), w.size(), cudaMemcpyHostToDevice));
         const auto& bins = wimax_data_bins();
         d_data_bins = device_buffer<unsigned>(bins.size());
         GPUOFDM_CUDA_CHECK(cudaMemcpy(d_data_bins.get(), bins.data(),
@@ -317,8 +340,8 @@ public:
         d_mother = device_buffer<float>(d_mother_per_burst * d_max_bursts);
         d_host_hard = pinned_buffer<uint8_t>(hard_bytes() * d_max_bursts);
         d_hard = device_buffer<uint8_t>(hard_bytes() * d_max_bursts);
-        d_viterbi = make_viterbi_decoder(
-            viterbi_params::for_protocol("80216", to_string(r.cc_rate)), dev);
+        d_viterbi =
+            make_viterbi_decoder(viterbi_params::for_protocol("80216", to_string(r.cc_rate)), dev);
         d_per_launch = std::min(d_max_bursts, d_viterbi->frames_per_launch(decoded_steps()));
         d_host_bits = pinned_buffer<uint8_t>(decoded_steps() * d_per_launch);
     }
@@ -358,8 +381,8 @@ protected:
      * bursts a launch, its input gathered device-to-device with the bursts' pitch in
      * d_mother; only bits and hard decisions come back.
      */
-    bool front_end_to_bits(const burst_job* jobs, size_t n, wimax_rx_burst* out,
-                           uint8_t* bits, uint8_t* hard) override
+    bool front_end_to_bits(
+        const burst_job* jobs, size_t n, wimax_rx_burst* out, uint8_t* bits, uint8_t* hard) override
     {
         const wimax_profile_info& r = wimax_profile(d_params.rate_id);
         const cudaStream_t s = d_stream.get();
@@ -372,8 +395,8 @@ protected:
                            permute_run{ 0, 0, nb * n_coded, 0, unsigned(r.n_cbps) }, true, s);
             // 8.3.3.2.3: each burst is whole periods, so the batch is one call and burst i's
             // mother-code LLRs start at i d_mother_per_burst.
-            depuncture_cuda(d_deint.get(), nb * n_coded, d_mother.get(),
-                            d_depuncture->pattern(), s);
+            depuncture_cuda(d_deint.get(), nb * n_coded, d_mother.get(), d_depuncture->pattern(),
+                            s);
             hard_kernel<<<grid_for(nb * hb), 256, 0, s>>>(d_deint.get(), n_coded, hb, nb * hb,
                                                           d_hard.get());
             GPUOFDM_CUDA_CHECK(cudaGetLastError());
@@ -388,8 +411,7 @@ protected:
             for (size_t g = 0; g < nb; g += d_per_launch) {
                 const size_t m = std::min(d_per_launch, nb - g);
                 d_viterbi->device_load_from_device(d_mother.get() + g * d_mother_per_burst,
-                                                   2 * steps, 0, m,
-                                                   m > 1 ? d_mother_per_burst : 0);
+                                                   2 * steps, 0, m, m > 1 ? d_mother_per_burst : 0);
                 d_viterbi->device_decode_frames(steps, m);
                 d_viterbi->device_fetch(d_host_bits.get(), steps * m);
                 std::memcpy(bits + (first + g) * steps, d_host_bits.get(), steps * m);
@@ -416,12 +438,11 @@ private:
                     d_host_noise.get()[i] = j.noise_var;
                 }
             }
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_jobs.get(), d_host_jobs.get(),
-                                               nb * sizeof(wx_job), cudaMemcpyHostToDevice, s));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_jobs.get(), d_host_jobs.get(), nb * sizeof(wx_job),
+                                               cudaMemcpyHostToDevice, s));
             if (any_known) {
-                GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_h.get(), d_host_h.get(),
-                                                   256 * nb * sizeof(cpx),
-                                                   cudaMemcpyHostToDevice, s));
+                GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
+                    d_h.get(), d_host_h.get(), 256 * nb * sizeof(cpx), cudaMemcpyHostToDevice, s));
                 GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_noise.get(), d_host_noise.get(),
                                                    nb * sizeof(float), cudaMemcpyHostToDevice, s));
             }
@@ -439,8 +460,8 @@ private:
             GPUOFDM_CUDA_CHECK(cudaGetLastError());
             demap_kernel<<<unsigned(nb * d_n_sym), 256, 0, s>>>(
                 d_win.get(), d_h.get(), d_noise.get(), d_pilot_w.get(), d_data_bins.get(),
-                unsigned(d_n_sym), unsigned(d_per_burst), d_params.uplink ? 1 : 0,
-                pilot_mode(), r.mod, unsigned(r.n_bpsc), d_llr.get());
+                unsigned(d_n_sym), unsigned(d_per_burst), d_params.uplink ? 1 : 0, pilot_mode(),
+                r.mod, unsigned(r.n_bpsc), d_llr.get());
             GPUOFDM_CUDA_CHECK(cudaGetLastError());
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_noise.get(), d_noise.get(),
                                                nb * sizeof(float), cudaMemcpyDeviceToHost, s));

@@ -40,13 +40,13 @@ constexpr long corr_window = 128; //!< W of the delay-64 autocorrelation
 constexpr long corr_delay = 64;
 
 // Every operation rounded on its own, on the host and the device alike (rounded_math.h).
-using rounded::cpx;
-using rounded::mul;
 using rounded::add;
-using rounded::sub;
-using rounded::div;
-using rounded::root;
 using rounded::clean;
+using rounded::cpx;
+using rounded::div;
+using rounded::mul;
+using rounded::root;
+using rounded::sub;
 
 //! The running sums at one sample.
 struct sums {

@@ -54,8 +54,10 @@ __global__ void clean_kernel(cpx* __restrict__ x, unsigned long long n)
 }
 
 //! Flags of [0, n_end): thread j does [128 j, 128 j + 128) sequentially, as the CPU twin.
-__global__ void metric_kernel(const cpx* __restrict__ x, long long n_end,
-                              unsigned char* __restrict__ flag, double threshold,
+__global__ void metric_kernel(const cpx* __restrict__ x,
+                              long long n_end,
+                              unsigned char* __restrict__ flag,
+                              double threshold,
                               double min_power)
 {
     const long long j = blockIdx.x * (long long)block + threadIdx.x;
@@ -73,8 +75,11 @@ __global__ void metric_kernel(const cpx* __restrict__ x, long long n_end,
 
 //! i is a candidate when flag[i - L + 1 .. i] are set and (i == L - 1 or flag[i - L] clear).
 __global__ void candidate_kernel(const unsigned char* __restrict__ flag,
-                                 const cpx* __restrict__ x, long long n_end, unsigned L,
-                                 raw_candidate* __restrict__ out, unsigned* __restrict__ count,
+                                 const cpx* __restrict__ x,
+                                 long long n_end,
+                                 unsigned L,
+                                 raw_candidate* __restrict__ out,
+                                 unsigned* __restrict__ count,
                                  unsigned max_count)
 {
     for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n_end; i += 256ll * gridDim.x) {
@@ -96,8 +101,10 @@ __global__ void candidate_kernel(const unsigned char* __restrict__ flag,
 }
 
 //! One block per candidate: x[first[c] .. first[c] + len) (0 past n) to out[c len ..].
-__global__ void window_kernel(const cpx* __restrict__ x, unsigned long long n,
-                              const unsigned long long* __restrict__ first, unsigned len,
+__global__ void window_kernel(const cpx* __restrict__ x,
+                              unsigned long long n,
+                              const unsigned long long* __restrict__ first,
+                              unsigned len,
                               cpx* __restrict__ out)
 {
     const unsigned long long a = first[blockIdx.x];
@@ -110,15 +117,9 @@ class wimax_sync_cuda : public wimax_sync
 {
 public:
     wimax_sync_cuda(const wimax_sync_params& p, const device_spec& dev)
-        : wimax_sync(p),
-          d_device(activate(dev)),
-          d_win_len(window_len()),
-          d_first(gather_batch),
-          d_win(size_t(gather_batch) * d_win_len),
-          d_count(1),
-          h_first(gather_batch),
-          h_win(size_t(gather_batch) * d_win_len),
-          h_count(1)
+        : wimax_sync(p), d_device(activate(dev)), d_win_len(window_len()), d_first(gather_batch),
+          d_win(size_t(gather_batch) * d_win_len), d_count(1), h_first(gather_batch),
+          h_win(size_t(gather_batch) * d_win_len), h_count(1)
     {
     }
 
@@ -127,8 +128,7 @@ public:
     std::vector<wimax_sync_result> detect(const cfloat* x, size_t n, size_t search_from) override
     {
         if (!x && n > 0)
-            throw std::invalid_argument("x: null pointer with " + std::to_string(n) +
-                                        " samples");
+            throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
         std::vector<wimax_sync_result> out;
         const long n_end = detect_end(n);
         if (n_end <= 0)
@@ -137,16 +137,15 @@ public:
         reserve(n, size_t(n_end));
         cudaStream_t s = d_stream.get();
 
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get(), x, n * sizeof(cfloat),
-                                           cudaMemcpyHostToDevice, s));
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyAsync(d_x.get(), x, n * sizeof(cfloat), cudaMemcpyHostToDevice, s));
         const size_t clean_blocks = std::min<size_t>((n + 255) / 256, 65535 * 4);
         clean_kernel<<<unsigned(clean_blocks), 256, 0, s>>>(d_x.get(), n);
         GPUOFDM_CUDA_CHECK_LAUNCH(clean_kernel);
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_count.get(), 0, sizeof(unsigned), s));
         const size_t chunks = (size_t(n_end) + sd::corr_window - 1) / sd::corr_window;
         metric_kernel<<<unsigned((chunks + block - 1) / block), block, 0, s>>>(
-            d_x.get(), n_end, d_flag.get(), double(d_params.threshold),
-            double(d_params.min_power));
+            d_x.get(), n_end, d_flag.get(), double(d_params.threshold), double(d_params.min_power));
         GPUOFDM_CUDA_CHECK_LAUNCH(metric_kernel);
         const size_t cand_blocks = std::min<size_t>((size_t(n_end) + 255) / 256, 65535 * 4);
         candidate_kernel<<<unsigned(cand_blocks), 256, 0, s>>>(
@@ -160,9 +159,8 @@ public:
         if (n_cand == 0)
             return out;
         std::vector<raw_candidate> cand(n_cand);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(cand.data(), d_cand.get(),
-                                           n_cand * sizeof(raw_candidate),
-                                           cudaMemcpyDeviceToHost, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
+            cand.data(), d_cand.get(), n_cand * sizeof(raw_candidate), cudaMemcpyDeviceToHost, s));
         d_stream.synchronize();
         std::sort(cand.begin(), cand.end(),
                   [](const raw_candidate& u, const raw_candidate& v) { return u.i < v.i; });
@@ -182,9 +180,8 @@ public:
             window_kernel<<<unsigned(m), block, 0, s>>>(d_x.get(), n, d_first.get(),
                                                         unsigned(d_win_len), d_win.get());
             GPUOFDM_CUDA_CHECK_LAUNCH(window_kernel);
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(h_win.get(), d_win.get(),
-                                               m * d_win_len * sizeof(cpx),
-                                               cudaMemcpyDeviceToHost, s));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
+                h_win.get(), d_win.get(), m * d_win_len * sizeof(cpx), cudaMemcpyDeviceToHost, s));
             d_stream.synchronize();
             std::vector<candidate> c(m);
             std::vector<const cfloat*> w(m);
@@ -241,8 +238,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<wimax_sync> make_wimax_sync_cuda(const wimax_sync_params& p,
-                                                 const device_spec& dev)
+std::unique_ptr<wimax_sync> make_wimax_sync_cuda(const wimax_sync_params& p, const device_spec& dev)
 {
     return std::make_unique<wimax_sync_cuda>(p, dev);
 }

@@ -85,7 +85,8 @@ int wimax_randomizer_seed(unsigned bsid, unsigned iuc, unsigned frame_number)
     if (iuc > 15)
         throw std::invalid_argument("iuc: DIUC/UIUC must be 0..15, got " + std::to_string(iuc));
     // b1 is the MSB (bit 14) of the seed integer.
-    return int(((bsid & 0xFu) << 11) | (0x3u << 9) | (iuc << 5) | (1u << 4) | (frame_number & 0xFu));
+    return int(((bsid & 0xFu) << 11) | (0x3u << 9) | (iuc << 5) | (1u << 4) |
+               (frame_number & 0xFu));
 }
 
 std::vector<cfloat> wimax_preamble_bins(wimax_preamble p)
@@ -156,8 +157,8 @@ wimax_tx::wimax_tx(const wimax_tx_params& p) : d_params(p)
         throw std::invalid_argument("scale: must be finite and nonzero");
     // The longest burst is the longest at BPSK 1/2 (12-byte blocks); a batch must hold one.
     const size_t longest = (p.max_burst_bytes + 1 + 11) / 12;
-    d_max_symbols = p.max_symbols_per_batch ? p.max_symbols_per_batch
-                                            : p.max_bursts_per_batch * longest;
+    d_max_symbols =
+        p.max_symbols_per_batch ? p.max_symbols_per_batch : p.max_bursts_per_batch * longest;
     if (d_max_symbols < longest || d_max_symbols > max_batch_symbols)
         throw std::invalid_argument(
             "max_symbols_per_batch: must be 0 (room for max_bursts_per_batch longest bursts) or " +
@@ -188,10 +189,10 @@ size_t wimax_tx::burst_symbols(size_t len, int rate_id) const
                                     std::to_string(d_params.max_burst_bytes) +
                                     " octets (max_burst_bytes), got " + std::to_string(len));
     if (!d_params.pad && (len + 1) % k != 0)
-        throw std::invalid_argument(
-            "len: the burst and its tail byte must fill whole blocks of " + std::to_string(k) +
-            " octets (" + wimax_profile(rate_id).name + "): len + 1 a multiple of " +
-            std::to_string(k) + ", got " + std::to_string(len) + " (or set pad)");
+        throw std::invalid_argument("len: the burst and its tail byte must fill whole blocks of " +
+                                    std::to_string(k) + " octets (" + wimax_profile(rate_id).name +
+                                    "): len + 1 a multiple of " + std::to_string(k) + ", got " +
+                                    std::to_string(len) + " (or set pad)");
     return (len + 1 + k - 1) / k;
 }
 
@@ -222,9 +223,9 @@ void wimax_tx::validate(const wimax_burst_request* bursts, size_t n) const
         if (b.data == nullptr)
             throw std::invalid_argument("data: " + which + "null pointer");
         if (b.seed < 1 || b.seed > 32767)
-            throw std::invalid_argument("seed: " + which +
-                                        "randomizer seed must be 1..32767 (reg1..reg15, nonzero), got " +
-                                        std::to_string(b.seed));
+            throw std::invalid_argument(
+                "seed: " + which + "randomizer seed must be 1..32767 (reg1..reg15, nonzero), got " +
+                std::to_string(b.seed));
     }
 }
 

@@ -29,13 +29,13 @@ namespace gr::gpuofdm::core {
  * RS-CC block fills exactly one OFDM symbol (N_cbps = 192 N_bpsc coded bits).
  */
 struct wimax_profile_info {
-    int rate_id;         //!< 0..6
-    const char* name;    //!< "BPSK 1/2" .. "64-QAM 3/4"
+    int rate_id;      //!< 0..6
+    const char* name; //!< "BPSK 1/2" .. "64-QAM 3/4"
     modulation mod;
-    rs_profile rs;       //!< (N, K, T): K uncoded bytes per block, N after RS
-    code_rate cc_rate;   //!< the convolutional code's rate after puncturing
-    int n_bpsc;          //!< coded bits per subcarrier
-    int n_cbps;          //!< coded bits per OFDM symbol (192 n_bpsc)
+    rs_profile rs;     //!< (N, K, T): K uncoded bytes per block, N after RS
+    code_rate cc_rate; //!< the convolutional code's rate after puncturing
+    int n_bpsc;        //!< coded bits per subcarrier
+    int n_cbps;        //!< coded bits per OFDM symbol (192 n_bpsc)
 };
 
 //! The seven profiles, Rate_ID 0 (BPSK 1/2) first.
@@ -116,14 +116,14 @@ struct wimax_burst_request {
  * bursts holding max_symbols_per_batch OFDM data symbols; process() cuts longer requests.
  */
 struct wimax_tx_params {
-    size_t max_bursts_per_batch = 64;   //!< 1 .. 65535
-    size_t max_burst_bytes = 4095;      //!< 1 .. 65535: the longest burst accepted
+    size_t max_bursts_per_batch = 64; //!< 1 .. 65535
+    size_t max_burst_bytes = 4095;    //!< 1 .. 65535: the longest burst accepted
     //! 0: max_bursts_per_batch bursts of max_burst_bytes at BPSK 1/2; else at least one such.
     size_t max_symbols_per_batch = 0;
-    int cp_div = 4;                     //!< 1/G: 4, 8, 16 or 32 (CP = 256 / cp_div samples)
+    int cp_div = 4; //!< 1/G: 4, 8, 16 or 32 (CP = 256 / cp_div samples)
     wimax_preamble preamble = wimax_preamble::long_dl;
-    bool uplink = false;                //!< pilot PRBS initialisation and polarity (8.3.3.4.2)
-    bool pad = false;                   //!< fill a short last block with 0xFF (else: error)
+    bool uplink = false; //!< pilot PRBS initialisation and polarity (8.3.3.4.2)
+    bool pad = false;    //!< fill a short last block with 0xFF (else: error)
     /*!
      * Multiplies the waveform. 1: every symbol is x(t) = (1/256) sum_k X_k e^{j 2 pi k t /
      * 256} with the unit-power constellations (200/256^2 power over a data symbol);

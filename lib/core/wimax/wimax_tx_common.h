@@ -27,8 +27,10 @@ constexpr unsigned wimax_nondata = 64;
  * \brief Byte j of a burst of \p total = blocks x K bytes before randomization: the data,
  * then 0xFF padding (8.3.3.1), and the last byte is the 0x00 tail (8.3.3.2).
  */
-GPUOFDM_HD inline uint8_t wimax_source_byte(const uint8_t* data, unsigned long long len,
-                                            unsigned long long total, unsigned long long j)
+GPUOFDM_HD inline uint8_t wimax_source_byte(const uint8_t* data,
+                                            unsigned long long len,
+                                            unsigned long long total,
+                                            unsigned long long j)
 {
     if (j < len)
         return data[j];
@@ -36,8 +38,10 @@ GPUOFDM_HD inline uint8_t wimax_source_byte(const uint8_t* data, unsigned long l
 }
 
 //! Bit i of that stream, each byte MSB first.
-GPUOFDM_HD inline uint8_t wimax_source_bit(const uint8_t* data, unsigned long long len,
-                                           unsigned long long total, unsigned long long i)
+GPUOFDM_HD inline uint8_t wimax_source_bit(const uint8_t* data,
+                                           unsigned long long len,
+                                           unsigned long long total,
+                                           unsigned long long i)
 {
     return uint8_t((wimax_source_byte(data, len, total, i >> 3) >> (7u - unsigned(i & 7u))) & 1u);
 }

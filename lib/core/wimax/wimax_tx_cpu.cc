@@ -93,7 +93,8 @@ void wimax_tx_cpu::burst_bins(const wimax_burst_request& b, cfloat* bins)
         cfloat* s = bins + j * fft_len;
         for (size_t d = 0; d < data_carriers; d++)
             s[place[d]] = d_points[j * data_carriers + d];
-        const unsigned w = wimax_pilot_w(unsigned((n_pre + j) % wimax_pilot_period), d_params.uplink);
+        const unsigned w =
+            wimax_pilot_w(unsigned((n_pre + j) % wimax_pilot_period), d_params.uplink);
         for (unsigned e = 0; e < wimax_nondata; e++)
             s[wimax_nondata_bin(e)] =
                 cfloat(e < 8 ? wimax_pilot_from_w(e, w, d_params.uplink) : 0.0f, 0.0f);

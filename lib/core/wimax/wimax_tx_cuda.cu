@@ -126,7 +126,10 @@ __global__ void wimax_assemble_kernel(const wimax_burst_desc* __restrict__ burst
     }
 }
 
-unsigned table_index(int n_cbps) { return n_cbps == 192 ? 0 : n_cbps == 384 ? 1 : n_cbps == 768 ? 2 : 3; }
+unsigned table_index(int n_cbps)
+{
+    return n_cbps == 192 ? 0 : n_cbps == 384 ? 1 : n_cbps == 768 ? 2 : 3;
+}
 
 } // namespace
 
@@ -144,14 +147,15 @@ wimax_tx_cuda::wimax_tx_cuda(const wimax_tx_params& p, const device_spec& dev)
 
     // Constant tables.
     d_seq = device_buffer<uint8_t>(d_table.period());
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_seq.get(), d_table.bits().data(), d_table.period(),
-                                  cudaMemcpyHostToDevice));
+    GPUOFDM_CUDA_CHECK(
+        cudaMemcpy(d_seq.get(), d_table.bits().data(), d_table.period(), cudaMemcpyHostToDevice));
     std::vector<uint32_t> perm;
     std::vector<unsigned> table_at(4, 0);
     const int n_cbps[4] = { 192, 384, 768, 1152 };
     for (unsigned t = 0; t < 4; t++) {
         table_at[t] = unsigned(perm.size());
-        const auto tab = interleaver_permutation(phy_standard::ieee80216, n_cbps[t], n_cbps[t] / 192);
+        const auto tab =
+            interleaver_permutation(phy_standard::ieee80216, n_cbps[t], n_cbps[t] / 192);
         perm.insert(perm.end(), tab.begin(), tab.end());
     }
     for (const auto& r : wimax_profiles()) {
@@ -216,8 +220,8 @@ void wimax_tx_cuda::stage(const wimax_burst_request* bursts, size_t n)
     use_device(d_device.cuda_index);
     validate(bursts, n);
     if (n == 0 || n > batch_size(bursts, n))
-        throw std::invalid_argument("n_bursts: a staged batch must hold 1..batch_size() bursts, got " +
-                                    std::to_string(n));
+        throw std::invalid_argument(
+            "n_bursts: a staged batch must hold 1..batch_size() bursts, got " + std::to_string(n));
     d_stream.synchronize(); // the previous batch's copies are done with the staging
 
     unsigned char* h = d_host_stage.get();
@@ -238,9 +242,10 @@ void wimax_tx_cuda::stage(const wimax_burst_request* bursts, size_t n)
         const unsigned long long n_coded = blocks * unsigned(r.n_cbps);
         const size_t samples = burst_samples(b.len, b.rate_id);
 
-        descs[i] = wimax_burst_desc{ data_off, src_off, rs_off, sym_off, sample_off,
-                                     unsigned(b.len), unsigned(blocks),
-                                     rs_make_code(r.rs.n, r.rs.k, r.rs.t) };
+        descs[i] = wimax_burst_desc{ data_off,         src_off,
+                                     rs_off,           sym_off,
+                                     sample_off,       unsigned(b.len),
+                                     unsigned(blocks), rs_make_code(r.rs.n, r.rs.k, r.rs.t) };
         std::memcpy(h + d_off_data + data_off, b.data, b.len);
         // The randomizer from the burst's seed (the register as scrambler.cc loads it),
         // over data and padding; the tail byte stays 0x00 (8.3.3.1, 8.3.3.2).
@@ -254,8 +259,13 @@ void wimax_tx_cuda::stage(const wimax_burst_request* bursts, size_t n)
         pr[i] = permute_run{ coded_off, coded_off, n_coded, d_perm_offset[size_t(b.rate_id)],
                              unsigned(r.n_cbps) };
         // The mapper writes each symbol's 192 points straight onto its data subcarriers.
-        mr[i] = map_run{ coded_off, sym_off * fft_len, blocks * data_carriers, r.mod,
-                         unsigned(data_carriers), unsigned(fft_len), phy_standard::ieee80216 };
+        mr[i] = map_run{ coded_off,
+                         sym_off * fft_len,
+                         blocks * data_carriers,
+                         r.mod,
+                         unsigned(data_carriers),
+                         unsigned(fft_len),
+                         phy_standard::ieee80216 };
 
         d_max_src = std::max<size_t>(d_max_src, n_src);
         d_max_rs = std::max<size_t>(d_max_rs, n_rs);
@@ -293,14 +303,16 @@ void wimax_tx_cuda::launch_bins()
     const auto* pr = reinterpret_cast<const permute_run*>(st + d_off_permute);
     const auto* mr = reinterpret_cast<const map_run*>(st + d_off_map);
 
-    wimax_src_kernel<<<runs_grid(d_max_src, n_b), 256, 0, s>>>(descs, st + d_off_data,
-                                                                d_src.get(), n_b);
+    wimax_src_kernel<<<runs_grid(d_max_src, n_b), 256, 0, s>>>(descs, st + d_off_data, d_src.get(),
+                                                               n_b);
     GPUOFDM_CUDA_CHECK_LAUNCH(wimax_src_kernel);
     launch_scramble(d_src.get(), d_src.get(), d_seq.get(), d_table.period(), sr, n_b, d_max_src, s);
-    wimax_rs_kernel<<<runs_grid(d_max_blocks, n_b), 256, 0, s>>>(descs, d_src.get(), d_rs.get(), n_b);
+    wimax_rs_kernel<<<runs_grid(d_max_blocks, n_b), 256, 0, s>>>(descs, d_src.get(), d_rs.get(),
+                                                                 n_b);
     GPUOFDM_CUDA_CHECK_LAUNCH(wimax_rs_kernel);
     launch_conv_encode(d_rs.get(), d_coded.get(), cr, n_b, d_max_rs, s);
-    launch_permute(d_coded.get(), d_interleaved.get(), d_perm.get(), pr, n_b, d_max_coded, false, s);
+    launch_permute(d_coded.get(), d_interleaved.get(), d_perm.get(), pr, n_b, d_max_coded, false,
+                   s);
     launch_map(d_interleaved.get(), d_bins.get(), d_place.get(), mr, n_b,
                d_max_blocks * data_carriers, s);
     wimax_pilots_kernel<<<runs_grid(d_max_blocks * wimax_nondata, n_b), 256, 0, s>>>(
@@ -331,8 +343,8 @@ void wimax_tx_cuda::fetch(cfloat* out)
 {
     use_device(d_device.cuda_index);
     const size_t bytes = d_n_samples * sizeof(cfloat);
-    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), bytes,
-                                       cudaMemcpyDeviceToHost, d_stream.get()));
+    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), bytes, cudaMemcpyDeviceToHost,
+                                       d_stream.get()));
     d_stream.synchronize();
     std::memcpy(out, d_host_out.get(), bytes);
 }
@@ -353,8 +365,8 @@ void wimax_tx_cuda::trace(const wimax_burst_request& burst, wimax_burst_trace& o
     stage(&burst, 1);
     launch_bins();
     auto bits_of = [&](const uint8_t* dev, size_t n) {
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_bits.get(), dev, n, cudaMemcpyDeviceToHost,
-                                           d_stream.get()));
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyAsync(d_host_bits.get(), dev, n, cudaMemcpyDeviceToHost, d_stream.get()));
         d_stream.synchronize();
         return std::vector<uint8_t>(d_host_bits.get(), d_host_bits.get() + n);
     };

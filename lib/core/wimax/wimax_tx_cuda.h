@@ -89,15 +89,15 @@ private:
     device_buffer<unsigned char> d_stage;
 
     // Work buffers, sized for d_max_symbols data symbols.
-    device_buffer<uint8_t> d_src;         //!< source bits, randomized in place
-    device_buffer<uint8_t> d_rs;          //!< RS-encoded bits
+    device_buffer<uint8_t> d_src; //!< source bits, randomized in place
+    device_buffer<uint8_t> d_rs;  //!< RS-encoded bits
     device_buffer<uint8_t> d_coded;
     device_buffer<uint8_t> d_interleaved;
     device_buffer<cfloat> d_bins;
     device_buffer<cfloat> d_time;
     device_buffer<cfloat> d_out;
     pinned_buffer<cfloat> d_host_out;
-    pinned_buffer<uint8_t> d_host_bits;   //!< trace() staging
+    pinned_buffer<uint8_t> d_host_bits; //!< trace() staging
     std::unique_ptr<cufft_batch_plans> d_plans;
 
     // The staged batch.

@@ -52,11 +52,11 @@ inline std::string gpu_device()
 inline std::string gpu_device_name() { return gpu_device() == "cpu" ? "cpu" : "cuda:0"; }
 
 //! Skips the calling test, with the reason, where no GPU is usable.
-#define GPUOFDM_BLOCKS_REQUIRE_GPU()                                               \
-    do {                                                                           \
-        const std::string why_ = ::gr::gpuofdm::gpu_unusable_reason(0);            \
-        if (!why_.empty() && ::gr::gpuofdm::block_test::gpu_device() != "cpu")     \
-            GTEST_SKIP() << "no usable GPU: " << why_;                             \
+#define GPUOFDM_BLOCKS_REQUIRE_GPU()                                           \
+    do {                                                                       \
+        const std::string why_ = ::gr::gpuofdm::gpu_unusable_reason(0);        \
+        if (!why_.empty() && ::gr::gpuofdm::block_test::gpu_device() != "cpu") \
+            GTEST_SKIP() << "no usable GPU: " << why_;                         \
     } while (0)
 
 constexpr int run_timeout_s = 60;
@@ -197,7 +197,9 @@ inline std::vector<uint8_t> random_bytes(size_t n, uint32_t seed)
     return v;
 }
 
-inline std::vector<float> random_floats(size_t n, uint32_t seed, float sigma = 1.0f,
+inline std::vector<float> random_floats(size_t n,
+                                        uint32_t seed,
+                                        float sigma = 1.0f,
                                         float mean = 0.0f)
 {
     std::mt19937 rng(seed);

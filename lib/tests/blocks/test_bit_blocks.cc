@@ -39,9 +39,8 @@ flow_out<uint8_t> run_scrambler(const scrambler_case& c,
                                 const std::string& device,
                                 int batch)
 {
-    return run_block<uint8_t, uint8_t>(scrambler_bb::make(c.standard, c.seed, "frame", batch,
-                                                          device),
-                                       bits, tags);
+    return run_block<uint8_t, uint8_t>(
+        scrambler_bb::make(c.standard, c.seed, "frame", batch, device), bits, tags);
 }
 
 std::vector<gr::tag_t> frame_tags(std::initializer_list<uint64_t> offsets)
@@ -184,8 +183,8 @@ TEST(ConvEncoderBlock, CudaMatchesCpuBothModes)
             const auto& fr = framed ? frames : std::vector<int>{};
             const auto want = run_conv(standard, rate, fr, bits, "cpu", 0);
             for (int batch : { 0, 100, 4099 }) {
-                SCOPED_TRACE(standard + " " + rate + (framed ? " frames" : " stream") +
-                             " batch " + std::to_string(batch));
+                SCOPED_TRACE(standard + " " + rate + (framed ? " frames" : " stream") + " batch " +
+                             std::to_string(batch));
                 const auto got = run_conv(standard, rate, fr, bits, gpu_device(), batch);
                 EXPECT_EQ(got.data, want.data);
                 EXPECT_EQ(tag_strings(got.tags), tag_strings(want.tags));
@@ -196,10 +195,11 @@ TEST(ConvEncoderBlock, CudaMatchesCpuBothModes)
 
 // ---------------------------------------------------------------- interleaver_bb / _ff
 
-const std::tuple<std::string, int, int> interleaver_modes[] = {
-    { "802.11a", 48, 1 }, { "802.11a", 192, 4 }, { "802.11a", 288, 6 },
-    { "802.16", 192, 2 }, { "802.16", 1152, 6 }
-};
+const std::tuple<std::string, int, int> interleaver_modes[] = { { "802.11a", 48, 1 },
+                                                                { "802.11a", 192, 4 },
+                                                                { "802.11a", 288, 6 },
+                                                                { "802.16", 192, 2 },
+                                                                { "802.16", 1152, 6 } };
 
 template <typename T>
 flow_out<T> run_interleaver(const std::tuple<std::string, int, int>& m,
@@ -210,8 +210,7 @@ flow_out<T> run_interleaver(const std::tuple<std::string, int, int>& m,
 {
     const auto& [standard, n_cbps, n_bpsc] = m;
     const std::vector<gr::tag_t> tags = { make_tag(0, "mark", pmt::from_long(0)),
-                                          make_tag(size_t(n_cbps) + 5, "mark",
-                                                   pmt::from_long(1)),
+                                          make_tag(size_t(n_cbps) + 5, "mark", pmt::from_long(1)),
                                           make_tag(in.size() - 3, "mark", pmt::from_long(2)) };
     gr::basic_block_sptr blk;
     if constexpr (std::is_same_v<T, float>)
@@ -289,8 +288,7 @@ std::vector<uint8_t> with_errors(std::vector<uint8_t> coded, const rs_profile& p
 TEST(ReedSolomonBlocks, CpuDecodeCorrectsUpToTAndTagsTheRest)
 {
     for (const auto& p : rs_profiles) {
-        SCOPED_TRACE(std::to_string(p.n) + "," + std::to_string(p.k) + "," +
-                     std::to_string(p.t));
+        SCOPED_TRACE(std::to_string(p.n) + "," + std::to_string(p.k) + "," + std::to_string(p.t));
         const size_t n_cw = 40;
         const auto data = random_bytes(n_cw * size_t(p.k) + 5, 401); // partial end held
         const auto coded =
@@ -305,8 +303,7 @@ TEST(ReedSolomonBlocks, CpuDecodeCorrectsUpToTAndTagsTheRest)
         for (size_t cw = 0; cw < n_cw; cw++) {
             if (cw % 13 == 7)
                 continue;
-            EXPECT_TRUE(std::equal(data.begin() + long(cw) * p.k,
-                                   data.begin() + long(cw + 1) * p.k,
+            EXPECT_TRUE(std::equal(data.begin() + long(cw) * p.k, data.begin() + long(cw + 1) * p.k,
                                    out.data.begin() + long(cw) * p.k))
                 << "codeword " << cw;
         }
@@ -363,15 +360,15 @@ flow_out<uint8_t> run_viterbi_stream(const viterbi_rate& r,
     const std::vector<gr::tag_t> tags = { make_tag(4321, "mark", pmt::from_long(1)),
                                           make_tag(llr.size() - 1, "mark", pmt::from_long(2)) };
     return run_block<float, uint8_t>(
-        viterbi_decoder_fb::make(r.standard, r.rate, "stream", "", batch, device), llr, tags,
-        1, 1, max_noutput);
+        viterbi_decoder_fb::make(r.standard, r.rate, "stream", "", batch, device), llr, tags, 1, 1,
+        max_noutput);
 }
 
 // Frames of whole periods, of mixed lengths, one bad (not whole periods: dropped).
 std::vector<int> viterbi_frames(const viterbi_rate& r)
 {
-    return { 300 * r.kept, 300 * r.kept, 450 * r.kept, 100 * r.kept + 1, 7 * r.kept,
-             2000 * r.kept, 300 * r.kept };
+    return { 300 * r.kept, 300 * r.kept,  450 * r.kept, 100 * r.kept + 1,
+             7 * r.kept,   2000 * r.kept, 300 * r.kept };
 }
 
 flow_out<uint8_t> run_viterbi_frames(const viterbi_rate& r,
@@ -387,8 +384,8 @@ flow_out<uint8_t> run_viterbi_frames(const viterbi_rate& r,
         off += uint64_t(frames[i]);
     }
     return run_block<float, uint8_t>(
-        viterbi_decoder_fb::make(r.standard, r.rate, "frame", "packet_len", batch, device),
-        llr, tags);
+        viterbi_decoder_fb::make(r.standard, r.rate, "frame", "packet_len", batch, device), llr,
+        tags);
 }
 
 TEST(ViterbiBlock, CpuStreamIndependentOfCallSizesAndBatch)

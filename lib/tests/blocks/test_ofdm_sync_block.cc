@@ -30,8 +30,8 @@ pmt::pmt_t pdu_of(const std::vector<uint8_t>& psdu, int rate)
 
 //! n short frames (all rates) through wifi_tx on the CPU, lead zeros in front: the
 //! samples and the frames' wifi_start offsets.
-std::vector<gr_complex> transmit(size_t n, int gap, size_t lead, uint32_t seed,
-                                 std::vector<uint64_t>& starts)
+std::vector<gr_complex> transmit(
+    size_t n, int gap, size_t lead, uint32_t seed, std::vector<uint64_t>& starts)
 {
     const int rates[] = { 6, 9, 12, 18, 24, 36, 48, 54 };
     std::mt19937 rng(seed);
@@ -79,7 +79,8 @@ std::vector<sync_tag> sync_tags(const std::vector<gr::tag_t>& tags)
     return v;
 }
 
-void expect_frames(const std::vector<sync_tag>& got, const std::vector<uint64_t>& starts,
+void expect_frames(const std::vector<sync_tag>& got,
+                   const std::vector<uint64_t>& starts,
                    double cfo_hz)
 {
     ASSERT_EQ(got.size(), starts.size());

@@ -57,8 +57,8 @@ flow_out<gr_complex> run_ifft(const std::vector<gr_complex>& bins,
                                           make_tag(3, "k", pmt::from_long(3)),
                                           make_tag(n_sym - 1, "k", pmt::from_long(9)) };
     return run_block<gr_complex, gr_complex>(
-        ofdm_ifft::make(fft_len, cps, true, scale, batch, device), bins, tags,
-        unsigned(fft_len), 1);
+        ofdm_ifft::make(fft_len, cps, true, scale, batch, device), bins, tags, unsigned(fft_len),
+        1);
 }
 
 TEST(OfdmFftBlock, CpuHandCaseAndPartialSymbolDropped)
@@ -99,8 +99,7 @@ TEST(OfdmFftBlock, CudaMatchesCpu)
         const auto x = random_complex(fft_len == 64 ? 80 * 5000 + 11 : sym * 60 + 100, 603);
         const auto want = run_fft(x, fft_len, cps, "cpu", 0);
         for (int batch : { 0, 1, 7, 1000 }) {
-            SCOPED_TRACE("fft_len " + std::to_string(fft_len) + " batch " +
-                         std::to_string(batch));
+            SCOPED_TRACE("fft_len " + std::to_string(fft_len) + " batch " + std::to_string(batch));
             const auto got = run_fft(x, fft_len, cps, gpu_device(), batch);
             EXPECT_TRUE(near_rms(got.data, want.data, tol_rms));
             EXPECT_EQ(tag_strings(got.tags), tag_strings(want.tags));
@@ -131,8 +130,7 @@ TEST(OfdmIfftBlock, CudaMatchesCpuWithCpList)
         const auto bins = random_complex(size_t(fft_len) * 3001, 605);
         const auto want = run_ifft(bins, fft_len, cps, "cpu", 0);
         for (int batch : { 0, 1, 7, 1000 }) {
-            SCOPED_TRACE("fft_len " + std::to_string(fft_len) + " batch " +
-                         std::to_string(batch));
+            SCOPED_TRACE("fft_len " + std::to_string(fft_len) + " batch " + std::to_string(batch));
             const auto got = run_ifft(bins, fft_len, cps, gpu_device(), batch);
             EXPECT_TRUE(near_rms(got.data, want.data, tol_rms));
             EXPECT_EQ(tag_strings(got.tags), tag_strings(want.tags));
@@ -163,8 +161,7 @@ flow_out<float> run_demapper(const std::string& mod,
 {
     const std::vector<gr::tag_t> tags = { make_tag(0, "m", pmt::from_long(0)),
                                           make_tag(y.size() - 1, "m", pmt::from_long(1)) };
-    return run_block<gr_complex, float>(demapper_cf::make(mod, 0.3f, hard, batch, device), y,
-                                        tags);
+    return run_block<gr_complex, float>(demapper_cf::make(mod, 0.3f, hard, batch, device), y, tags);
 }
 
 TEST(MapperDemapperBlocks, CpuPointsFromTheTableAndHardDemappingGivesTheBitsBack)
@@ -274,7 +271,9 @@ const int wifi_rates[] = { 6, 9, 12, 18, 24, 36, 48, 54 };
 const std::map<int, int> wifi_n_dbps = { { 6, 24 },  { 9, 36 },   { 12, 48 },  { 18, 72 },
                                          { 24, 96 }, { 36, 144 }, { 48, 192 }, { 54, 216 } };
 
-std::vector<pmt::pmt_t> wifi_pdus(size_t n, uint32_t seed, std::vector<size_t>* lens = nullptr,
+std::vector<pmt::pmt_t> wifi_pdus(size_t n,
+                                  uint32_t seed,
+                                  std::vector<size_t>* lens = nullptr,
                                   std::vector<int>* rates = nullptr)
 {
     std::mt19937 rng(seed);
@@ -303,8 +302,8 @@ TEST(WifiTxBlock, CpuFrameLengthsTagsAndGaps)
     ASSERT_EQ(tags.size(), msgs.size());
     uint64_t pos = 0;
     for (size_t i = 0; i < msgs.size(); i++) {
-        const long n_sym = (16 + 8 * long(lens[i]) + 6 + wifi_n_dbps.at(rates[i]) - 1) /
-                           wifi_n_dbps.at(rates[i]);
+        const long n_sym =
+            (16 + 8 * long(lens[i]) + 6 + wifi_n_dbps.at(rates[i]) - 1) / wifi_n_dbps.at(rates[i]);
         const long n = 320 + 80 * (1 + n_sym) + 1;
         EXPECT_EQ(tags[i].offset, pos) << "frame " << i;
         EXPECT_EQ(tags[i].n_samples, n) << "frame " << i;
@@ -361,8 +360,8 @@ std::vector<pmt::pmt_t> wimax_pdus(size_t n, uint32_t seed)
 
 wimax_tx::sptr make_wimax(const wimax_config& c, int batch, const std::string& device)
 {
-    return wimax_tx::make(1, c.cp_div, c.preamble, c.uplink, c.pad, 19072, 100, 18.1019336f,
-                          batch, device);
+    return wimax_tx::make(1, c.cp_div, c.preamble, c.uplink, c.pad, 19072, 100, 18.1019336f, batch,
+                          device);
 }
 
 TEST(WimaxTxBlock, CpuBurstTagsCoverTheOutputAndBatchChangesNothing)

@@ -63,7 +63,9 @@ struct sent {
 
 //! wifi_tx on the CPU: the frames back to back with gap zeros after each (none after the
 //! last when last_gap is false), and a lead of zeros in front.
-std::vector<gr_complex> transmit(std::vector<sent>& frames, int gap, size_t lead,
+std::vector<gr_complex> transmit(std::vector<sent>& frames,
+                                 int gap,
+                                 size_t lead,
                                  bool last_gap = true)
 {
     std::vector<pmt::pmt_t> msgs;
@@ -94,16 +96,18 @@ std::vector<received> receive(const wifi_rx::sptr& rx, const std::vector<gr_comp
 }
 
 //! Every frame back once, in order, with crc_ok and its metadata; cfo_hz near cfo_hz.
-void expect_all_back(const std::vector<sent>& frames, const std::vector<received>& got,
-                     double cfo_hz, uint64_t start_tol)
+void expect_all_back(const std::vector<sent>& frames,
+                     const std::vector<received>& got,
+                     double cfo_hz,
+                     uint64_t start_tol)
 {
     ASSERT_EQ(got.size(), frames.size());
     for (size_t i = 0; i < frames.size(); i++) {
         const auto& g = got[i];
         const auto& f = frames[i];
         EXPECT_EQ(g.payload, f.psdu) << "frame " << i;
-        for (const char* k : { "rate", "psdu_len", "crc_ok", "seed", "snr_db", "cfo_hz",
-                               "start", "sync_metric" })
+        for (const char* k :
+             { "rate", "psdu_len", "crc_ok", "seed", "snr_db", "cfo_hz", "start", "sync_metric" })
             ASSERT_TRUE(g.meta.count(k)) << "frame " << i << " has no " << k;
         EXPECT_EQ(pmt::to_long(g.meta.at("rate")), f.rate) << "frame " << i;
         EXPECT_EQ(pmt::to_long(g.meta.at("psdu_len")), long(f.psdu.size()));

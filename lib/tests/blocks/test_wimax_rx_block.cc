@@ -39,8 +39,8 @@ std::vector<sent> some_bursts(size_t n, size_t n_bytes, uint32_t seed)
 
 //! wimax_tx on the CPU (long preamble, pad): the bursts with gap zeros after each (none after
 //! the last when last_gap is false), and a lead of zeros in front.
-std::vector<gr_complex> transmit(std::vector<sent>& bursts, int rate_id, int cp_div, int gap,
-                                 size_t lead, bool last_gap = true)
+std::vector<gr_complex> transmit(
+    std::vector<sent>& bursts, int rate_id, int cp_div, int gap, size_t lead, bool last_gap = true)
 {
     std::vector<pmt::pmt_t> msgs;
     for (const auto& b : bursts)
@@ -64,17 +64,20 @@ std::vector<gr_complex> transmit(std::vector<sent>& bursts, int rate_id, int cp_
 }
 
 //! Every burst back once, in order, ok, with its metadata; cfo_hz near cfo_hz.
-void expect_all_back(const std::vector<sent>& bursts, const std::vector<received_pdu>& got,
-                     int rate_id, double cfo_hz, uint64_t start_tol)
+void expect_all_back(const std::vector<sent>& bursts,
+                     const std::vector<received_pdu>& got,
+                     int rate_id,
+                     double cfo_hz,
+                     uint64_t start_tol)
 {
     ASSERT_EQ(got.size(), bursts.size());
     for (size_t i = 0; i < bursts.size(); i++) {
         const auto& g = got[i];
         const auto& b = bursts[i];
         EXPECT_EQ(g.payload, b.data) << "burst " << i;
-        for (const char* k : { "profile", "burst_bytes", "rs_corrected", "rs_uncorrectable", "ok",
-                               "snr_db", "cfo_hz", "start", "sync_metric", "preamble_metric",
-                               "coded_errors", "coded_bits" })
+        for (const char* k :
+             { "profile", "burst_bytes", "rs_corrected", "rs_uncorrectable", "ok", "snr_db",
+               "cfo_hz", "start", "sync_metric", "preamble_metric", "coded_errors", "coded_bits" })
             ASSERT_TRUE(g.meta.count(k)) << "burst " << i << " has no " << k;
         EXPECT_EQ(pmt::to_long(g.meta.at("profile")), rate_id);
         EXPECT_EQ(pmt::to_long(g.meta.at("burst_bytes")), long(b.data.size()));
@@ -99,8 +102,8 @@ void round_trip(const std::string& device)
         auto bursts = some_bursts(16, size_t(c[2]), uint32_t(1000 + rate_id));
         auto x = transmit(bursts, rate_id, cp_div, 300, 1000, false);
         impair(x, 1e-3f, 2 * M_PI * 8e3 / fs, uint32_t(5 + rate_id));
-        auto rx = wimax_rx::make(rate_id, c[2], cp_div, false, true, 19072, false, fs, 30000,
-                                 device);
+        auto rx =
+            wimax_rx::make(rate_id, c[2], cp_div, false, true, 19072, false, fs, 30000, device);
         EXPECT_EQ(rx->device(), device == "cpu" ? "cpu" : gpu_device_name());
         EXPECT_EQ(rx->batch_samples(), 30000);
         const auto got = run_receiver(rx, x);
@@ -209,15 +212,13 @@ TEST(WimaxRxBlock, BadParametersNameThemselves)
     expect_invalid([] { wimax_rx::make(1, 100, 4, false, false); }, "burst_bytes");
     expect_invalid([] { wimax_rx::make(1, 95, 3); }, "cp_div");
     expect_invalid([] { wimax_rx::make(1, 95, 4, false, true, 0); }, "seed");
-    expect_invalid([] { wimax_rx::make(1, 95, 4, false, true, 19072, false, 0.0); },
-                   "sample_rate");
+    expect_invalid([] { wimax_rx::make(1, 95, 4, false, true, 19072, false, 0.0); }, "sample_rate");
     expect_invalid([] { wimax_rx::make(1, 95, 4, false, true, 19072, false, fs, 100, "cpu"); },
                    "batch_samples");
     expect_invalid([] { wimax_rx::make(1, 95, 4, false, true, 19072, false, fs, 0, "gpu"); },
                    "device");
-    expect_invalid(
-        [] { wimax_rx::make(1, 95, 4, false, true, 19072, false, fs, 0, "cpu", 0.9f); },
-        "threshold");
+    expect_invalid([] { wimax_rx::make(1, 95, 4, false, true, 19072, false, fs, 0, "cpu", 0.9f); },
+                   "threshold");
     expect_invalid(
         [] { wimax_rx::make(1, 95, 32, false, true, 19072, false, fs, 0, "cpu", 0.5f, 9); },
         "fft_backoff");

@@ -23,7 +23,8 @@ using test::random_bits;
 namespace {
 
 const core::device_spec cpu{};
-const code_rate all_rates[] = { code_rate::r1_2, code_rate::r2_3, code_rate::r3_4, code_rate::r5_6 };
+const code_rate all_rates[] = { code_rate::r1_2, code_rate::r2_3, code_rate::r3_4,
+                                code_rate::r5_6 };
 const phy_standard both[] = { phy_standard::ieee80211a, phy_standard::ieee80216 };
 
 std::vector<uint8_t> encode(const std::vector<uint8_t>& in, phy_standard s, code_rate r)
@@ -42,23 +43,31 @@ std::vector<size_t> kept_positions(phy_standard s, code_rate r)
 {
     const bool wifi = s == phy_standard::ieee80211a;
     switch (r) {
-    case code_rate::r1_2: return { 0, 1 };
-    case code_rate::r2_3: return wifi ? std::vector<size_t>{ 0, 1, 2 }            // A0 B0 A1
-                                      : std::vector<size_t>{ 0, 1, 3 };           // X1 Y1 Y2
-    case code_rate::r3_4: return wifi ? std::vector<size_t>{ 0, 1, 2, 5 }         // A0 B0 A1 B2
-                                      : std::vector<size_t>{ 0, 1, 3, 4 };        // X1 Y1 Y2 X3
-    default: return wifi ? std::vector<size_t>{ 0, 1, 2, 5, 6, 9 }                // A0 B0 A1 B2 A3 B4
-                         : std::vector<size_t>{ 0, 1, 3, 4, 7, 8 };               // X1 Y1 Y2 X3 Y4 X5
+    case code_rate::r1_2:
+        return { 0, 1 };
+    case code_rate::r2_3:
+        return wifi ? std::vector<size_t>{ 0, 1, 2 }  // A0 B0 A1
+                    : std::vector<size_t>{ 0, 1, 3 }; // X1 Y1 Y2
+    case code_rate::r3_4:
+        return wifi ? std::vector<size_t>{ 0, 1, 2, 5 }  // A0 B0 A1 B2
+                    : std::vector<size_t>{ 0, 1, 3, 4 }; // X1 Y1 Y2 X3
+    default:
+        return wifi ? std::vector<size_t>{ 0, 1, 2, 5, 6, 9 }  // A0 B0 A1 B2 A3 B4
+                    : std::vector<size_t>{ 0, 1, 3, 4, 7, 8 }; // X1 Y1 Y2 X3 Y4 X5
     }
 }
 
 size_t mother_period(code_rate r)
 {
     switch (r) {
-    case code_rate::r1_2: return 2;
-    case code_rate::r2_3: return 4;
-    case code_rate::r3_4: return 6;
-    default: return 10;
+    case code_rate::r1_2:
+        return 2;
+    case code_rate::r2_3:
+        return 4;
+    case code_rate::r3_4:
+        return 6;
+    default:
+        return 10;
     }
 }
 
@@ -104,7 +113,8 @@ TEST(conv_encoder, puncturing_keeps_the_standard_positions)
             for (size_t base = 0; base < mother.size(); base += p)
                 for (size_t k : kept)
                     want.push_back(mother[base + k]);
-            EXPECT_EQ(bit_errors(encode(in, s, r), want), 0u) << to_string(s) << " " << to_string(r);
+            EXPECT_EQ(bit_errors(encode(in, s, r), want), 0u)
+                << to_string(s) << " " << to_string(r);
         }
     }
 }
@@ -136,9 +146,22 @@ TEST(conv_encoder, split_calls_equal_one_call)
 TEST(conv_encoder, bad_parameters_throw)
 {
     using test::throws_invalid;
-    EXPECT_TRUE(throws_invalid([] { core::make_conv_encoder({ phy_standard(5), code_rate::r1_2, 0 }, cpu); }, "standard"));
-    EXPECT_TRUE(throws_invalid([] { core::make_conv_encoder({ phy_standard::ieee80211a, code_rate(9), 0 }, cpu); }, "rate"));
-    EXPECT_TRUE(throws_invalid([] { core::make_conv_encoder({ phy_standard::ieee80216, code_rate::r1_2, size_t(1) << 40 }, cpu); }, "batch"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_conv_encoder({ phy_standard(5), code_rate::r1_2, 0 }, cpu);
+        },
+        "standard"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_conv_encoder({ phy_standard::ieee80211a, code_rate(9), 0 }, cpu);
+        },
+        "rate"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_conv_encoder({ phy_standard::ieee80216, code_rate::r1_2, size_t(1) << 40 },
+                                    cpu);
+        },
+        "batch"));
     auto enc = core::make_conv_encoder({ phy_standard::ieee80211a, code_rate::r3_4, 0 }, cpu);
     uint8_t bit = 0, out[2];
     core::conv_encoder_state bad_phase{ 0, 3 }, bad_reg{ 64, 0 };
@@ -165,14 +188,15 @@ TEST(conv_encoder, cuda_matches_cpu)
                     std::vector<uint8_t> want, got;
                     for (size_t a : { n / 3, n - n / 3 }) {
                         const size_t off = a == n / 3 ? 0 : n / 3;
-                        std::vector<uint8_t> o1(ref->output_len(a, st_ref)), o2(dut->output_len(a, st_dut));
+                        std::vector<uint8_t> o1(ref->output_len(a, st_ref)),
+                            o2(dut->output_len(a, st_dut));
                         ref->process(in.data() + off, o1.data(), a, st_ref);
                         EXPECT_EQ(dut->process(in.data() + off, o2.data(), a, st_dut), o2.size());
                         want.insert(want.end(), o1.begin(), o1.end());
                         got.insert(got.end(), o2.begin(), o2.end());
                     }
-                    EXPECT_EQ(bit_errors(got, want), 0u) << to_string(s) << " " << to_string(r)
-                                                         << " batch " << batch << " n " << n;
+                    EXPECT_EQ(bit_errors(got, want), 0u)
+                        << to_string(s) << " " << to_string(r) << " batch " << batch << " n " << n;
                     EXPECT_EQ(st_dut.reg, st_ref.reg);
                     EXPECT_EQ(st_dut.phase, st_ref.phase);
                 }

@@ -90,7 +90,8 @@ TEST(interleaver, adjacent_bits_land_a_column_apart)
             if ((k + 1) % d == 0)
                 continue; // next row
             const int gap = int(p[k + 1] / group) - int(p[k] / group);
-            EXPECT_EQ(gap, cbps / d / group) << to_string(s) << " " << cbps << "/" << bpsc << " k=" << k;
+            EXPECT_EQ(gap, cbps / d / group)
+                << to_string(s) << " " << cbps << "/" << bpsc << " k=" << k;
         }
     }
 }
@@ -98,13 +99,41 @@ TEST(interleaver, adjacent_bits_land_a_column_apart)
 TEST(interleaver, bad_parameters_throw)
 {
     using test::throws_invalid;
-    EXPECT_TRUE(throws_invalid([] { core::make_interleaver({ phy_standard(5), 192, 4, 0 }, cpu); }, "standard"));
-    EXPECT_TRUE(throws_invalid([] { core::make_interleaver({ phy_standard::ieee80211a, 192, 3, 0 }, cpu); }, "n_bpsc"));
-    EXPECT_TRUE(throws_invalid([] { core::make_interleaver({ phy_standard::ieee80211a, 200, 4, 0 }, cpu); }, "n_cbps"));
-    EXPECT_TRUE(throws_invalid([] { core::make_interleaver({ phy_standard::ieee80216, 100, 2, 0 }, cpu); }, "n_cbps"));
-    EXPECT_TRUE(throws_invalid([] { core::make_interleaver({ phy_standard::ieee80211a, 0, 1, 0 }, cpu); }, "n_cbps"));
-    EXPECT_TRUE(throws_invalid([] { core::make_interleaver({ phy_standard::ieee80211a, 64, 6, 0 }, cpu); }, "n_cbps"));
-    EXPECT_TRUE(throws_invalid([] { core::make_interleaver({ phy_standard::ieee80211a, 48, 1, size_t(1) << 40 }, cpu); }, "batch"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_interleaver({ phy_standard(5), 192, 4, 0 }, cpu);
+        },
+        "standard"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_interleaver({ phy_standard::ieee80211a, 192, 3, 0 }, cpu);
+        },
+        "n_bpsc"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_interleaver({ phy_standard::ieee80211a, 200, 4, 0 }, cpu);
+        },
+        "n_cbps"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_interleaver({ phy_standard::ieee80216, 100, 2, 0 }, cpu);
+        },
+        "n_cbps"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_interleaver({ phy_standard::ieee80211a, 0, 1, 0 }, cpu);
+        },
+        "n_cbps"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_interleaver({ phy_standard::ieee80211a, 64, 6, 0 }, cpu);
+        },
+        "n_cbps"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_interleaver({ phy_standard::ieee80211a, 48, 1, size_t(1) << 40 }, cpu);
+        },
+        "batch"));
 }
 
 // CUDA against the CPU twin: every config, bits and soft values, batches that split the

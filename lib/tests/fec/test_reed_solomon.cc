@@ -22,8 +22,8 @@ using core::rs_profile;
 
 namespace {
 
-const rs_profile profiles[] = { { 12, 12, 0 },  { 32, 24, 4 }, { 40, 36, 2 },  { 64, 48, 8 },
-                                { 80, 72, 4 },  { 108, 96, 6 }, { 120, 108, 6 }, { 255, 239, 8 } };
+const rs_profile profiles[] = { { 12, 12, 0 }, { 32, 24, 4 },  { 40, 36, 2 },   { 64, 48, 8 },
+                                { 80, 72, 4 }, { 108, 96, 6 }, { 120, 108, 6 }, { 255, 239, 8 } };
 
 std::string name(const rs_profile& p)
 {
@@ -146,9 +146,11 @@ TEST(reed_solomon, encoder_matches_long_division_every_profile)
         std::vector<uint8_t> cw(n_cw * p.n);
         rs->encode(data.data(), cw.data(), n_cw);
         for (size_t i = 0; i < n_cw; i++) {
-            const std::vector<uint8_t> d(data.begin() + long(i * p.k), data.begin() + long((i + 1) * p.k));
-            EXPECT_EQ(std::vector<uint8_t>(cw.begin() + long(i * p.n), cw.begin() + long((i + 1) * p.n)),
-                      reference_encode(d, p))
+            const std::vector<uint8_t> d(data.begin() + long(i * p.k),
+                                         data.begin() + long((i + 1) * p.k));
+            EXPECT_EQ(
+                std::vector<uint8_t>(cw.begin() + long(i * p.n), cw.begin() + long((i + 1) * p.n)),
+                reference_encode(d, p))
                 << "codeword " << i;
         }
     }
@@ -179,7 +181,8 @@ TEST(reed_solomon, corrects_up_to_t_errors)
                 else
                     add_errors(c, p.n, e, rng);
             }
-            EXPECT_EQ(rs->decode(cw.data(), out.data(), status.data(), trials), 0u) << e << " errors";
+            EXPECT_EQ(rs->decode(cw.data(), out.data(), status.data(), trials), 0u)
+                << e << " errors";
             EXPECT_EQ(out, data) << e << " errors";
             for (size_t i = 0; i < trials; i++)
                 EXPECT_EQ(status[i], int32_t(e)) << "codeword " << i;
@@ -215,9 +218,12 @@ TEST(reed_solomon, flags_t_plus_one_errors)
         EXPECT_GE(double(flagged), double(trials) - allowed);
         size_t counted = 0;
         for (size_t i = 0; i < trials; i++) {
-            const std::vector<uint8_t> got(out.begin() + long(i * p.k), out.begin() + long((i + 1) * p.k));
-            const std::vector<uint8_t> rx(cw.begin() + long(i * p.n + 2 * p.t), cw.begin() + long((i + 1) * p.n));
-            const std::vector<uint8_t> want(data.begin() + long(i * p.k), data.begin() + long((i + 1) * p.k));
+            const std::vector<uint8_t> got(out.begin() + long(i * p.k),
+                                           out.begin() + long((i + 1) * p.k));
+            const std::vector<uint8_t> rx(cw.begin() + long(i * p.n + 2 * p.t),
+                                          cw.begin() + long((i + 1) * p.n));
+            const std::vector<uint8_t> want(data.begin() + long(i * p.k),
+                                            data.begin() + long((i + 1) * p.k));
             if (status[i] == core::reed_solomon::uncorrectable) {
                 counted++;
                 EXPECT_EQ(got, rx) << "a flagged codeword passes its data unchanged";

@@ -145,11 +145,31 @@ TEST(scrambler, period_table_jump_ahead_matches_stepping)
 TEST(scrambler, bad_parameters_throw)
 {
     using test::throws_invalid;
-    EXPECT_TRUE(throws_invalid([] { core::make_scrambler({ phy_standard(5), 1, 0 }, cpu); }, "standard"));
-    EXPECT_TRUE(throws_invalid([] { core::make_scrambler({ phy_standard::ieee80211a, 0, 0 }, cpu); }, "seed"));
-    EXPECT_TRUE(throws_invalid([] { core::make_scrambler({ phy_standard::ieee80211a, 128, 0 }, cpu); }, "seed"));
-    EXPECT_TRUE(throws_invalid([] { core::make_scrambler({ phy_standard::ieee80216, 32768, 0 }, cpu); }, "seed"));
-    EXPECT_TRUE(throws_invalid([] { core::make_scrambler({ phy_standard::ieee80211a, 1, size_t(1) << 40 }, cpu); }, "batch"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_scrambler({ phy_standard(5), 1, 0 }, cpu);
+        },
+        "standard"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_scrambler({ phy_standard::ieee80211a, 0, 0 }, cpu);
+        },
+        "seed"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_scrambler({ phy_standard::ieee80211a, 128, 0 }, cpu);
+        },
+        "seed"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_scrambler({ phy_standard::ieee80216, 32768, 0 }, cpu);
+        },
+        "seed"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_scrambler({ phy_standard::ieee80211a, 1, size_t(1) << 40 }, cpu);
+        },
+        "batch"));
     auto scr = core::make_scrambler({ phy_standard::ieee80211a, 1, 0 }, cpu);
     uint8_t bit = 0;
     core::scrambler_state zero{ 0 };
@@ -166,7 +186,8 @@ TEST(scrambler, cuda_matches_cpu)
         for (size_t batch : { size_t(0), size_t(1), size_t(7), size_t(4096), size_t(32769) }) {
             auto ref = core::make_scrambler({ s, 93, 0 }, cpu);
             auto dut = core::make_scrambler({ s, 93, batch }, gpu);
-            for (size_t n : { size_t(1), size_t(127), size_t(1001), size_t(32767 + 5), size_t(100003) }) {
+            for (size_t n :
+                 { size_t(1), size_t(127), size_t(1001), size_t(32767 + 5), size_t(100003) }) {
                 if (batch == 1 && n > 2000)
                     continue; // one bit per launch: keep the test short
                 const auto in = random_bits(n, uint32_t(n + batch));

@@ -63,15 +63,23 @@ std::vector<uint8_t> encode(const std::vector<uint8_t>& bits, const code_spec& c
 std::string transmit_order(const std::string& protocol, const std::string& rate)
 {
     if (protocol == "80211a") {
-        if (rate == "1/2") return "A0 B0";
-        if (rate == "2/3") return "A0 B0 A1";
-        if (rate == "3/4") return "A0 B0 A1 B2";
-        if (rate == "5/6") return "A0 B0 A1 B2 A3 B4";
+        if (rate == "1/2")
+            return "A0 B0";
+        if (rate == "2/3")
+            return "A0 B0 A1";
+        if (rate == "3/4")
+            return "A0 B0 A1 B2";
+        if (rate == "5/6")
+            return "A0 B0 A1 B2 A3 B4";
     } else {
-        if (rate == "1/2") return "X1 Y1";
-        if (rate == "2/3") return "X1 Y1 Y2";
-        if (rate == "3/4") return "X1 Y1 Y2 X3";
-        if (rate == "5/6") return "X1 Y1 Y2 X3 Y4 X5";
+        if (rate == "1/2")
+            return "X1 Y1";
+        if (rate == "2/3")
+            return "X1 Y1 Y2";
+        if (rate == "3/4")
+            return "X1 Y1 Y2 X3";
+        if (rate == "5/6")
+            return "X1 Y1 Y2 X3 Y4 X5";
     }
     return "";
 }
@@ -164,8 +172,10 @@ std::vector<uint8_t> read_hex_bits(const std::string& file)
 }
 
 // Decodes a stream through process() in random call sizes, then flush().
-std::vector<uint8_t> decode_stream(core::viterbi_decoder& dec, const std::vector<float>& llr,
-                                   bool zero_end, std::mt19937& rng)
+std::vector<uint8_t> decode_stream(core::viterbi_decoder& dec,
+                                   const std::vector<float>& llr,
+                                   bool zero_end,
+                                   std::mt19937& rng)
 {
     const auto& p = dec.params();
     std::vector<uint8_t> out(llr.size() / 2 + p.chunk_len + p.traceback);
@@ -182,7 +192,8 @@ std::vector<uint8_t> decode_stream(core::viterbi_decoder& dec, const std::vector
     return out;
 }
 
-std::vector<uint8_t> decode_frames(core::viterbi_decoder& dec, const std::vector<float>& llr,
+std::vector<uint8_t> decode_frames(core::viterbi_decoder& dec,
+                                   const std::vector<float>& llr,
                                    size_t frame_steps)
 {
     std::vector<uint8_t> out(llr.size() / 2);
@@ -351,7 +362,8 @@ TEST(viterbi, chunk_and_call_boundaries_do_not_change_the_output)
 // The twin before its rearrangement for speed: viterbi_acs() per state, as the kernel
 // runs it, one chunk at a time. The rearranged twin must match it bit for bit.
 std::vector<uint8_t> decode_frames_per_state(const core::viterbi_params& p,
-                                             const std::vector<float>& llr, size_t frame_steps)
+                                             const std::vector<float>& llr,
+                                             size_t frame_steps)
 {
     core::viterbi_job job{};
     job.chunk_len = uint32_t(p.chunk_len);
@@ -450,8 +462,8 @@ TEST(viterbi, decode_window_equals_process)
         have = std::min<uint64_t>(bits.size(), have + step(rng));
         const bool end = have == bits.size();
         const size_t n =
-            dec->decode_window(ch.llr.data() + 2 * base, base, size_t(have - base), next, true,
-                               end, false, out.data() + next, size_t(bits.size() - next));
+            dec->decode_window(ch.llr.data() + 2 * base, base, size_t(have - base), next, true, end,
+                               false, out.data() + next, size_t(bits.size() - next));
         next += n;
         base = std::max(base, dec->window_begin(next) / 3 * 3); // whole "periods" of 3 steps
     }
@@ -472,7 +484,8 @@ TEST(viterbi, chunked_equals_full_reference_at_high_snr)
         std::vector<float> mother(dp.output_len(ch.llr.size()));
         dp.process(ch.llr.data(), ch.llr.size(), mother.data());
         auto dec = core::make_viterbi_decoder(viterbi_params::for_protocol("80211a", rate), {});
-        const auto ref = core::viterbi_decode_reference(mother.data(), bits.size(), 0133, 0171, true);
+        const auto ref =
+            core::viterbi_decode_reference(mother.data(), bits.size(), 0133, 0171, true);
         EXPECT_EQ(decode_frames(*dec, mother, bits.size()), ref);
         EXPECT_LE(count_errors(ref, bits), 2u);
     }
@@ -491,7 +504,7 @@ TEST(viterbi, ber_under_awgn_close_to_full_reference)
         core::viterbi_decode_reference(ch.llr.data(), bits.size(), 0133, 0171, true), bits);
     RecordProperty("errors_chunked", int(e_chunk));
     RecordProperty("errors_reference", int(e_ref));
-    EXPECT_GT(e_ref, 20u);   // 1e-4 .. 5e-3: the channel model is what the test claims
+    EXPECT_GT(e_ref, 20u); // 1e-4 .. 5e-3: the channel model is what the test claims
     EXPECT_LT(e_ref, 1000u);
     EXPECT_LE(double(e_chunk), 1.15 * double(e_ref) + 5.0);
     EXPECT_GE(double(e_chunk), 0.85 * double(e_ref) - 5.0);
@@ -521,26 +534,40 @@ TEST(viterbi, bad_parameters_name_the_parameter)
     };
     viterbi_params p;
     p.poly0 = 0x3f;
-    EXPECT_TRUE(starts(invalid_argument_message([&] { core::make_viterbi_decoder(p, {}); }), "poly0"));
+    EXPECT_TRUE(
+        starts(invalid_argument_message([&] { core::make_viterbi_decoder(p, {}); }), "poly0"));
     p = viterbi_params();
     p.chunk_len = 0;
-    EXPECT_TRUE(starts(invalid_argument_message([&] { core::make_viterbi_decoder(p, {}); }), "chunk_len"));
+    EXPECT_TRUE(
+        starts(invalid_argument_message([&] { core::make_viterbi_decoder(p, {}); }), "chunk_len"));
     p = viterbi_params();
     p.max_steps = 100;
-    EXPECT_TRUE(starts(invalid_argument_message([&] { core::make_viterbi_decoder(p, {}); }), "max_steps"));
-    EXPECT_TRUE(starts(invalid_argument_message([] { viterbi_params::for_protocol("80211a", "7/8"); }), "rate"));
-    EXPECT_TRUE(starts(invalid_argument_message([] { viterbi_params::for_protocol("wifi", "1/2"); }), "protocol"));
-    EXPECT_TRUE(starts(invalid_argument_message([] { core::depuncturer("80216", "1/3"); }), "rate"));
-    EXPECT_TRUE(starts(invalid_argument_message([] { core::depuncturer("lte", "1/2"); }), "protocol"));
-    EXPECT_TRUE(starts(invalid_argument_message([] { core::depuncturer("80211a", "3/4").output_len(5); }), "n_in"));
+    EXPECT_TRUE(
+        starts(invalid_argument_message([&] { core::make_viterbi_decoder(p, {}); }), "max_steps"));
+    EXPECT_TRUE(starts(
+        invalid_argument_message([] { viterbi_params::for_protocol("80211a", "7/8"); }), "rate"));
+    EXPECT_TRUE(starts(
+        invalid_argument_message([] { viterbi_params::for_protocol("wifi", "1/2"); }), "protocol"));
+    EXPECT_TRUE(
+        starts(invalid_argument_message([] { core::depuncturer("80216", "1/3"); }), "rate"));
+    EXPECT_TRUE(
+        starts(invalid_argument_message([] { core::depuncturer("lte", "1/2"); }), "protocol"));
+    EXPECT_TRUE(
+        starts(invalid_argument_message([] { core::depuncturer("80211a", "3/4").output_len(5); }),
+               "n_in"));
 
     auto dec = core::make_viterbi_decoder(viterbi_params(), {});
     std::vector<float> llr(100);
     std::vector<uint8_t> out(100);
-    EXPECT_TRUE(starts(invalid_argument_message([&] { dec->decode_frames(llr.data(), 100, 30, out.data()); }), "n_llr"));
-    EXPECT_TRUE(starts(invalid_argument_message([&] { dec->decode_frames(llr.data(), 100, 0, out.data()); }), "frame_steps"));
+    EXPECT_TRUE(starts(
+        invalid_argument_message([&] { dec->decode_frames(llr.data(), 100, 30, out.data()); }),
+        "n_llr"));
+    EXPECT_TRUE(starts(
+        invalid_argument_message([&] { dec->decode_frames(llr.data(), 100, 0, out.data()); }),
+        "frame_steps"));
     core::viterbi_stream_state st;
-    EXPECT_TRUE(starts(invalid_argument_message([&] { dec->process(llr.data(), 99, out.data(), st); }), "n_llr"));
+    EXPECT_TRUE(starts(
+        invalid_argument_message([&] { dec->process(llr.data(), 99, out.data(), st); }), "n_llr"));
 }
 
 TEST(viterbi_cuda, matches_cpu_twin_bit_exact)
@@ -595,7 +622,8 @@ TEST(depuncture_cuda, matches_cpu)
             core::device_buffer<float> d_in(n_in), d_out(want.size());
             GPUOFDM_CUDA_CHECK(cudaMemcpy(d_in.get(), in.data(), n_in * 4, cudaMemcpyHostToDevice));
             core::depuncture_cuda(d_in.get(), n_in, d_out.get(), dp.pattern(), nullptr);
-            GPUOFDM_CUDA_CHECK(cudaMemcpy(got.data(), d_out.get(), got.size() * 4, cudaMemcpyDeviceToHost));
+            GPUOFDM_CUDA_CHECK(
+                cudaMemcpy(got.data(), d_out.get(), got.size() * 4, cudaMemcpyDeviceToHost));
             EXPECT_EQ(got, want) << proto << " " << rate;
         }
 }

@@ -98,10 +98,7 @@ awgn_link make_link(const code_spec& c, size_t n_frames, uint32_t seed)
 }
 
 //! Noise variance per real dimension of BPSK (symbol energy 1) at rate R: N0 / 2.
-double bpsk_sigma2(double ebn0_db)
-{
-    return 1.0 / (2.0 * rate * std::pow(10.0, ebn0_db / 10.0));
-}
+double bpsk_sigma2(double ebn0_db) { return 1.0 / (2.0 * rate * std::pow(10.0, ebn0_db / 10.0)); }
 
 //! BPSK (bit 0 -> +1) through the awgn_link's noise at \p ebn0_db: LLRs 2 y / sigma^2.
 std::vector<float> soft_llr(const awgn_link& l, double ebn0_db)
@@ -280,8 +277,8 @@ TEST(viterbi_ber, chunked_within_0p2_db_of_reference_at_1e_5)
                 e_ch.total);
     RecordProperty("errors_reference_4p2", int(e_ref.total));
     RecordProperty("errors_chunked_4p4", int(e_ch.total));
-    EXPECT_GE(e_ref.total, 15u);   // enough errors to compare against ...
-    EXPECT_LE(e_ref.ber(), 4e-5);  // ... at a BER down around 1e-5
+    EXPECT_GE(e_ref.total, 15u);  // enough errors to compare against ...
+    EXPECT_LE(e_ref.ber(), 4e-5); // ... at a BER down around 1e-5
     EXPECT_LE(e_ch.total, e_ref.total);
     EXPECT_LE(double(differ), 0.10 * double(e_ref.total) + 3.0);
 }
@@ -353,9 +350,10 @@ TEST(viterbi_ber, qpsk_has_the_bpsk_curve)
             demap->process(pts.data(), llr.data(), n_points, float(n0));
             e[k++] = count(chunked(*dec, llr), l.bits);
         }
-        const double z = (double(e[1].total) - double(e[0].total)) / std::sqrt(e[0].var() + e[1].var());
-        std::printf("[ %.1f dB ] BPSK %zu errors, QPSK %zu errors of %zu bits (z = %.2f)\n",
-                    ebn0, e[0].total, e[1].total, e[0].bits, z);
+        const double z =
+            (double(e[1].total) - double(e[0].total)) / std::sqrt(e[0].var() + e[1].var());
+        std::printf("[ %.1f dB ] BPSK %zu errors, QPSK %zu errors of %zu bits (z = %.2f)\n", ebn0,
+                    e[0].total, e[1].total, e[0].bits, z);
         EXPECT_GT(e[0].total, 100u);
         EXPECT_LT(std::abs(z), 4.5);
         EXPECT_GT(double(e[1].total), 0.8 * double(e[0].total));

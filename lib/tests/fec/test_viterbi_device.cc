@@ -70,8 +70,8 @@ TEST(viterbi_device, frames_per_launch_fits_the_buffers)
         p.chunk_len = 100;
         auto dec = core::make_viterbi_decoder(p, core::device_spec{});
         const size_t max_chunks = 2 * ((p.max_steps + p.chunk_len - 1) / p.chunk_len);
-        for (size_t fs : { size_t(1), size_t(2), size_t(30), size_t(99), size_t(100),
-                           size_t(101), size_t(2500), size_t(2501), size_t(5000) }) {
+        for (size_t fs : { size_t(1), size_t(2), size_t(30), size_t(99), size_t(100), size_t(101),
+                           size_t(2500), size_t(2501), size_t(5000) }) {
             const size_t n = dec->frames_per_launch(fs);
             const size_t chunks = (fs + p.chunk_len - 1) / p.chunk_len;
             EXPECT_GE(n, 1u) << fs;
@@ -112,8 +112,8 @@ TEST(viterbi_device, device_to_device_gather_matches_cpu_twin)
 
     core::use_device(0);
     core::device_buffer<float> d_src(scattered.size());
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_src.get(), scattered.data(), scattered.size() * 4,
-                                  cudaMemcpyHostToDevice));
+    GPUOFDM_CUDA_CHECK(
+        cudaMemcpy(d_src.get(), scattered.data(), scattered.size() * 4, cudaMemcpyHostToDevice));
     // Loaded in reverse order, so each copy lands at its own offset.
     for (size_t f = n_frames; f-- > 0;)
         gpu->device_load_from_device(d_src.get() + f * (2 * frame_steps + gap), 2 * frame_steps,
@@ -124,8 +124,7 @@ TEST(viterbi_device, device_to_device_gather_matches_cpu_twin)
 
     // The same frames in one strided copy (rows = frames, pitch = frame + gap).
     std::fill(got.begin(), got.end(), 7);
-    gpu->device_load_from_device(d_src.get(), 2 * frame_steps, 0, n_frames,
-                                 2 * frame_steps + gap);
+    gpu->device_load_from_device(d_src.get(), 2 * frame_steps, 0, n_frames, 2 * frame_steps + gap);
     gpu->device_decode_frames(frame_steps, n_frames);
     gpu->device_fetch(got.data(), got.size());
     EXPECT_EQ(got, want);

@@ -30,9 +30,9 @@ const modulation all_mods[] = { modulation::bpsk, modulation::qpsk, modulation::
 
 // Tables 17-8 .. 17-11: the level of the axis bits, first bit first.
 const std::map<std::string, int> axis_table = {
-    { "0", -1 },   { "1", 1 },                                             // BPSK, QPSK
-    { "00", -3 },  { "01", -1 },  { "11", 1 },  { "10", 3 },                // 16-QAM
-    { "000", -7 }, { "001", -5 }, { "011", -3 }, { "010", -1 },             // 64-QAM
+    { "0", -1 },   { "1", 1 },                                  // BPSK, QPSK
+    { "00", -3 },  { "01", -1 },  { "11", 1 },   { "10", 3 },   // 16-QAM
+    { "000", -7 }, { "001", -5 }, { "011", -3 }, { "010", -1 }, // 64-QAM
     { "110", 1 },  { "111", 3 },  { "101", 5 },  { "100", 7 },
 };
 
@@ -169,9 +169,9 @@ TEST(demapper, llrs_match_brute_force_max_log)
                 const double tol = 1e-6 * w * (r2 + 2 * std::sqrt(r2) + 2);
                 for (unsigned i = 0; i < n; i++)
                     if (!(std::fabs(got[i] - want[i]) <= tol) && bad++ < 5)
-                        ADD_FAILURE() << "mod " << int(m) << " point " << j << " bit " << i
-                                      << " gain " << with_gain << ": got " << got[i]
-                                      << ", brute force " << want[i];
+                        ADD_FAILURE()
+                            << "mod " << int(m) << " point " << j << " bit " << i << " gain "
+                            << with_gain << ": got " << got[i] << ", brute force " << want[i];
             }
         }
         EXPECT_EQ(bad, 0u) << "mod " << int(m);

@@ -22,18 +22,28 @@ using test::random_bits;
 namespace {
 
 const core::device_spec cpu{};
-const modulation all_mods[] = { modulation::bpsk, modulation::qpsk, modulation::qam16, modulation::qam64 };
+const modulation all_mods[] = { modulation::bpsk, modulation::qpsk, modulation::qam16,
+                                modulation::qam64 };
 
 // Tables 17-8 .. 17-11: the per-axis level of the axis bits, first bit first.
 const std::map<std::string, int> axis_table = {
-    { "0", -1 },   { "1", 1 },                                             // BPSK, QPSK
-    { "00", -3 },  { "01", -1 },  { "11", 1 },  { "10", 3 },                // 16-QAM
-    { "000", -7 }, { "001", -5 }, { "011", -3 }, { "010", -1 },             // 64-QAM
+    { "0", -1 },   { "1", 1 },                                  // BPSK, QPSK
+    { "00", -3 },  { "01", -1 },  { "11", 1 },   { "10", 3 },   // 16-QAM
+    { "000", -7 }, { "001", -5 }, { "011", -3 }, { "010", -1 }, // 64-QAM
     { "110", 1 },  { "111", 3 },  { "101", 5 },  { "100", 7 },
 };
 
-unsigned bits_of(modulation m) { return m == modulation::bpsk ? 1 : m == modulation::qpsk ? 2 : m == modulation::qam16 ? 4 : 6; }
-double kmod(modulation m) { return m == modulation::bpsk ? 1 : m == modulation::qpsk ? 1 / std::sqrt(2.0) : m == modulation::qam16 ? 1 / std::sqrt(10.0) : 1 / std::sqrt(42.0); }
+unsigned bits_of(modulation m)
+{
+    return m == modulation::bpsk ? 1 : m == modulation::qpsk ? 2 : m == modulation::qam16 ? 4 : 6;
+}
+double kmod(modulation m)
+{
+    return m == modulation::bpsk    ? 1
+           : m == modulation::qpsk  ? 1 / std::sqrt(2.0)
+           : m == modulation::qam16 ? 1 / std::sqrt(10.0)
+                                    : 1 / std::sqrt(42.0);
+}
 
 } // namespace
 
@@ -82,7 +92,11 @@ TEST(mapper, bad_parameters_throw)
 {
     using test::throws_invalid;
     EXPECT_TRUE(throws_invalid([] { core::make_mapper({ modulation(7), 0 }, cpu); }, "mod"));
-    EXPECT_TRUE(throws_invalid([] { core::make_mapper({ modulation::qpsk, size_t(1) << 40 }, cpu); }, "batch"));
+    EXPECT_TRUE(throws_invalid(
+        [] {
+            core::make_mapper({ modulation::qpsk, size_t(1) << 40 }, cpu);
+        },
+        "batch"));
 }
 
 TEST(mapper, cuda_matches_cpu)
@@ -113,9 +127,9 @@ TEST(mapper, cuda_matches_cpu)
 // the 16/64-QAM labels rest on the first source only (see constellation.h).
 namespace {
 const std::map<std::string, int> axis_table_80216 = {
-    { "0", 1 },    { "1", -1 },                                            // BPSK, QPSK
-    { "00", 1 },   { "01", 3 },   { "10", -1 },  { "11", -3 },              // 16-QAM
-    { "000", 3 },  { "001", 1 },  { "010", 5 },  { "011", 7 },              // 64-QAM
+    { "0", 1 },    { "1", -1 },                                // BPSK, QPSK
+    { "00", 1 },   { "01", 3 },   { "10", -1 },  { "11", -3 }, // 16-QAM
+    { "000", 3 },  { "001", 1 },  { "010", 5 },  { "011", 7 }, // 64-QAM
     { "100", -3 }, { "101", -1 }, { "110", -5 }, { "111", -7 },
 };
 } // namespace
@@ -134,7 +148,8 @@ TEST(mapper, every_point_matches_the_802_16_labels)
             }
             core::cfloat got;
             mp->process(bits.data(), &got, 1);
-            const double want_i = n == 1 ? axis_table_80216.at(s) : axis_table_80216.at(s.substr(0, n / 2));
+            const double want_i =
+                n == 1 ? axis_table_80216.at(s) : axis_table_80216.at(s.substr(0, n / 2));
             const double want_q = n == 1 ? 0 : axis_table_80216.at(s.substr(n / 2));
             EXPECT_NEAR(got.real(), kmod(m) * want_i, 1e-6) << "bits " << s;
             EXPECT_NEAR(got.imag(), kmod(m) * want_q, 1e-6) << "bits " << s;
@@ -152,7 +167,10 @@ TEST(mapper, every_point_matches_the_802_16_labels)
                     EXPECT_EQ(__builtin_popcount(unsigned(a ^ b)), 1) << a << " " << b;
     }
     EXPECT_TRUE(test::throws_invalid(
-        [] { core::make_mapper({ modulation::qpsk, 0, core::phy_standard(9) }, cpu); }, "standard"));
+        [] {
+            core::make_mapper({ modulation::qpsk, 0, core::phy_standard(9) }, cpu);
+        },
+        "standard"));
 }
 
 TEST(mapper, cuda_matches_cpu_802_16)

@@ -33,12 +33,14 @@ std::vector<int> cp_list(const std::string& kind, int n)
         return { n / 4 };
     // LTE-like: a longer CP on the first of seven symbols (160/144 at n = 2048 scaled).
     return { n * 160 / 2048 + 1, n * 144 / 2048, n * 144 / 2048, n * 144 / 2048,
-             n * 144 / 2048, n * 144 / 2048, n * 144 / 2048 };
+             n * 144 / 2048,     n * 144 / 2048, n * 144 / 2048 };
 }
 
 // Direct DFT of each symbol after dropping its CP (double precision).
-std::vector<cfloat> reference_fft(const std::vector<cfloat>& in, const core::ofdm_layout& l,
-                                  size_t n_symbols, uint64_t first)
+std::vector<cfloat> reference_fft(const std::vector<cfloat>& in,
+                                  const core::ofdm_layout& l,
+                                  size_t n_symbols,
+                                  uint64_t first)
 {
     const size_t n = l.fft_len();
     std::vector<cfloat> out(n_symbols * n);
@@ -59,8 +61,10 @@ std::vector<cfloat> reference_fft(const std::vector<cfloat>& in, const core::ofd
 }
 
 // Direct inverse DFT of each symbol, not divided by N, with its CP in front.
-std::vector<cfloat> reference_ifft(const std::vector<cfloat>& in, const core::ofdm_layout& l,
-                                   size_t n_symbols, uint64_t first)
+std::vector<cfloat> reference_ifft(const std::vector<cfloat>& in,
+                                   const core::ofdm_layout& l,
+                                   size_t n_symbols,
+                                   uint64_t first)
 {
     const size_t n = l.fft_len();
     std::vector<cfloat> out;
@@ -185,16 +189,16 @@ TEST_P(ofdm_stage_test, cuda_ifft_matches_cpu_twin)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    sizes,
-    ofdm_stage_test,
-    ::testing::Combine(::testing::Values(64, 256, 2048, 4096, 15, 1),
-                       ::testing::Values("none", "quarter", "lte"),
-                       ::testing::Bool()),
-    [](const ::testing::TestParamInfo<stage_case>& i) {
-        return "n" + std::to_string(std::get<0>(i.param)) + "_" + std::get<1>(i.param) +
-               (std::get<2>(i.param) ? "_shift" : "_noshift");
-    });
+INSTANTIATE_TEST_SUITE_P(sizes,
+                         ofdm_stage_test,
+                         ::testing::Combine(::testing::Values(64, 256, 2048, 4096, 15, 1),
+                                            ::testing::Values("none", "quarter", "lte"),
+                                            ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<stage_case>& i) {
+                             return "n" + std::to_string(std::get<0>(i.param)) + "_" +
+                                    std::get<1>(i.param) +
+                                    (std::get<2>(i.param) ? "_shift" : "_noshift");
+                         });
 
 TEST(ofdm_layout, offsets_follow_the_cp_period)
 {

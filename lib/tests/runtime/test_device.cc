@@ -25,7 +25,8 @@ TEST(device, auto_follows_gpu_availability)
 
 TEST(device, unknown_strings_name_the_parameter)
 {
-    for (const char* bad : { "", "gpu", "CUDA", "cuda:", "cuda:x", "cuda:-1", "cuda:1:2", "cpu " }) {
+    for (const char* bad :
+         { "", "gpu", "CUDA", "cuda:", "cuda:x", "cuda:-1", "cuda:1:2", "cpu " }) {
         try {
             core::resolve_device(bad);
             ADD_FAILURE() << "'" << bad << "' was accepted";

@@ -114,7 +114,8 @@ TEST(annex_g, signal_coded_g8)
 {
     GPUOFDM_LOAD_OCTETS(g7, annex, "G7.txt");
     GPUOFDM_LOAD_OCTETS(g8, annex, "G8.txt");
-    EXPECT_EQ(bit_errors(encode(bits_msb_first(g7), core::code_rate::r1_2), bits_msb_first(g8)), 0u);
+    EXPECT_EQ(bit_errors(encode(bits_msb_first(g7), core::code_rate::r1_2), bits_msb_first(g8)),
+              0u);
 }
 
 TEST(annex_g, signal_interleaved_g9)

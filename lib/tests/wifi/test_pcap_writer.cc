@@ -53,8 +53,8 @@ uint32_t le32(const std::vector<uint8_t>& b, size_t at)
 }
 uint32_t be32(const std::vector<uint8_t>& b, size_t at)
 {
-    return uint32_t(b.at(at)) << 24 | uint32_t(b.at(at + 1)) << 16 |
-           uint32_t(b.at(at + 2)) << 8 | uint32_t(b.at(at + 3));
+    return uint32_t(b.at(at)) << 24 | uint32_t(b.at(at + 1)) << 16 | uint32_t(b.at(at + 2)) << 8 |
+           uint32_t(b.at(at + 3));
 }
 
 struct record {
@@ -149,7 +149,7 @@ TEST(PcapWriter, RecordsAndPayloadsReadBack)
         w.write(x.data(), x.size(), 1.5);
         w.write(x.data(), x.size(), 2.0000004);
         w.write(x.data(), x.size(), 3.9999996);
-        w.write(x.data(), x.size(), 0.0131072); // 262144 samples at 20 Msps
+        w.write(x.data(), x.size(), 0.0131072);                      // 262144 samples at 20 Msps
         w.write(x.data(), x.size(), uint32_t(7), uint32_t(2500000)); // usec carries
     }
     const auto p = parse(t.path);
@@ -237,7 +237,7 @@ TEST(PcapWriter, ReadByTcpdumpOrTsharkWhereInstalled)
         pcap_writer w(t.path);
         // An 802.11 ACK frame: frame control 0xd4 0x00, duration, RA, then a (wrong) FCS.
         const std::vector<uint8_t> ack = { 0xd4, 0x00, 0x00, 0x00, 0x02, 0x11, 0x22,
-                                           0x33, 0x44, 0x55, 0, 0, 0, 0 };
+                                           0x33, 0x44, 0x55, 0,    0,    0,    0 };
         for (int i = 0; i < 3; i++)
             w.write(ack.data(), ack.size(), double(i));
     }

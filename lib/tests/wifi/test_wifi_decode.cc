@@ -104,14 +104,22 @@ core::wifi_rx_result decode_one(core::wifi_decoder& dec, const tx_frame& f)
 float moderate_snr_db(int rate)
 {
     switch (rate) {
-    case 6: return 4.0f;
-    case 9: return 7.0f;
-    case 12: return 7.0f;
-    case 18: return 10.0f;
-    case 24: return 13.0f;
-    case 36: return 17.0f;
-    case 48: return 21.0f;
-    default: return 23.0f;
+    case 6:
+        return 4.0f;
+    case 9:
+        return 7.0f;
+    case 12:
+        return 7.0f;
+    case 18:
+        return 10.0f;
+    case 24:
+        return 13.0f;
+    case 36:
+        return 17.0f;
+    case 48:
+        return 21.0f;
+    default:
+        return 23.0f;
     }
 }
 
@@ -330,7 +338,10 @@ TEST(wifi_decode, bad_requests_throw)
     EXPECT_TRUE(test::throws_invalid(with([](auto& r) { r.rate_mbps = 7; }), "rate_mbps"));
     EXPECT_TRUE(test::throws_invalid(with([](auto& r) { r.len = 0; }), "len"));
     EXPECT_TRUE(test::throws_invalid(with([](auto& r) { r.len = 4096; }), "len"));
-    EXPECT_TRUE(test::throws_invalid(with([](auto& r) { r.len = 51; r.n_symbols = 0; }),
+    EXPECT_TRUE(test::throws_invalid(with([](auto& r) {
+                                         r.len = 51;
+                                         r.n_symbols = 0;
+                                     }),
                                      "n_symbols"));
     // 50 octets at 12 Mb/s take 9 symbols (422 bits), 60 octets 11 (502 bits).
     EXPECT_TRUE(test::throws_invalid(with([](auto& r) { r.len = 60; }), "n_symbols"));
@@ -339,12 +350,12 @@ TEST(wifi_decode, bad_requests_throw)
     EXPECT_TRUE(test::throws_invalid(with([](auto& r) { r.noise_var = NAN; }), "noise_var"));
     core::wifi_decode_params p;
     p.max_frames_per_batch = 0;
-    EXPECT_TRUE(test::throws_invalid([&] { core::make_wifi_decoder(p, cpu); },
-                                     "max_frames_per_batch"));
+    EXPECT_TRUE(
+        test::throws_invalid([&] { core::make_wifi_decoder(p, cpu); }, "max_frames_per_batch"));
     p = {};
     p.max_symbols_per_batch = 1000;
-    EXPECT_TRUE(test::throws_invalid([&] { core::make_wifi_decoder(p, cpu); },
-                                     "max_symbols_per_batch"));
+    EXPECT_TRUE(
+        test::throws_invalid([&] { core::make_wifi_decoder(p, cpu); }, "max_symbols_per_batch"));
     // The good frame itself decodes.
     dec->process(&good, 1, &out);
     EXPECT_EQ(out.psdu, f.psdu);

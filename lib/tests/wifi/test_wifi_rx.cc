@@ -91,7 +91,8 @@ void expect_invalid(F f, const std::string& what)
 }
 
 //! How many sent frames came back with their exact PSDU and a good FCS, each once.
-size_t count_received(const std::vector<sent>& frames, const std::vector<core::wifi_rx_packet>& got,
+size_t count_received(const std::vector<sent>& frames,
+                      const std::vector<core::wifi_rx_packet>& got,
                       size_t* false_ok = nullptr)
 {
     return test::count_matches(
@@ -154,8 +155,9 @@ TEST(wifi_rx, signal_decoder_equals_the_full_length_reference)
         cfloat pts[48];
         float w[48], llr[48], deint[48];
         for (int k = 0; k < 48; k++) {
-            pts[k] = trial % 10 == 0 && k % 3 == 0 ? cfloat(0, 0)
-                                                   : cfloat((rng() & 1 ? 1.0f : -1.0f) + g(rng), g(rng));
+            pts[k] = trial % 10 == 0 && k % 3 == 0
+                         ? cfloat(0, 0)
+                         : cfloat((rng() & 1 ? 1.0f : -1.0f) + g(rng), g(rng));
             w[k] = 0.1f + 20.0f * float(rng() % 1000) / 1000.0f;
             core::demap_point(pts[k].real(), pts[k].imag(), core::modulation::bpsk, w[k], false,
                               &llr[k]);
@@ -380,7 +382,8 @@ void ten_thousand_frames(const core::device_spec& dev, bool pin = false)
     std::vector<sent> frames;
     const auto& rates = core::wifi_rates();
     for (size_t i = 0; i < 10000; i++)
-        frames.push_back({ random_psdu(24 + rng() % 40, rng), rates[rng() % rates.size()].mbps, 0 });
+        frames.push_back(
+            { random_psdu(24 + rng() % 40, rng), rates[rng() % rates.size()].mbps, 0 });
     core::wifi_tx_params tp;
     tp.scale = float(64.0 / std::sqrt(52.0));
     tp.max_frames_per_batch = 1024;
@@ -424,10 +427,7 @@ void ten_thousand_frames(const core::device_spec& dev, bool pin = false)
 
 } // namespace
 
-TEST(wifi_rx, stream_of_10000_frames_loses_none)
-{
-    ten_thousand_frames(cpu);
-}
+TEST(wifi_rx, stream_of_10000_frames_loses_none) { ten_thousand_frames(cpu); }
 
 TEST(wifi_rx, cuda_stream_of_10000_frames_loses_none)
 {
@@ -473,8 +473,8 @@ TEST(wifi_rx, cuda_pilot_interpolation_equals_cpu_twin)
     core::wifi_rx_params p;
     p.pilot_interpolation = true;
     const auto a = core::make_wifi_receiver(p, cpu)->decode_buffer(x.data(), x.size());
-    const auto b =
-        core::make_wifi_receiver(p, core::resolve_device("cuda"))->decode_buffer(x.data(), x.size());
+    const auto b = core::make_wifi_receiver(p, core::resolve_device("cuda"))
+                       ->decode_buffer(x.data(), x.size());
     ASSERT_EQ(a.size(), b.size());
     for (size_t i = 0; i < a.size(); i++) {
         EXPECT_EQ(a[i].ltf_start, b[i].ltf_start);

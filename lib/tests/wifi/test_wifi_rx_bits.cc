@@ -34,8 +34,7 @@ TEST(wifi_rx_bits, crc32_check_value)
 {
     // The standard check value of CRC-32/ISO-HDLC (802.3): "123456789" -> 0xCBF43926.
     const char* s = "123456789";
-    EXPECT_EQ(core::crc32_ieee(reinterpret_cast<const uint8_t*>(s), std::strlen(s)),
-              0xCBF43926u);
+    EXPECT_EQ(core::crc32_ieee(reinterpret_cast<const uint8_t*>(s), std::strlen(s)), 0xCBF43926u);
     EXPECT_EQ(core::crc32_ieee(nullptr, 0), 0u);
 }
 

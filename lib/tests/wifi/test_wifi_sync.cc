@@ -34,10 +34,10 @@ struct sync_signal {
 };
 
 struct channel {
-    double snr_db = 20;       //!< frame power 1 against the noise
-    float cfo = 0.0f;         //!< radians per sample
-    bool multipath = false;   //!< 3 taps: 1, 0.5 j, -0.3 (normalized)
-    size_t min_gap = 200;     //!< noise samples before each frame, min_gap .. max_gap
+    double snr_db = 20;     //!< frame power 1 against the noise
+    float cfo = 0.0f;       //!< radians per sample
+    bool multipath = false; //!< 3 taps: 1, 0.5 j, -0.3 (normalized)
+    size_t min_gap = 200;   //!< noise samples before each frame, min_gap .. max_gap
     size_t max_gap = 1500;
 };
 
@@ -89,13 +89,16 @@ sync_signal make_signal(size_t n_frames, const channel& ch, uint32_t seed)
 
 //! Every true frame found exactly once, ltf_start within [t1 - early, t1 + late], CFO
 //! within cfo_tol, and nothing else.
-::testing::AssertionResult
-frames_found(const std::vector<core::wifi_sync_result>& got, const std::vector<size_t>& t1,
-             long early, long late, float cfo, float cfo_tol)
+::testing::AssertionResult frames_found(const std::vector<core::wifi_sync_result>& got,
+                                        const std::vector<size_t>& t1,
+                                        long early,
+                                        long late,
+                                        float cfo,
+                                        float cfo_tol)
 {
     if (got.size() != t1.size()) {
-        auto r = ::testing::AssertionFailure() << "found " << got.size() << " frames, sent "
-                                               << t1.size() << "; found at";
+        auto r = ::testing::AssertionFailure()
+                 << "found " << got.size() << " frames, sent " << t1.size() << "; found at";
         for (const auto& f : got)
             r << " " << f.ltf_start;
         r << "; sent at";
@@ -106,21 +109,22 @@ frames_found(const std::vector<core::wifi_sync_result>& got, const std::vector<s
     for (size_t i = 0; i < t1.size(); i++) {
         const long d = long(got[i].ltf_start) - long(t1[i]);
         if (d < -early || d > late)
-            return ::testing::AssertionFailure() << "frame " << i << ": ltf_start "
-                                                 << got[i].ltf_start << ", true " << t1[i];
+            return ::testing::AssertionFailure()
+                   << "frame " << i << ": ltf_start " << got[i].ltf_start << ", true " << t1[i];
         if (!(std::abs(got[i].cfo - cfo) <= cfo_tol))
-            return ::testing::AssertionFailure() << "frame " << i << ": cfo " << got[i].cfo
-                                                 << ", true " << cfo;
+            return ::testing::AssertionFailure()
+                   << "frame " << i << ": cfo " << got[i].cfo << ", true " << cfo;
         if (!(got[i].metric > 0.56f) || !(got[i].ltf_metric > 0.0f && got[i].ltf_metric <= 1.0f))
-            return ::testing::AssertionFailure() << "frame " << i << ": metric "
-                                                 << got[i].metric << ", ltf_metric "
-                                                 << got[i].ltf_metric;
+            return ::testing::AssertionFailure() << "frame " << i << ": metric " << got[i].metric
+                                                 << ", ltf_metric " << got[i].ltf_metric;
     }
     return ::testing::AssertionSuccess();
 }
 
-std::vector<core::wifi_sync_result> run(const core::device_spec& dev, const sync_signal& s,
-                                        core::wifi_sync_params p = {}, size_t from = 0)
+std::vector<core::wifi_sync_result> run(const core::device_spec& dev,
+                                        const sync_signal& s,
+                                        core::wifi_sync_params p = {},
+                                        size_t from = 0)
 {
     return core::make_wifi_sync(p, dev)->detect(s.x.data(), s.x.size(), from);
 }
@@ -268,8 +272,7 @@ TEST(wifi_sync, every_min_plateau_finds_the_frames)
     for (size_t L : { 16, 32, 64, 96 }) {
         core::wifi_sync_params p;
         p.min_plateau = L;
-        EXPECT_TRUE(frames_found(run(cpu, s, p), s.t1, 1, 1, ch.cfo, 2e-3f))
-            << "min_plateau " << L;
+        EXPECT_TRUE(frames_found(run(cpu, s, p), s.t1, 1, 1, ch.cfo, 2e-3f)) << "min_plateau " << L;
     }
 }
 
@@ -377,8 +380,9 @@ TEST(wifi_sync, noise_zeros_nan_inf_give_nothing)
     EXPECT_TRUE(sync->detect(infs.data(), infs.size()).empty());
     auto mixed = noise;
     for (size_t i = 0; i < mixed.size(); i += 97)
-        mixed[i] = (i / 97) % 3 == 0 ? cfloat(nan, 0.0f) : (i / 97) % 3 == 1 ? cfloat(inf, 1.0f)
-                                                                              : cfloat(1.0f, -inf);
+        mixed[i] = (i / 97) % 3 == 0   ? cfloat(nan, 0.0f)
+                   : (i / 97) % 3 == 1 ? cfloat(inf, 1.0f)
+                                       : cfloat(1.0f, -inf);
     EXPECT_TRUE(sync->detect(mixed.data(), mixed.size()).empty());
     EXPECT_TRUE(sync->detect(nullptr, 0).empty());
     EXPECT_TRUE(sync->detect(noise.data(), 100).empty());
@@ -416,9 +420,9 @@ TEST(wifi_sync, bad_parameters_throw_naming_them)
     EXPECT_TRUE(test::throws_invalid(with([](auto& p) { p.min_power = INFINITY; }), "min_power"));
     EXPECT_TRUE(test::throws_invalid(with([](auto& p) { p.max_samples_per_batch = 4095; }),
                                      "max_samples_per_batch"));
-    EXPECT_TRUE(test::throws_invalid(
-        with([](auto& p) { p.max_samples_per_batch = (size_t(1) << 26) + 1; }),
-        "max_samples_per_batch"));
+    EXPECT_TRUE(
+        test::throws_invalid(with([](auto& p) { p.max_samples_per_batch = (size_t(1) << 26) + 1; }),
+                             "max_samples_per_batch"));
     auto sync = core::make_wifi_sync({}, cpu);
     EXPECT_TRUE(test::throws_invalid([&] { sync->detect(nullptr, 10); }, "x"));
 }
@@ -430,20 +434,20 @@ namespace {
                                        const std::vector<core::wifi_sync_result>& cpu_r)
 {
     if (gpu.size() != cpu_r.size())
-        return ::testing::AssertionFailure() << "CUDA found " << gpu.size() << ", CPU "
-                                             << cpu_r.size();
+        return ::testing::AssertionFailure()
+               << "CUDA found " << gpu.size() << ", CPU " << cpu_r.size();
     for (size_t i = 0; i < gpu.size(); i++) {
         if (gpu[i].ltf_start != cpu_r[i].ltf_start)
-            return ::testing::AssertionFailure() << "frame " << i << ": CUDA ltf_start "
-                                                 << gpu[i].ltf_start << ", CPU "
-                                                 << cpu_r[i].ltf_start;
+            return ::testing::AssertionFailure()
+                   << "frame " << i << ": CUDA ltf_start " << gpu[i].ltf_start << ", CPU "
+                   << cpu_r[i].ltf_start;
         if (!(std::abs(gpu[i].cfo - cpu_r[i].cfo) <= 1e-4f) ||
             !(std::abs(gpu[i].metric - cpu_r[i].metric) <= 1e-5f) ||
             !(std::abs(gpu[i].ltf_metric - cpu_r[i].ltf_metric) <= 1e-5f))
             return ::testing::AssertionFailure()
-                   << "frame " << i << ": CUDA cfo " << gpu[i].cfo << " metric "
-                   << gpu[i].metric << " ltf " << gpu[i].ltf_metric << ", CPU " << cpu_r[i].cfo
-                   << " " << cpu_r[i].metric << " " << cpu_r[i].ltf_metric;
+                   << "frame " << i << ": CUDA cfo " << gpu[i].cfo << " metric " << gpu[i].metric
+                   << " ltf " << gpu[i].ltf_metric << ", CPU " << cpu_r[i].cfo << " "
+                   << cpu_r[i].metric << " " << cpu_r[i].ltf_metric;
     }
     return ::testing::AssertionSuccess() << gpu.size() << " frames";
 }
@@ -486,8 +490,8 @@ TEST(wifi_sync, cuda_small_batches_piece_edges)
         // The same object again, and with search_from.
         EXPECT_TRUE(same_frames(sync->detect(s.x.data(), s.x.size()), c)) << "batch " << batch;
         const auto from = sync->detect(s.x.data(), s.x.size(), c[10].ltf_start);
-        EXPECT_TRUE(same_frames(from, std::vector<core::wifi_sync_result>(c.begin() + 10,
-                                                                          c.end())));
+        EXPECT_TRUE(
+            same_frames(from, std::vector<core::wifi_sync_result>(c.begin() + 10, c.end())));
     }
 }
 

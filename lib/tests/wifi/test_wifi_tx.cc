@@ -32,13 +32,13 @@ constexpr float time_tol = 2e-3f;
 constexpr float freq_tol = 1e-3f;
 
 //! Loads a complex table into var, or skips the test saying which file is absent.
-#define WIFI_LOAD_COMPLEX(var, file)                                                     \
-    std::vector<cfloat> var;                                                             \
-    do {                                                                                 \
-        const std::string path_ = test::vector_path(annex, file);                        \
-        if (!test::read_complex_lines(path_, var))                                      \
-            GTEST_SKIP() << "test vector absent: " << path_                              \
-                         << " (set GPUOFDM_TESTVECTORS to the testvectors folder)";      \
+#define WIFI_LOAD_COMPLEX(var, file)                                                \
+    std::vector<cfloat> var;                                                        \
+    do {                                                                            \
+        const std::string path_ = test::vector_path(annex, file);                   \
+        if (!test::read_complex_lines(path_, var))                                  \
+            GTEST_SKIP() << "test vector absent: " << path_                         \
+                         << " (set GPUOFDM_TESTVECTORS to the testvectors folder)"; \
     } while (0)
 
 //! Every component of got[gi + i] within tol of want[wi + i], i < n.
@@ -59,8 +59,8 @@ constexpr float freq_tol = 1e-3f;
         }
     }
     if (bad)
-        return ::testing::AssertionFailure() << bad << " of " << n << " off by more than " << tol
-                                             << first;
+        return ::testing::AssertionFailure()
+               << bad << " of " << n << " off by more than " << tol << first;
     return ::testing::AssertionSuccess();
 }
 
@@ -118,7 +118,7 @@ TEST(wifi_tx, rate_table_and_lengths)
     EXPECT_EQ(core::wifi_rate(36).rate_bits, 0b1011u);
     EXPECT_EQ(core::wifi_rate(6).rate_bits, 0b1101u);
     EXPECT_EQ(core::wifi_n_sym(100, 36), 6u);
-    EXPECT_EQ(core::wifi_n_sym(1, 6), 2u);    // 30 bits / 24
+    EXPECT_EQ(core::wifi_n_sym(1, 6), 2u); // 30 bits / 24
     EXPECT_EQ(core::wifi_n_sym(4095, 6), 1366u);
     auto tx = core::make_wifi_tx({}, cpu);
     EXPECT_EQ(tx->frame_samples(100, 36), 881u);
@@ -267,12 +267,25 @@ TEST(wifi_tx, bad_requests)
         EXPECT_TRUE(test::throws_invalid([&] { send({ psdu.data(), 0, 6, 1 }); }, "len")) << dev;
         EXPECT_TRUE(test::throws_invalid([&] { send({ psdu.data(), 2001, 6, 1 }); }, "len")) << dev;
         EXPECT_TRUE(test::throws_invalid([&] { send({ nullptr, 10, 6, 1 }); }, "psdu")) << dev;
-        EXPECT_TRUE(test::throws_invalid([&] { send({ psdu.data(), 10, 7, 1 }); }, "rate_mbps"))
+        EXPECT_TRUE(test::throws_invalid(
+            [&] {
+                send({ psdu.data(), 10, 7, 1 });
+            },
+            "rate_mbps"))
             << dev;
-        EXPECT_TRUE(test::throws_invalid([&] { send({ psdu.data(), 10, 0, 1 }); }, "rate_mbps"))
+        EXPECT_TRUE(test::throws_invalid(
+            [&] {
+                send({ psdu.data(), 10, 0, 1 });
+            },
+            "rate_mbps"))
             << dev;
         EXPECT_TRUE(test::throws_invalid([&] { send({ psdu.data(), 10, 6, 0 }); }, "seed")) << dev;
-        EXPECT_TRUE(test::throws_invalid([&] { send({ psdu.data(), 10, 6, 128 }); }, "seed")) << dev;
+        EXPECT_TRUE(test::throws_invalid(
+            [&] {
+                send({ psdu.data(), 10, 6, 128 });
+            },
+            "seed"))
+            << dev;
         EXPECT_TRUE(test::throws_invalid([&] { tx->frame_samples(10, 5); }, "rate_mbps")) << dev;
         // Nothing was written for a batch with a bad request.
         std::vector<cfloat> untouched(out.size(), cfloat(7, 7));
@@ -299,7 +312,8 @@ TEST(wifi_tx, bad_params)
                                      "max_frames_per_batch"));
     EXPECT_TRUE(test::throws_invalid(make([](auto& p) { p.max_frames_per_batch = 70000; }),
                                      "max_frames_per_batch"));
-    EXPECT_TRUE(test::throws_invalid(make([](auto& p) { p.max_psdu_bytes = 0; }), "max_psdu_bytes"));
+    EXPECT_TRUE(
+        test::throws_invalid(make([](auto& p) { p.max_psdu_bytes = 0; }), "max_psdu_bytes"));
     EXPECT_TRUE(
         test::throws_invalid(make([](auto& p) { p.max_psdu_bytes = 4096; }), "max_psdu_bytes"));
     EXPECT_TRUE(test::throws_invalid(make([](auto& p) { p.scale = 0.0f; }), "scale"));
@@ -331,8 +345,8 @@ void expect_cuda_matches_cpu(const core::wifi_tx_params& p, const random_frames&
         const std::vector<cfloat> g(got.begin() + at, got.begin() + at + n);
         const std::vector<cfloat> w(want.begin() + at, want.begin() + at + n);
         EXPECT_TRUE(test::near_relative(g, w, 1e-5))
-            << "frame " << i << ", " << rf.requests[i].rate_mbps << " Mb/s, "
-            << rf.requests[i].len << " octets";
+            << "frame " << i << ", " << rf.requests[i].rate_mbps << " Mb/s, " << rf.requests[i].len
+            << " octets";
         at += n;
     }
 }

@@ -53,8 +53,10 @@ struct sent {
 //! Bursts at unit average power (scale 256 / sqrt(200)) after \p lead zeros, gap_of(i)
 //! zeros after burst i.
 template <typename GapOf>
-std::vector<cfloat> make_stream_gaps(std::vector<sent>& bursts, const core::wimax_rx_params& rp,
-                                GapOf gap_of, size_t lead)
+std::vector<cfloat> make_stream_gaps(std::vector<sent>& bursts,
+                                     const core::wimax_rx_params& rp,
+                                     GapOf gap_of,
+                                     size_t lead)
 {
     core::wimax_tx_params tp;
     tp.cp_div = rp.sync.cp_div;
@@ -76,14 +78,18 @@ std::vector<cfloat> make_stream_gaps(std::vector<sent>& bursts, const core::wima
 }
 
 //! The same with \p gap zeros after every burst.
-std::vector<cfloat> make_stream(std::vector<sent>& bursts, const core::wimax_rx_params& rp,
-                                size_t gap, size_t lead)
+std::vector<cfloat> make_stream(std::vector<sent>& bursts,
+                                const core::wimax_rx_params& rp,
+                                size_t gap,
+                                size_t lead)
 {
-    return make_stream_gaps(bursts, rp, [gap](size_t) { return gap; }, lead);
+    return make_stream_gaps(
+        bursts, rp, [gap](size_t) { return gap; }, lead);
 }
 
 //! How many sent bursts came back exactly (payload, ok, start within 4 samples), each once.
-size_t count_received(const std::vector<sent>& bursts, const std::vector<core::wimax_rx_burst>& got,
+size_t count_received(const std::vector<sent>& bursts,
+                      const std::vector<core::wimax_rx_burst>& got,
                       size_t* false_ok = nullptr)
 {
     return test::count_matches(
@@ -95,8 +101,10 @@ size_t count_received(const std::vector<sent>& bursts, const std::vector<core::w
 }
 
 //! Feeds \p x in random pieces of 1 .. max_piece samples, then finishes.
-std::vector<core::wimax_rx_burst> feed_in_pieces(core::wimax_receiver& rx, const std::vector<cfloat>& x,
-                                                 size_t max_piece, std::mt19937& rng)
+std::vector<core::wimax_rx_burst> feed_in_pieces(core::wimax_receiver& rx,
+                                                 const std::vector<cfloat>& x,
+                                                 size_t max_piece,
+                                                 std::mt19937& rng)
 {
     std::vector<core::wimax_rx_burst> got;
     size_t at = 0;
@@ -144,7 +152,8 @@ TEST(wimax_rx, every_profile_through_awgn_cfo_and_three_taps)
             const auto got = rx->decode_buffer(x.data(), x.size());
             size_t false_ok = 0;
             EXPECT_EQ(count_received(bursts, got, &false_ok), bursts.size())
-                << core::wimax_profile(rate).name << " cp_div " << cp_div << " cfo " << cfo * fs / two_pi;
+                << core::wimax_profile(rate).name << " cp_div " << cp_div << " cfo "
+                << cfo * fs / two_pi;
             EXPECT_EQ(false_ok, 0u);
             for (const auto& b : got) {
                 EXPECT_NEAR(b.cfo, cfo, hz_to_rad(300)) << core::wimax_profile(rate).name;
@@ -367,7 +376,11 @@ TEST(wimax_rx, bad_parameters_throw_naming_them)
         { "min_preamble_metric", [](params& p) { p.sync.min_preamble_metric = 1.0f; } },
         { "cfo_search", [](params& p) { p.sync.cfo_search = 5; } },
         { "fft_backoff", [](params& p) { p.fft_backoff = 65; } },
-        { "fft_backoff", [](params& p) { p.sync.cp_div = 32; p.fft_backoff = 9; } },
+        { "fft_backoff",
+          [](params& p) {
+              p.sync.cp_div = 32;
+              p.fft_backoff = 9;
+          } },
         { "channel_taps", [](params& p) { p.channel_taps = 4; } },
         { "max_coded_ber", [](params& p) { p.max_coded_ber = 0.0f; } },
         { "batch_samples", [](params& p) { p.batch_samples = 1000; } },
@@ -378,18 +391,23 @@ TEST(wimax_rx, bad_parameters_throw_naming_them)
         EXPECT_TRUE(test::throws_invalid([p] { core::make_wimax_receiver(p, cpu); }, name));
         // The same check before "not yet on CUDA".
         EXPECT_TRUE(test::throws_invalid(
-            [p] { core::make_wimax_receiver(p, { core::backend::cuda, 0 }); }, name));
+            [p] {
+                core::make_wimax_receiver(p, { core::backend::cuda, 0 });
+            },
+            name));
     }
 
     auto rx = core::make_wimax_receiver({}, cpu);
     EXPECT_TRUE(test::throws_invalid([&] { rx->process(nullptr, 5); }, "x"));
     EXPECT_TRUE(test::throws_invalid([&] { rx->decode_buffer(nullptr, 5); }, "x"));
     std::vector<cfloat> x(1000);
-    EXPECT_TRUE(test::throws_invalid([&] { rx->decode_buffer(x.data(), x.size(), nullptr, 1); }, "known"));
+    EXPECT_TRUE(
+        test::throws_invalid([&] { rx->decode_buffer(x.data(), x.size(), nullptr, 1); }, "known"));
     core::wimax_rx_known k;
     std::vector<cfloat> h(256, cfloat(1, 0));
     k.channel = h.data();
-    EXPECT_TRUE(test::throws_invalid([&] { rx->decode_buffer(x.data(), x.size(), &k, 1); }, "known"));
+    EXPECT_TRUE(
+        test::throws_invalid([&] { rx->decode_buffer(x.data(), x.size(), &k, 1); }, "known"));
     std::vector<cfloat> big(rx->batch_samples() + 1);
     EXPECT_TRUE(test::throws_invalid([&] { rx->decode_buffer(big.data(), big.size()); }, "n"));
 }
@@ -473,11 +491,11 @@ TEST(wimax_rx, cuda_pilot_interpolation_equals_cpu_twin)
         for (auto& b : bursts)
             b.data = random_octets(p.burst_bytes, rng);
         const double ppm = 60.0;
-        auto x = resample(make_stream_gaps(
-                              bursts, p,
-                              [&](size_t i) { return i % 3 == 0 ? size_t(0) : size_t(rng() % 2000); },
-                              300),
-                          ppm);
+        auto x = resample(
+            make_stream_gaps(
+                bursts, p, [&](size_t i) { return i % 3 == 0 ? size_t(0) : size_t(rng() % 2000); },
+                300),
+            ppm);
         move_starts_with_clock(bursts, ppm);
         apply_channel(x, { { 0.9f, 0.1f }, { 0.3f, -0.2f }, { 0.1f, 0.1f } }, hz_to_rad(-35e3),
                       1e-3f, uint32_t(rate));
@@ -514,8 +532,8 @@ TEST(wimax_rx, cuda_device_chain_matches_host_chain)
                 bursts, p, [&](size_t i) { return i % 4 == 0 ? size_t(0) : size_t(rng() % 900); },
                 500);
             const float n0 = float(std::pow(10.0, -(3.0 + 3.0 * rate) / 10.0));
-            apply_channel(x, { { 0.9f, 0.1f }, { 0.3f, -0.2f } }, hz_to_rad(15e3 * rate - 40e3),
-                          n0, uint32_t(100 + rate));
+            apply_channel(x, { { 0.9f, 0.1f }, { 0.3f, -0.2f } }, hz_to_rad(15e3 * rate - 40e3), n0,
+                          uint32_t(100 + rate));
             for (bool small_batches : { false, true }) {
                 auto q = p;
                 if (small_batches) {
@@ -603,24 +621,28 @@ TEST(wimax_rx, streams_of_short_and_long_prefixes_and_profiles_in_pieces)
 {
     // Batches of one to three bursts, pieces up to 6000 samples, back-to-back bursts.
     for (uint32_t seed = 1; seed <= 2; seed++)
-    for (int cp_div : { 4, 32 })
-    for (int rate : { 0, 2, 6 }) {
-    std::mt19937 rng(seed * 100 + uint32_t(rate));
-    auto p = rx_params(rate, 1 + seed % 5, cp_div);
-    auto probe = core::make_wimax_receiver(p, cpu);
-    p.batch_samples = probe->burst_samples() + probe->burst_samples() * (seed % 3) + 4096 + 3000;
-    std::vector<sent> bursts(30);
-    for (auto& b : bursts)
-        b.data = random_octets(p.burst_bytes, rng);
-    const size_t lead = rng() % 3000;
-    auto x = make_stream_gaps(
-        bursts, p, [&](size_t i) { return i % 3 == 0 ? size_t(0) : size_t(rng() % 3000); }, lead);
-    apply_channel(x, { { 0.9f, 0.0f }, { 0.0f, 0.3f }, { 0.1f, 0.0f } }, hz_to_rad(-90e3 + 30e3 * seed), 3e-3f, seed);
-    auto rx = core::make_wimax_receiver(p, cpu);
-    const auto got = feed_in_pieces(*rx, x, seed * 3000, rng);
-    size_t false_ok = 0;
-    EXPECT_EQ(count_received(bursts, got, &false_ok), bursts.size()) << seed << " " << cp_div << " " << rate;
-    EXPECT_EQ(false_ok, 0u);
-    EXPECT_EQ(got.size(), bursts.size()) << seed << " " << cp_div << " " << rate;
-    }
+        for (int cp_div : { 4, 32 })
+            for (int rate : { 0, 2, 6 }) {
+                std::mt19937 rng(seed * 100 + uint32_t(rate));
+                auto p = rx_params(rate, 1 + seed % 5, cp_div);
+                auto probe = core::make_wimax_receiver(p, cpu);
+                p.batch_samples =
+                    probe->burst_samples() + probe->burst_samples() * (seed % 3) + 4096 + 3000;
+                std::vector<sent> bursts(30);
+                for (auto& b : bursts)
+                    b.data = random_octets(p.burst_bytes, rng);
+                const size_t lead = rng() % 3000;
+                auto x = make_stream_gaps(
+                    bursts, p,
+                    [&](size_t i) { return i % 3 == 0 ? size_t(0) : size_t(rng() % 3000); }, lead);
+                apply_channel(x, { { 0.9f, 0.0f }, { 0.0f, 0.3f }, { 0.1f, 0.0f } },
+                              hz_to_rad(-90e3 + 30e3 * seed), 3e-3f, seed);
+                auto rx = core::make_wimax_receiver(p, cpu);
+                const auto got = feed_in_pieces(*rx, x, seed * 3000, rng);
+                size_t false_ok = 0;
+                EXPECT_EQ(count_received(bursts, got, &false_ok), bursts.size())
+                    << seed << " " << cp_div << " " << rate;
+                EXPECT_EQ(false_ok, 0u);
+                EXPECT_EQ(got.size(), bursts.size()) << seed << " " << cp_div << " " << rate;
+            }
 }

@@ -28,8 +28,12 @@ const core::device_spec cpu{};
 
 //! n_bursts bursts of rate 1 with random gaps (some 0), after lead zeros, through a 3-tap
 //! channel with CFO and noise.
-std::vector<cfloat> burst_stream(int cp_div, size_t n_bursts, double cfo, float n0,
-                                 uint32_t seed, std::vector<size_t>* starts = nullptr)
+std::vector<cfloat> burst_stream(int cp_div,
+                                 size_t n_bursts,
+                                 double cfo,
+                                 float n0,
+                                 uint32_t seed,
+                                 std::vector<size_t>* starts = nullptr)
 {
     std::mt19937 rng(seed);
     core::wimax_tx_params tp;
@@ -72,14 +76,14 @@ core::wimax_sync_params sync_params(int cp_div)
                << "CUDA found " << gpu.size() << ", CPU " << ref.size();
     for (size_t i = 0; i < gpu.size(); i++) {
         if (gpu[i].start != ref[i].start)
-            return ::testing::AssertionFailure() << "burst " << i << ": CUDA start "
-                                                 << gpu[i].start << ", CPU " << ref[i].start;
+            return ::testing::AssertionFailure()
+                   << "burst " << i << ": CUDA start " << gpu[i].start << ", CPU " << ref[i].start;
         if (!(std::abs(gpu[i].cfo - ref[i].cfo) <= 1e-4f) ||
             !(std::abs(gpu[i].metric - ref[i].metric) <= 1e-5f) ||
             !(std::abs(gpu[i].preamble_metric - ref[i].preamble_metric) <= 1e-5f))
             return ::testing::AssertionFailure()
-                   << "burst " << i << ": CUDA cfo " << gpu[i].cfo << " metric "
-                   << gpu[i].metric << ", CPU " << ref[i].cfo << " " << ref[i].metric;
+                   << "burst " << i << ": CUDA cfo " << gpu[i].cfo << " metric " << gpu[i].metric
+                   << ", CPU " << ref[i].cfo << " " << ref[i].metric;
     }
     return ::testing::AssertionSuccess();
 }
@@ -105,8 +109,7 @@ TEST(wimax_sync, factory_gives_the_cpu_twin_and_finds_every_burst)
             EXPECT_NEAR(a[i].cfo, 0.01, 2e-3);
         }
     }
-    EXPECT_TRUE(test::throws_invalid([] { core::make_wimax_sync(sync_params(5), cpu); },
-                                     "cp_div"));
+    EXPECT_TRUE(test::throws_invalid([] { core::make_wimax_sync(sync_params(5), cpu); }, "cp_div"));
 }
 
 #ifdef GPUOFDM_HAVE_CUDA
@@ -168,8 +171,8 @@ TEST(wimax_sync, cuda_matches_cpu_on_small_pieces)
         while (at < x.size()) {
             const size_t n = std::min(x.size() - at, size_t(c.lookback() + rng() % 4000));
             const size_t from = rng() % 3 == 0 ? size_t(rng() % 500) : 0;
-            EXPECT_TRUE(same_bursts(g->detect(x.data() + at, n, from),
-                                    c.detect(x.data() + at, n, from)))
+            EXPECT_TRUE(
+                same_bursts(g->detect(x.data() + at, n, from), c.detect(x.data() + at, n, from)))
                 << "piece at " << at << " of " << n;
             at += 1 + rng() % 3000;
         }

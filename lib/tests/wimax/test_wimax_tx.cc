@@ -168,7 +168,8 @@ TEST(wimax_tx, example_8_3_3_5_1_through_the_chain)
         devs.push_back({ core::backend::cuda, 0 });
     for (const auto& dev : devs) {
         auto tx = core::make_wimax_tx({}, dev);
-        wimax_burst_request b{ input.data(), input.size(), 2, core::wimax_randomizer_seed(1, 7, 1) };
+        wimax_burst_request b{ input.data(), input.size(), 2,
+                               core::wimax_randomizer_seed(1, 7, 1) };
         ASSERT_EQ(tx->burst_symbols(b.len, b.rate_id), 1u);
         core::wimax_burst_trace t;
         tx->trace(b, t);
@@ -210,7 +211,8 @@ TEST(wimax_tx, example_data_subcarriers_and_nulls)
 TEST(wimax_tx, pilots_follow_8_3_3_4_2)
 {
     for (bool uplink : { false, true }) {
-        for (auto pre : { wimax_preamble::long_dl, wimax_preamble::short_ul, wimax_preamble::none }) {
+        for (auto pre :
+             { wimax_preamble::long_dl, wimax_preamble::short_ul, wimax_preamble::none }) {
             wimax_tx_params p;
             p.uplink = uplink;
             p.preamble = pre;
@@ -222,7 +224,9 @@ TEST(wimax_tx, pilots_follow_8_3_3_4_2)
             ASSERT_EQ(n_sym, 40u);
             std::vector<cfloat> bins(256 * n_sym);
             tx->process_bins(&b, 1, bins.data());
-            const size_t n_pre = pre == wimax_preamble::long_dl ? 2 : pre == wimax_preamble::short_ul ? 1 : 0;
+            const size_t n_pre = pre == wimax_preamble::long_dl    ? 2
+                                 : pre == wimax_preamble::short_ul ? 1
+                                                                   : 0;
             const auto w = prbs_w(n_pre + n_sym, uplink);
             const int carriers[8] = { -88, -63, -38, -13, 13, 38, 63, 88 };
             for (size_t j = 0; j < n_sym; j++) {
@@ -230,7 +234,8 @@ TEST(wimax_tx, pilots_follow_8_3_3_4_2)
                 for (int i = 0; i < 8; i++) {
                     EXPECT_EQ(bins[256 * j + bin(carriers[i])], cfloat(float(want[i]), 0.0f))
                         << "uplink " << uplink << " symbol " << j << " pilot " << carriers[i];
-                    EXPECT_EQ(core::wimax_pilot_value(unsigned(i), unsigned(n_pre + j), uplink), int(want[i]));
+                    EXPECT_EQ(core::wimax_pilot_value(unsigned(i), unsigned(n_pre + j), uplink),
+                              int(want[i]));
                 }
             }
         }
@@ -355,10 +360,12 @@ TEST(wimax_tx, bad_input_throws)
     auto tx = core::make_wimax_tx({}, cpu);
     const auto data = random_octets(5000, 1);
     std::vector<cfloat> out(100000);
-    auto run = [&](wimax_burst_request b) { return [&tx, b, &out] { tx->process(&b, 1, out.data()); }; };
-    EXPECT_TRUE(throws_invalid(run({ data.data(), 0, 0, 1 }), "len"));       // empty
-    EXPECT_TRUE(throws_invalid(run({ data.data(), 12, 0, 1 }), "len"));      // 13 != k x 12
-    EXPECT_TRUE(throws_invalid(run({ data.data(), 4199, 0, 1 }), "len"));    // > max_burst_bytes
+    auto run = [&](wimax_burst_request b) {
+        return [&tx, b, &out] { tx->process(&b, 1, out.data()); };
+    };
+    EXPECT_TRUE(throws_invalid(run({ data.data(), 0, 0, 1 }), "len"));    // empty
+    EXPECT_TRUE(throws_invalid(run({ data.data(), 12, 0, 1 }), "len"));   // 13 != k x 12
+    EXPECT_TRUE(throws_invalid(run({ data.data(), 4199, 0, 1 }), "len")); // > max_burst_bytes
     EXPECT_TRUE(throws_invalid(run({ data.data(), 11, 7, 1 }), "rate_id"));
     EXPECT_TRUE(throws_invalid(run({ data.data(), 11, -1, 1 }), "rate_id"));
     EXPECT_TRUE(throws_invalid(run({ nullptr, 11, 0, 1 }), "data"));
@@ -420,7 +427,8 @@ TEST(wimax_tx, cuda_matches_cpu_every_profile)
         std::vector<cfloat> wb(n_bins), gb(n_bins);
         ref->process_bins(bursts, wb.data());
         dut->process_bins(bursts, gb.data());
-        EXPECT_EQ(std::memcmp(wb.data(), gb.data(), n_bins * sizeof(cfloat)), 0) << "uplink " << uplink;
+        EXPECT_EQ(std::memcmp(wb.data(), gb.data(), n_bins * sizeof(cfloat)), 0)
+            << "uplink " << uplink;
         for (size_t i = 0; i < 7; i++) {
             core::wimax_burst_trace a, b;
             ref->trace(bursts[i], a);

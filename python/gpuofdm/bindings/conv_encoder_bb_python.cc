@@ -20,11 +20,8 @@ void bind_conv_encoder_bb(py::module& m)
         "on the GPU or on the CPU twin. Bits one per byte in and out; tagged frames are "
         "encoded from the zero state, or a continuous stream with len_tag_key=''. Tail bits "
         "are the caller's.")
-        .def(py::init(&conv_encoder_bb::make),
-             py::arg("standard") = "802.11a",
-             py::arg("rate") = "1/2",
-             py::arg("len_tag_key") = "packet_len",
-             py::arg("batch") = 0,
+        .def(py::init(&conv_encoder_bb::make), py::arg("standard") = "802.11a",
+             py::arg("rate") = "1/2", py::arg("len_tag_key") = "packet_len", py::arg("batch") = 0,
              py::arg("device") = "auto",
              "Make a conv_encoder_bb block. standard is 802.11a or 802.16; rate 1/2, 2/3, "
              "3/4 or 5/6; len_tag_key names the frames' length tags, '' for a continuous "

@@ -19,12 +19,8 @@ void bind_demapper_cf(py::module& m)
         "Max-log soft demapper of the 802.11a Gray constellations (BPSK, QPSK, 16QAM, "
         "64QAM), on the GPU or the CPU twin. Complex points in, N_BPSC float LLRs out per "
         "point (positive means bit 0), or +1/-1 decisions with hard=True.")
-        .def(py::init(&blk::make),
-             py::arg("modulation") = "QPSK",
-             py::arg("noise_var") = 1.0f,
-             py::arg("hard") = false,
-             py::arg("batch") = 0,
-             py::arg("device") = "auto",
+        .def(py::init(&blk::make), py::arg("modulation") = "QPSK", py::arg("noise_var") = 1.0f,
+             py::arg("hard") = false, py::arg("batch") = 0, py::arg("device") = "auto",
              "Make a demapper_cf block. noise_var: noise power per complex point (> 0); "
              "batch: points per GPU launch (0: 2^20); device: auto, cpu, cuda or cuda:N.")
         .def("device", &blk::device, "The device the block runs on: cpu or cuda:N.")

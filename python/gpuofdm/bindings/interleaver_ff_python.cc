@@ -19,13 +19,9 @@ void bind_interleaver_ff(py::module& m)
         "Deinterleaver of soft values (float LLRs, positive means bit 0) of 802.11a or 802.16: "
         "the inverse of interleaver_bb, whole symbols of n_cbps values, on the GPU or on the "
         "CPU twin.")
-        .def(py::init(&interleaver_ff::make),
-             py::arg("standard") = "802.11a",
-             py::arg("n_cbps") = 192,
-             py::arg("n_bpsc") = 4,
-             py::arg("deinterleave") = true,
-             py::arg("batch") = 0,
-             py::arg("device") = "auto",
+        .def(py::init(&interleaver_ff::make), py::arg("standard") = "802.11a",
+             py::arg("n_cbps") = 192, py::arg("n_bpsc") = 4, py::arg("deinterleave") = true,
+             py::arg("batch") = 0, py::arg("device") = "auto",
              "Make an interleaver_ff block. Parameters as interleaver_bb; deinterleave must be "
              "True (soft values are only deinterleaved).")
         .def("device", &interleaver_ff::device, "The device the block runs on: cpu or cuda:N.")

@@ -19,9 +19,7 @@ void bind_mapper_bc(py::module& m)
         m, "mapper_bc",
         "Gray mapper of 802.11a (BPSK, QPSK, 16-QAM, 64-QAM, unit average power), on the GPU "
         "or on the CPU twin. Bits one per byte in, one complex point per N_BPSC bits out.")
-        .def(py::init(&mapper_bc::make),
-             py::arg("modulation") = "16QAM",
-             py::arg("batch") = 0,
+        .def(py::init(&mapper_bc::make), py::arg("modulation") = "16QAM", py::arg("batch") = 0,
              py::arg("device") = "auto",
              "Make a mapper_bc block. modulation is BPSK, QPSK, 16QAM or 64QAM; batch 0 picks "
              "2^20 points per GPU launch; device is auto, cpu, cuda or cuda:N.")

@@ -18,12 +18,8 @@ void bind_ofdm_fft(py::module& m)
         "OFDM demodulator: drops each symbol's cyclic prefix and takes its FFT, on the GPU "
         "(batched cuFFT) or on the CPU twin (FFTW). Complex samples in, one vector of "
         "fft_len bins out per symbol.")
-        .def(py::init(&ofdm_fft::make),
-             py::arg("fft_len"),
-             py::arg("cp_lengths"),
-             py::arg("shift") = true,
-             py::arg("scale") = 1.0f,
-             py::arg("batch") = 0,
+        .def(py::init(&ofdm_fft::make), py::arg("fft_len"), py::arg("cp_lengths"),
+             py::arg("shift") = true, py::arg("scale") = 1.0f, py::arg("batch") = 0,
              py::arg("device") = "auto",
              "Make an ofdm_fft block. cp_lengths repeat round robin; batch 0 picks "
              "max(1, 2^18/fft_len) symbols per GPU launch; device is auto, cpu, cuda or "

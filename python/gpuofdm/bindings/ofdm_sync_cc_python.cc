@@ -22,14 +22,10 @@ void bind_ofdm_sync_cc(py::module& m)
         "ltf_start) and the same dict plus 'offset' on the message port 'frames'. One "
         "synchronizer call per batch_samples samples; a sample comes out after between "
         "lookback() + 1 and batch_samples later samples; everything at the end of the stream.")
-        .def(py::init(&ofdm_sync_cc::make),
-             py::arg("standard") = "802.11a",
-             py::arg("threshold") = 0.56f,
-             py::arg("min_plateau") = 32,
-             py::arg("batch_samples") = 65536,
-             py::arg("sample_rate") = 20e6,
-             py::arg("device") = "auto",
-             py::arg("cp_div") = 4,
+        .def(py::init(&ofdm_sync_cc::make), py::arg("standard") = "802.11a",
+             py::arg("threshold") = 0.56f, py::arg("min_plateau") = 32,
+             py::arg("batch_samples") = 65536, py::arg("sample_rate") = 20e6,
+             py::arg("device") = "auto", py::arg("cp_div") = 4,
              "Make an ofdm_sync_cc block. standard: '802.11a' ('80211a') or '802.16' "
              "('80216'); threshold: 802.11a (0, 1), 802.16 0.2 .. 0.8; min_plateau: 16 .. 96; "
              "batch_samples: samples per synchronizer call, 2 * lookback .. 2**26 (>= 1024); "

@@ -19,12 +19,8 @@ void bind_scrambler_bb(py::module& m)
         "Additive scrambler/descrambler of 802.11a (x^7+x^4+1) or the 802.16 randomizer "
         "(1+x^14+x^15), on the GPU or on the CPU twin. Bits one per byte in and out; the "
         "same block descrambles.")
-        .def(py::init(&scrambler_bb::make),
-             py::arg("standard") = "802.11a",
-             py::arg("seed") = -1,
-             py::arg("reset_tag_key") = "",
-             py::arg("batch") = 0,
-             py::arg("device") = "auto",
+        .def(py::init(&scrambler_bb::make), py::arg("standard") = "802.11a", py::arg("seed") = -1,
+             py::arg("reset_tag_key") = "", py::arg("batch") = 0, py::arg("device") = "auto",
              "Make a scrambler_bb block. standard is 802.11a or 802.16; seed is the register "
              "as the standard prints it, first register bit the MSB (802.11a x7..x1, 1..127; "
              "802.16 reg1..reg15, 1..32767), negative for the standard's default (93 / "

@@ -18,13 +18,9 @@ void bind_viterbi_decoder_fb(py::module& m)
         "Soft-decision K=7 Viterbi decoder (133/171) of 802.11a or 802.16, any punctured "
         "rate, on the GPU or the CPU twin. Float LLRs in (positive means bit 0), decoded "
         "bits (0/1 bytes) out.")
-        .def(py::init(&blk::make),
-             py::arg("standard") = "802.11a",
-             py::arg("rate") = "1/2",
-             py::arg("mode") = "stream",
-             py::arg("len_tag_key") = "packet_len",
-             py::arg("batch") = 0,
-             py::arg("device") = "auto",
+        .def(py::init(&blk::make), py::arg("standard") = "802.11a", py::arg("rate") = "1/2",
+             py::arg("mode") = "stream", py::arg("len_tag_key") = "packet_len",
+             py::arg("batch") = 0, py::arg("device") = "auto",
              "Make a viterbi_decoder_fb block. mode: stream (continuous, flushed at the end) "
              "or frame (terminated frames framed by len_tag_key); batch: trellis steps per "
              "GPU launch (0: 2^20); device: auto, cpu, cuda or cuda:N.")

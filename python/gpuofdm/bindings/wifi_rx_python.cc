@@ -20,13 +20,9 @@ void bind_wifi_rx(py::module& m)
         "seed, snr_db, cfo_hz, start, sync_metric; optionally written to a libpcap file; on "
         "the GPU (a batch of samples per launch) or on the CPU twin. Frames held at the end "
         "of the stream are decoded and published before the block ends.")
-        .def(py::init(&wifi_rx::make),
-             py::arg("batch_samples") = 262144,
-             py::arg("threshold") = 0.56f,
-             py::arg("pass_bad_crc") = false,
-             py::arg("pcap_file") = "",
-             py::arg("device") = "auto",
-             py::arg("fft_backoff") = 3,
+        .def(py::init(&wifi_rx::make), py::arg("batch_samples") = 262144,
+             py::arg("threshold") = 0.56f, py::arg("pass_bad_crc") = false,
+             py::arg("pcap_file") = "", py::arg("device") = "auto", py::arg("fft_backoff") = 3,
              py::arg("pilot_interpolation") = false,
              "Make a wifi_rx block. batch_samples: samples per decoding batch, 131072 .. "
              "16777216 (latency batch_samples / 20e6 s); threshold: detection threshold in "
@@ -37,8 +33,7 @@ void bind_wifi_rx(py::module& m)
              "channel ratios interpolated across the subcarriers every symbol instead of "
              "their common phase.")
         .def("device", &wifi_rx::device, "The device the block runs on: cpu or cuda:N.")
-        .def("frames_received", &wifi_rx::frames_received,
-             "Frames decoded with a good FCS so far.")
+        .def("frames_received", &wifi_rx::frames_received, "Frames decoded with a good FCS so far.")
         .def("crc_errors", &wifi_rx::crc_errors,
              "Frames decoded with a bad FCS so far (published or not).")
         .def("signal_errors", &wifi_rx::signal_errors,

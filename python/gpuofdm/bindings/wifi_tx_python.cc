@@ -19,13 +19,9 @@ void bind_wifi_tx(py::module& m)
         "carry 'rate' and 'seed'), complex PPDUs out at 20 Msps, each followed by "
         "gap_samples zeros and tagged 'wifi_start' on its first sample; on the GPU (many "
         "frames per launch) or on the CPU twin.")
-        .def(py::init(&wifi_tx::make),
-             py::arg("rate") = 54,
-             py::arg("seed") = 93,
-             py::arg("gap_samples") = 400,
-             py::arg("scale") = 8.87520336f,
-             py::arg("max_frames_per_batch") = 64,
-             py::arg("device") = "auto",
+        .def(py::init(&wifi_tx::make), py::arg("rate") = 54, py::arg("seed") = 93,
+             py::arg("gap_samples") = 400, py::arg("scale") = 8.87520336f,
+             py::arg("max_frames_per_batch") = 64, py::arg("device") = "auto",
              "Make a wifi_tx block. rate: default Mb/s (6, 9, 12, 18, 24, 36, 48, 54); seed: "
              "default scrambler seed 1..127, 0 for 1, 2, .., 127, 1, .. frame by frame; scale: "
              "1 is the Annex G level, 64/sqrt(52) (the default) unit average power; device is "

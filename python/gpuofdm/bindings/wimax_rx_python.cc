@@ -22,20 +22,11 @@ void bind_wimax_rx(py::module& m)
         "coded_errors, coded_bits; on the GPU (a batch of samples per launch) or on the CPU "
         "twin. Bursts held at the end of the stream are decoded and published before the "
         "block ends.")
-        .def(py::init(&wimax_rx::make),
-             py::arg("rate_id") = 1,
-             py::arg("burst_bytes") = 95,
-             py::arg("cp_div") = 4,
-             py::arg("uplink") = false,
-             py::arg("pad") = true,
-             py::arg("seed") = 19072,
-             py::arg("pass_bad") = false,
-             py::arg("sample_rate") = 4e6,
-             py::arg("batch_samples") = 0,
-             py::arg("device") = "auto",
-             py::arg("threshold") = 0.5f,
-             py::arg("fft_backoff") = 4,
-             py::arg("channel_taps") = 24,
+        .def(py::init(&wimax_rx::make), py::arg("rate_id") = 1, py::arg("burst_bytes") = 95,
+             py::arg("cp_div") = 4, py::arg("uplink") = false, py::arg("pad") = true,
+             py::arg("seed") = 19072, py::arg("pass_bad") = false, py::arg("sample_rate") = 4e6,
+             py::arg("batch_samples") = 0, py::arg("device") = "auto", py::arg("threshold") = 0.5f,
+             py::arg("fft_backoff") = 4, py::arg("channel_taps") = 24,
              py::arg("pilot_interpolation") = false,
              "Make a wimax_rx block. rate_id: burst profile 0..6; burst_bytes: data octets "
              "per burst, 1..65535 (without pad, burst_bytes + 1 a multiple of the profile's "

@@ -20,17 +20,10 @@ void bind_wimax_tx(py::module& m)
         "(preamble, one OFDM symbol per RS-CC block), each burst followed by gap_samples "
         "zeros and tagged 'wimax_start' on its first sample; on the GPU (many bursts per "
         "launch) or on the CPU twin.")
-        .def(py::init(&wimax_tx::make),
-             py::arg("rate_id") = 1,
-             py::arg("cp_div") = 4,
-             py::arg("preamble") = "long",
-             py::arg("uplink") = false,
-             py::arg("pad") = true,
-             py::arg("seed") = 19072,
-             py::arg("gap_samples") = 400,
-             py::arg("scale") = 18.1019336f,
-             py::arg("max_bursts_per_batch") = 64,
-             py::arg("device") = "auto",
+        .def(py::init(&wimax_tx::make), py::arg("rate_id") = 1, py::arg("cp_div") = 4,
+             py::arg("preamble") = "long", py::arg("uplink") = false, py::arg("pad") = true,
+             py::arg("seed") = 19072, py::arg("gap_samples") = 400, py::arg("scale") = 18.1019336f,
+             py::arg("max_bursts_per_batch") = 64, py::arg("device") = "auto",
              "Make a wimax_tx block. rate_id: default profile 0..6 (BPSK 1/2 .. 64-QAM 3/4); "
              "cp_div: 1/G (4, 8, 16, 32); preamble: long, short or none; uplink: uplink pilot "
              "polarity; pad: fill the last block with 0xFF; seed: randomizer reg1..reg15 "
