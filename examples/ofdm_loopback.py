@@ -48,7 +48,8 @@ def main(argv=None):
     p.add_argument("--fft-len", type=int, default=64, help="FFT size (default: 64)")
     p.add_argument("--cp", type=cp_list, default=[16],
                    help="CP length, or comma-separated lengths used round robin (default: 16)")
-    p.add_argument("--symbols", type=int, default=20000, help="OFDM symbols to send (default: 20000)")
+    p.add_argument("--symbols", type=int, default=20000,
+                   help="OFDM symbols to send (default: 20000)")
     p.add_argument("--batch", type=int, default=0,
                    help="symbols per GPU launch, 0 = the block's default (default: 0)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default: 1)")
@@ -88,7 +89,8 @@ def main(argv=None):
 
     cps = [args.cp[i % len(args.cp)] for i in range(args.symbols)]
     samples = args.symbols * n + sum(cps)
-    print("device      : {} (asked for {}), batch {}".format(ifft.device(), args.device, ifft.batch()))
+    print("device      : {} (asked for {}), batch {}".format(
+        ifft.device(), args.device, ifft.batch()))
     print("symbols     : {} x fft_len {}, CP {}".format(args.symbols, n, args.cp))
     print("max |error| : {:.3g}".format(err))
     print("run time    : {:.4f} s".format(elapsed))

@@ -61,12 +61,13 @@ def main(paths):
                     print(f"| {r['impl']} | {fmt(x, 2)} | {fmt(g, 2)} | "
                           f"{r['gap_to'] or '-'} |")
             elif ofdm:
-                print("| impl | device | fft_len | cp | batch | Msps | PCIe GB/s | ms/batch | ratio |")
+                print("| impl | device | fft_len | cp | batch | Msps | PCIe GB/s | ms/batch "
+                      "| ratio |")
                 print("|---|---|---|---|---|---|---|---|---|")
                 for r in rows:
-                    print(f"| {r['impl']} | {r['device']} | {r['fft_len']} | {r['cp']} | {r['batch']} | "
-                          f"{fmt(r['msps'])} | {fmt(r['pcie_gbps'], 2)} | {fmt(r['ms_per_batch'], 4)} | "
-                          f"{fmt(r['ratio'], 2)} |")
+                    print(f"| {r['impl']} | {r['device']} | {r['fft_len']} | {r['cp']} "
+                          f"| {r['batch']} | {fmt(r['msps'])} | {fmt(r['pcie_gbps'], 2)} "
+                          f"| {fmt(r['ms_per_batch'], 4)} | {fmt(r['ratio'], 2)} |")
             else:
                 print("| impl | device | config | batch | Mbit/s | frames/s | ms/batch | ratio |")
                 print("|---|---|---|---|---|---|---|---|")

@@ -130,7 +130,8 @@ class qa_interleaver_bb(gr_unittest.TestCase):
         for standard, n_cbps, n_bpsc in MODES:
             llr = rng.standard_normal(n_cbps * 7).astype(np.float32)
             got, _ = self.run_ours(llr, standard, n_cbps, n_bpsc, True, soft=True)
-            np.testing.assert_array_equal(got, reference_deinterleave(llr, standard, n_cbps, n_bpsc))
+            np.testing.assert_array_equal(
+                got, reference_deinterleave(llr, standard, n_cbps, n_bpsc))
             # the soft path undoes the hard interleaver: LLR sign of each bit back in order
             bits = rng.integers(0, 2, n_cbps * 3, dtype=np.uint8)
             tx, _ = self.run_ours(bits, standard, n_cbps, n_bpsc)

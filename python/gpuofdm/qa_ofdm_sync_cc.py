@@ -130,7 +130,8 @@ class qa_ofdm_sync_cc(gr_unittest.TestCase):
         ch = channels.channel_model(noise_voltage=0.05, frequency_offset=80e3 / 20e6,
                                     epsilon=1.0, taps=[1.0, 0.3j, 0.1], noise_seed=7)
         blk = gpuofdm.ofdm_sync_cc(batch_samples=16384, device="cpu")
-        truth, before, after = blocks.vector_sink_c(), blocks.vector_sink_c(), blocks.vector_sink_c()
+        truth, before, after = (blocks.vector_sink_c(), blocks.vector_sink_c(),
+                                blocks.vector_sink_c())
         dbg = blocks.message_debug()
         tb.connect(tx, truth)
         tb.connect(tx, ch, blk, after)

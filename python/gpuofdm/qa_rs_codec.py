@@ -68,13 +68,15 @@ class qa_rs_codec(gr_unittest.TestCase):
             want = data.reshape(n_cw, k)
             for cw, e in enumerate(errors):
                 if e <= t:
-                    np.testing.assert_array_equal(got[cw], want[cw], "profile %s cw %d" % ((n, k, t), cw))
+                    np.testing.assert_array_equal(got[cw], want[cw],
+                                                  "profile %s cw %d" % ((n, k, t), cw))
             self.assertEqual(dec.codewords(), n_cw)
             self.assertEqual(dec.corrected_bytes(), sum(e for e in errors if e <= t))
             # T+3 errors are flagged, never silently "corrected" into wrong data without a tag
             flagged = {gr.pmt.to_uint64(tg.value) for tg in tags}
             self.assertTrue(7 in flagged or np.array_equal(got[7], want[7]),
-                            "profile %s: a codeword beyond T came out wrong and untagged" % ((n, k, t),))
+                            "profile %s: a codeword beyond T came out wrong and untagged"
+                            % ((n, k, t),))
             self.assertEqual(dec.uncorrectable(), len(flagged))
             for tg in tags:
                 self.assertEqual(gr.pmt.symbol_to_string(tg.key), "rs_uncorrectable")

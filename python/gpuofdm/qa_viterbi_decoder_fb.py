@@ -110,7 +110,8 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
         # Nothing held back at the end of the stream: one bit per LLR pair.
         self.assertEqual(stream.size, coded.size // 2)
         self.assertTrue(np.array_equal(strip_tails(stream, fs), bits))
-        self.assertTrue(np.array_equal(gr_decode(np.where(coded == 1, 176, 80).astype(np.uint8), fs), bits))
+        soft = np.where(coded == 1, 176, 80).astype(np.uint8)
+        self.assertTrue(np.array_equal(gr_decode(soft, fs), bits))
 
     def test_003_punctured_3_4_identity(self):
         # 802.11a 3/4 keeps A0 B0 A1 B2 of every 3 steps (Figure 17-9).
@@ -207,7 +208,8 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
                 tb.connect(src, blk, snk)
                 tb.run()
                 got.append((np.array(snk.data(), dtype=np.uint8),
-                            [t.offset for t in snk.tags() if pmt.symbol_to_string(t.key) == "mark"]))
+                            [t.offset for t in snk.tags()
+                             if pmt.symbol_to_string(t.key) == "mark"]))
             self.assertEqual(got[0][0].size, n // kept * blk.period_steps())
             self.assertTrue(np.array_equal(got[0][0], got[1][0]), rate)
             self.assertEqual(got[0][1], got[1][1], rate)
@@ -223,9 +225,11 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
         for i, n in enumerate(lengths):
             starts.append(pos)
             tags.append(gr.tag_t())
-            tags[-1].offset, tags[-1].key, tags[-1].value = pos, pmt.intern("packet_len"), pmt.from_long(n)
+            tags[-1].offset, tags[-1].key = pos, pmt.intern("packet_len")
+            tags[-1].value = pmt.from_long(n)
             tags.append(gr.tag_t())
-            tags[-1].offset, tags[-1].key, tags[-1].value = pos + 7, pmt.intern("mark"), pmt.from_long(i)
+            tags[-1].offset, tags[-1].key = pos + 7, pmt.intern("mark")
+            tags[-1].value = pmt.from_long(i)
             pos += n
         tb = gr.top_block()
         src = blocks.vector_source_f(llr.tolist(), False, 1, tags)
@@ -244,8 +248,10 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
             want_mark.append((out + 3, i))
             out += n // 2
         self.assertTrue(np.array_equal(got, np.concatenate(want)))
-        by_key = lambda k: [(t.offset, pmt.to_long(t.value)) for t in snk.tags()
-                            if pmt.symbol_to_string(t.key) == k]
+
+        def by_key(k):
+            return [(t.offset, pmt.to_long(t.value)) for t in snk.tags()
+                    if pmt.symbol_to_string(t.key) == k]
         self.assertEqual(by_key("packet_len"), want_len)
         self.assertEqual(by_key("mark"), want_mark)
 

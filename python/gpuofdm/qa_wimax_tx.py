@@ -32,7 +32,8 @@ def octets(name):
     if not os.path.isfile(path):
         return None
     with open(path) as f:
-        return [int(l.split()[0], 16) for l in f if l.strip() and not l.startswith("#")]
+        return [int(line.split()[0], 16) for line in f
+                if line.strip() and not line.startswith("#")]
 
 
 def prbs_w(n, uplink):
