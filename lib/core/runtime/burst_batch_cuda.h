@@ -18,11 +18,15 @@
 #include "runtime/device.h"
 
 #include <algorithm>
+#include <array>
 #include <complex>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace gr::gpuofdm::core {
@@ -38,22 +42,57 @@ device_buffer<T> upload(const std::vector<T>& table)
     return d;
 }
 
-//! Byte offsets of the tables in a staging area, each starting 16-byte aligned.
-class staging_layout
+/*!
+ * \brief Where a batch's tables lie in its staging area: the request descriptors (Desc) at
+ * 0, then the runs of each stage (Runs, each type once), then the octets; each table
+ * starts 16-byte aligned.
+ */
+template <typename Desc, typename... Runs>
+class staged_tables
 {
 public:
-    //! Room for \p n items of T; returns its offset.
-    template <typename T>
-    size_t reserve(size_t n)
+    //! Room for max_requests requests, each with runs_per_request[i] runs of Runs[i].
+    staged_tables(size_t max_requests, const std::array<size_t, sizeof...(Runs)>& runs_per_request)
     {
-        const size_t at = d_bytes;
-        d_bytes += (n * sizeof(T) + 15) / 16 * 16;
-        return at;
+        size_t at = aligned(max_requests * sizeof(Desc));
+        const size_t sizes[] = { sizeof(Runs)... };
+        for (size_t i = 0; i < sizeof...(Runs); i++) {
+            d_offsets[i] = at;
+            at += aligned(max_requests * runs_per_request[i] * sizes[i]);
+        }
+        d_octets = at;
     }
-    size_t bytes() const { return d_bytes; }
+
+    /*!
+     * The tables at \p base (the pinned staging, or its copy on the device): a tuple of
+     * the descriptors and each run table, for a structured binding.
+     */
+    template <typename Byte>
+    auto at(Byte* base) const
+    {
+        return at(base, std::index_sequence_for<Runs...>{});
+    }
+    template <typename Byte>
+    auto descs(Byte* base) const
+    {
+        return std::get<0>(at(base));
+    }
+    //! Offset of the octets, after the tables.
+    size_t octets() const { return d_octets; }
 
 private:
-    size_t d_bytes = 0;
+    static size_t aligned(size_t bytes) { return (bytes + 15) / 16 * 16; }
+    template <typename Byte, size_t... I>
+    auto at(Byte* base, std::index_sequence<I...>) const
+    {
+        constexpr bool c = std::is_const_v<Byte>;
+        return std::make_tuple(
+            reinterpret_cast<std::conditional_t<c, const Desc, Desc>*>(base),
+            reinterpret_cast<std::conditional_t<c, const Runs, Runs>*>(base + d_offsets[I])...);
+    }
+
+    std::array<size_t, sizeof...(Runs)> d_offsets{};
+    size_t d_octets = 0;
 };
 
 //! The sizes a transmitter allocates for, fixed at construction.
@@ -233,6 +272,42 @@ private:
     device_buffer<cfloat> d_dev_preamble;
     std::unique_ptr<cufft_batch_plans> d_plans;
     staged_batch d_staged;
+};
+
+/*!
+ * \brief A CUDA backend of the transmitter interface \p Tx (wifi_tx, wimax_tx) run by
+ * burst_batch_cuda: process() and process_bins() go batch by batch; requests are checked by
+ * Tx::validate(); Tx's preamble goes to the device. The backend supplies symbols_of(),
+ * lay_out() and the kernels.
+ */
+template <typename Tx, typename Request>
+class burst_tx_cuda : public Tx, public burst_batch_cuda<Request>
+{
+public:
+    using cfloat = std::complex<float>;
+    using Tx::process;
+    using Tx::process_bins;
+    device_spec device() const override { return this->d_device; }
+    void process(const Request* requests, size_t n, cfloat* out) override
+    {
+        this->run(requests, n, out);
+    }
+    void process_bins(const Request* requests, size_t n, cfloat* bins) override
+    {
+        this->run_bins(requests, n, bins);
+    }
+
+protected:
+    template <typename Params>
+    burst_tx_cuda(const Params& p, const device_spec& dev, const burst_batch_limits& limits)
+        : Tx(p), burst_batch_cuda<Request>(dev, limits, this->d_preamble)
+    {
+    }
+
+    void check_requests(const Request* requests, size_t n) const override
+    {
+        Tx::validate(requests, n);
+    }
 };
 
 } // namespace gr::gpuofdm::core

@@ -129,43 +129,27 @@ size_t rate_index(int mbps)
  * preambles, the cyclic prefixes, the scale and the windowing into the frames; then one
  * copy of all frames back.
  */
-class wifi_tx_cuda final : public wifi_tx, public burst_batch_cuda<wifi_frame_request>
+class wifi_tx_cuda final : public burst_tx_cuda<wifi_tx, wifi_frame_request>
 {
 public:
     wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev);
-    using wifi_tx::process;
-    using wifi_tx::process_bins;
-    device_spec device() const override { return d_device; }
-    void process(const wifi_frame_request* frames, size_t n_frames, cfloat* out) override
-    {
-        run(frames, n_frames, out);
-    }
-    void process_bins(const wifi_frame_request* frames, size_t n_frames, cfloat* bins) override
-    {
-        run_bins(frames, n_frames, bins);
-    }
 
 private:
     size_t symbols_of(const wifi_frame_request& f) const override
     {
         return frame_symbols(f.len, f.rate_mbps);
     }
-    void check_requests(const wifi_frame_request* frames, size_t n) const override
-    {
-        validate(frames, n);
-    }
     staged_batch lay_out(const wifi_frame_request* frames, size_t n, unsigned char* h) override;
     void enqueue_bins() override;
     void enqueue_assembly() override;
-    //! Staging: frame table (at 0), run tables (SIGNAL and DATA runs per frame), PSDU octets.
-    struct stage_offsets {
-        size_t scramble, conv, permute, map, psdu;
-    };
-    static stage_offsets offsets_for(size_t n_frames);
+    //! Staging: frame table, run tables (per frame one scrambler run, DATA, and two of each
+    //! other stage, SIGNAL and DATA), PSDU octets.
+    using tables = staged_tables<wifi_frame_desc, scramble_run, conv_run, permute_run, map_run>;
+    static tables tables_for(size_t n_frames);
     //! The batch runner's sizes.
-    static burst_batch_limits limits(const wifi_tx_params& p, size_t max_symbols);
+    static burst_batch_limits limits(const wifi_tx_params& p);
 
-    const stage_offsets d_off;
+    const tables d_tables;
     lfsr_period_table d_table;
 
     // Constant tables on the device.
@@ -188,33 +172,27 @@ private:
     size_t d_max_samples = 0; //!< most samples of a frame
 };
 
-wifi_tx_cuda::stage_offsets wifi_tx_cuda::offsets_for(size_t n_frames)
+wifi_tx_cuda::tables wifi_tx_cuda::tables_for(size_t n_frames)
 {
-    staging_layout st;
-    st.reserve<wifi_frame_desc>(n_frames);
-    stage_offsets o;
-    o.scramble = st.reserve<scramble_run>(n_frames);
-    o.conv = st.reserve<conv_run>(2 * n_frames);
-    o.permute = st.reserve<permute_run>(2 * n_frames);
-    o.map = st.reserve<map_run>(2 * n_frames);
-    o.psdu = st.bytes();
-    return o;
+    return tables(n_frames, { 1, 2, 2, 2 });
 }
 
-burst_batch_limits wifi_tx_cuda::limits(const wifi_tx_params& p, size_t max_symbols)
+burst_batch_limits wifi_tx_cuda::limits(const wifi_tx_params& p)
 {
+    p.validate(); // before the sizes are computed from it
+    const size_t max_symbols = p.symbols_per_batch();
     const size_t n_fr = p.max_frames_per_batch;
     return { fft_len,
              n_fr,
              max_symbols,
              n_fr * (preamble_samples + 1) + max_symbols * symbol_samples,
-             offsets_for(n_fr).psdu + n_fr * p.max_psdu_bytes,
+             tables_for(n_fr).octets() + n_fr * p.max_psdu_bytes,
              "frames" };
 }
 
 wifi_tx_cuda::wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev)
-    : wifi_tx(p), burst_batch_cuda(dev, limits(p, d_max_symbols), d_preamble),
-      d_off(offsets_for(p.max_frames_per_batch)), d_table(lfsr_for(phy_standard::ieee80211a))
+    : burst_tx_cuda(p, dev, limits(p)), d_tables(tables_for(p.max_frames_per_batch)),
+      d_table(lfsr_for(phy_standard::ieee80211a))
 {
     const size_t n_sym = d_max_symbols;
 
@@ -249,11 +227,7 @@ wifi_tx_cuda::wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev)
 
 staged_batch wifi_tx_cuda::lay_out(const wifi_frame_request* frames, size_t n, unsigned char* h)
 {
-    auto* descs = reinterpret_cast<wifi_frame_desc*>(h);
-    auto* sr = reinterpret_cast<scramble_run*>(h + d_off.scramble);
-    auto* cr = reinterpret_cast<conv_run*>(h + d_off.conv);
-    auto* pr = reinterpret_cast<permute_run*>(h + d_off.permute);
-    auto* mr = reinterpret_cast<map_run*>(h + d_off.map);
+    const auto [descs, sr, cr, pr, mr] = d_tables.at(h);
     unsigned long long psdu_off = 0, bit_off = 0, coded_off = 0, sym_off = 0, sample_off = 0;
     d_max_bits = d_max_coded = d_max_symbols_frame = d_max_samples = 0;
     for (size_t i = 0; i < n; i++) {
@@ -269,7 +243,7 @@ staged_batch wifi_tx_cuda::lay_out(const wifi_frame_request* frames, size_t n, u
             wifi_frame_desc{ psdu_off,   bit_off,         coded_off,       sym_off,
                              sample_off, unsigned(f.len), unsigned(n_sym), unsigned(r.n_dbps),
                              r.rate_bits };
-        std::memcpy(h + d_off.psdu + psdu_off, f.psdu, f.len);
+        std::memcpy(h + d_tables.octets() + psdu_off, f.psdu, f.len);
         // DATA only is scrambled, from the seed (x7..x1 is the register, as scrambler.cc),
         // and its six tail bits are zeroed after scrambling (17.3.5.2).
         sr[i] =
@@ -299,7 +273,7 @@ staged_batch wifi_tx_cuda::lay_out(const wifi_frame_request* frames, size_t n, u
         sym_off += 1 + n_sym;
         sample_off += samples;
     }
-    return { n, size_t(sym_off), size_t(sample_off), size_t(d_off.psdu + psdu_off) };
+    return { n, size_t(sym_off), size_t(sample_off), size_t(d_tables.octets() + psdu_off) };
 }
 
 void wifi_tx_cuda::enqueue_bins()
@@ -307,13 +281,9 @@ void wifi_tx_cuda::enqueue_bins()
     const cudaStream_t s = stream();
     const size_t n_fr = staged().bursts;
     const unsigned char* st = device_stage();
-    const auto* descs = reinterpret_cast<const wifi_frame_desc*>(st);
-    const auto* sr = reinterpret_cast<const scramble_run*>(st + d_off.scramble);
-    const auto* cr = reinterpret_cast<const conv_run*>(st + d_off.conv);
-    const auto* pr = reinterpret_cast<const permute_run*>(st + d_off.permute);
-    const auto* mr = reinterpret_cast<const map_run*>(st + d_off.map);
+    const auto [descs, sr, cr, pr, mr] = d_tables.at(st);
 
-    wifi_bits_kernel<<<runs_grid(d_max_bits, n_fr), 256, 0, s>>>(descs, st + d_off.psdu,
+    wifi_bits_kernel<<<runs_grid(d_max_bits, n_fr), 256, 0, s>>>(descs, st + d_tables.octets(),
                                                                  d_bits.get(), n_fr);
     GPUOFDM_CUDA_CHECK_LAUNCH(wifi_bits_kernel);
     launch_scramble(d_bits.get(), d_bits.get(), d_seq.get(), d_table.period(), sr, n_fr, d_max_bits,
@@ -333,9 +303,9 @@ void wifi_tx_cuda::enqueue_assembly()
     // The same float as the CPU twin's OFDM modulator scale.
     const float scale = d_params.scale / float(fft_len);
     wifi_assemble_kernel<<<runs_grid(d_max_samples, staged().bursts), 256, 0, stream()>>>(
-        reinterpret_cast<const wifi_frame_desc*>(device_stage()),
-        reinterpret_cast<const float2*>(time()), reinterpret_cast<const float2*>(device_preamble()),
-        reinterpret_cast<float2*>(out()), scale, d_params.window, staged().bursts);
+        d_tables.descs(device_stage()), reinterpret_cast<const float2*>(time()),
+        reinterpret_cast<const float2*>(device_preamble()), reinterpret_cast<float2*>(out()), scale,
+        d_params.window, staged().bursts);
     GPUOFDM_CUDA_CHECK_LAUNCH(wifi_assemble_kernel);
 }
 

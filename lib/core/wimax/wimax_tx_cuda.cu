@@ -146,21 +146,10 @@ unsigned table_index(int n_cbps)
  * one batched inverse cuFFT over every data symbol of every burst, and one kernel writing
  * the preambles, cyclic prefixes and the scale; then one copy back.
  */
-class wimax_tx_cuda final : public wimax_tx, public burst_batch_cuda<wimax_burst_request>
+class wimax_tx_cuda final : public burst_tx_cuda<wimax_tx, wimax_burst_request>
 {
 public:
     wimax_tx_cuda(const wimax_tx_params& p, const device_spec& dev);
-    using wimax_tx::process;
-    using wimax_tx::process_bins;
-    device_spec device() const override { return d_device; }
-    void process(const wimax_burst_request* bursts, size_t n, cfloat* out) override
-    {
-        run(bursts, n, out);
-    }
-    void process_bins(const wimax_burst_request* bursts, size_t n, cfloat* bins) override
-    {
-        run_bins(bursts, n, bins);
-    }
     //! Runs the burst alone through the device chain and copies its intermediates back.
     void trace(const wimax_burst_request& burst, wimax_burst_trace& out) override;
 
@@ -169,23 +158,17 @@ private:
     {
         return burst_symbols(b.len, b.rate_id);
     }
-    void check_requests(const wimax_burst_request* bursts, size_t n) const override
-    {
-        validate(bursts, n);
-    }
     staged_batch lay_out(const wimax_burst_request* bursts, size_t n, unsigned char* h) override;
     void enqueue_bins() override;
     void enqueue_assembly() override;
 
-    //! Staging: burst table (at 0), one run of each stage per burst, data octets.
-    struct stage_offsets {
-        size_t scramble, conv, permute, map, data;
-    };
-    static stage_offsets offsets_for(size_t n_bursts);
+    //! Staging: burst table, one run of each stage per burst, data octets.
+    using tables = staged_tables<wimax_burst_desc, scramble_run, conv_run, permute_run, map_run>;
+    static tables tables_for(size_t n_bursts);
     //! The batch runner's sizes.
-    static burst_batch_limits limits(const wimax_tx_params& p, size_t max_symbols);
+    static burst_batch_limits limits(const wimax_tx_params& p);
 
-    const stage_offsets d_off;
+    const tables d_tables;
     lfsr_period_table d_table;
 
     // Constant tables on the device.
@@ -207,34 +190,28 @@ private:
     size_t d_max_src = 0, d_max_rs = 0, d_max_coded = 0, d_max_blocks = 0, d_max_samples = 0;
 };
 
-wimax_tx_cuda::stage_offsets wimax_tx_cuda::offsets_for(size_t n_bursts)
+wimax_tx_cuda::tables wimax_tx_cuda::tables_for(size_t n_bursts)
 {
-    staging_layout st;
-    st.reserve<wimax_burst_desc>(n_bursts);
-    stage_offsets o;
-    o.scramble = st.reserve<scramble_run>(n_bursts);
-    o.conv = st.reserve<conv_run>(n_bursts);
-    o.permute = st.reserve<permute_run>(n_bursts);
-    o.map = st.reserve<map_run>(n_bursts);
-    o.data = st.bytes();
-    return o;
+    return tables(n_bursts, { 1, 1, 1, 1 });
 }
 
-burst_batch_limits wimax_tx_cuda::limits(const wimax_tx_params& p, size_t max_symbols)
+burst_batch_limits wimax_tx_cuda::limits(const wimax_tx_params& p)
 {
+    p.validate(); // before the sizes are computed from it
+    const size_t max_symbols = p.symbols_per_batch();
     const size_t n_b = p.max_bursts_per_batch;
     const size_t symbol = fft_len + fft_len / size_t(p.cp_div);
     return { fft_len,
              n_b,
              max_symbols,
              n_b * wimax_preamble_symbols(p.preamble) * symbol + max_symbols * symbol,
-             offsets_for(n_b).data + n_b * p.max_burst_bytes,
+             tables_for(n_b).octets() + n_b * p.max_burst_bytes,
              "bursts" };
 }
 
 wimax_tx_cuda::wimax_tx_cuda(const wimax_tx_params& p, const device_spec& dev)
-    : wimax_tx(p), burst_batch_cuda(dev, limits(p, d_max_symbols), d_preamble),
-      d_off(offsets_for(p.max_bursts_per_batch)), d_table(lfsr_for(phy_standard::ieee80216))
+    : burst_tx_cuda(p, dev, limits(p)), d_tables(tables_for(p.max_bursts_per_batch)),
+      d_table(lfsr_for(phy_standard::ieee80216))
 {
     const size_t n_sym = d_max_symbols;
 
@@ -268,11 +245,7 @@ wimax_tx_cuda::wimax_tx_cuda(const wimax_tx_params& p, const device_spec& dev)
 
 staged_batch wimax_tx_cuda::lay_out(const wimax_burst_request* bursts, size_t n, unsigned char* h)
 {
-    auto* descs = reinterpret_cast<wimax_burst_desc*>(h);
-    auto* sr = reinterpret_cast<scramble_run*>(h + d_off.scramble);
-    auto* cr = reinterpret_cast<conv_run*>(h + d_off.conv);
-    auto* pr = reinterpret_cast<permute_run*>(h + d_off.permute);
-    auto* mr = reinterpret_cast<map_run*>(h + d_off.map);
+    const auto [descs, sr, cr, pr, mr] = d_tables.at(h);
     unsigned long long data_off = 0, src_off = 0, rs_off = 0, coded_off = 0, sym_off = 0,
                        sample_off = 0;
     d_max_src = d_max_rs = d_max_coded = d_max_blocks = d_max_samples = 0;
@@ -289,7 +262,7 @@ staged_batch wimax_tx_cuda::lay_out(const wimax_burst_request* bursts, size_t n,
                                      rs_off,           sym_off,
                                      sample_off,       unsigned(b.len),
                                      unsigned(blocks), rs_make_code(r.rs.n, r.rs.k, r.rs.t) };
-        std::memcpy(h + d_off.data + data_off, b.data, b.len);
+        std::memcpy(h + d_tables.octets() + data_off, b.data, b.len);
         // The randomizer from the burst's seed (the register as scrambler.cc loads it),
         // over data and padding; the tail byte stays 0x00 (8.3.3.1, 8.3.3.2).
         scrambler_params sp;
@@ -325,7 +298,7 @@ staged_batch wimax_tx_cuda::lay_out(const wimax_burst_request* bursts, size_t n,
     d_n_src = src_off;
     d_n_rs = rs_off;
     d_n_coded = coded_off;
-    return { n, size_t(sym_off), size_t(sample_off), size_t(d_off.data + data_off) };
+    return { n, size_t(sym_off), size_t(sample_off), size_t(d_tables.octets() + data_off) };
 }
 
 void wimax_tx_cuda::enqueue_bins()
@@ -333,14 +306,10 @@ void wimax_tx_cuda::enqueue_bins()
     const cudaStream_t s = stream();
     const size_t n_b = staged().bursts;
     const unsigned char* st = device_stage();
-    const auto* descs = reinterpret_cast<const wimax_burst_desc*>(st);
-    const auto* sr = reinterpret_cast<const scramble_run*>(st + d_off.scramble);
-    const auto* cr = reinterpret_cast<const conv_run*>(st + d_off.conv);
-    const auto* pr = reinterpret_cast<const permute_run*>(st + d_off.permute);
-    const auto* mr = reinterpret_cast<const map_run*>(st + d_off.map);
+    const auto [descs, sr, cr, pr, mr] = d_tables.at(st);
 
-    wimax_src_kernel<<<runs_grid(d_max_src, n_b), 256, 0, s>>>(descs, st + d_off.data, d_src.get(),
-                                                               n_b);
+    wimax_src_kernel<<<runs_grid(d_max_src, n_b), 256, 0, s>>>(descs, st + d_tables.octets(),
+                                                               d_src.get(), n_b);
     GPUOFDM_CUDA_CHECK_LAUNCH(wimax_src_kernel);
     launch_scramble(d_src.get(), d_src.get(), d_seq.get(), d_table.period(), sr, n_b, d_max_src, s);
     wimax_rs_kernel<<<runs_grid(d_max_blocks, n_b), 256, 0, s>>>(descs, d_src.get(), d_rs.get(),
@@ -362,10 +331,9 @@ void wimax_tx_cuda::enqueue_assembly()
     // The same float as the CPU twin's OFDM modulator scale.
     const float scale = d_params.scale / float(fft_len);
     wimax_assemble_kernel<<<runs_grid(d_max_samples, staged().bursts), 256, 0, stream()>>>(
-        reinterpret_cast<const wimax_burst_desc*>(device_stage()),
-        reinterpret_cast<const float2*>(time()), reinterpret_cast<const float2*>(device_preamble()),
-        reinterpret_cast<float2*>(out()), unsigned(preamble_samples()), unsigned(cp_len()), scale,
-        staged().bursts);
+        d_tables.descs(device_stage()), reinterpret_cast<const float2*>(time()),
+        reinterpret_cast<const float2*>(device_preamble()), reinterpret_cast<float2*>(out()),
+        unsigned(preamble_samples()), unsigned(cp_len()), scale, staged().bursts);
     GPUOFDM_CUDA_CHECK_LAUNCH(wimax_assemble_kernel);
 }
 
