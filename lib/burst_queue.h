@@ -7,11 +7,13 @@
 #ifndef INCLUDED_GPUOFDM_BURST_QUEUE_H
 #define INCLUDED_GPUOFDM_BURST_QUEUE_H
 
-// What the PDU-driven transmitters (wifi_tx, wimax_tx) share: the queue their message
-// handler fills with checked bursts, and the writer their general_work calls, which encodes
-// as many bursts as fit in one batch, opens the gaps between them, tags each start, and
-// spills a burst longer than the free output space over several calls.
+// What the PDU-driven transmitters (wifi_tx, wimax_tx) share: the checks of make()'s common
+// parameters and of a PDU; the queue their message handler fills with checked bursts; the
+// writer their general_work calls, which encodes as many bursts as fit in one batch, opens
+// the gaps between them, tags each start, and spills a burst longer than the free output
+// space over several calls; and pdu_burst_block, the block side around them.
 
+#include <gnuradio/block.h>
 #include <gnuradio/gr_complex.h>
 #include <pmt/pmt.h>
 
@@ -21,7 +23,9 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -53,6 +57,46 @@ inline bool pmt_integer(const pmt::pmt_t& v, long& out)
         return true;
     }
     return false;
+}
+
+/*!
+ * The checks of the parameters every PDU-driven transmitter's make() takes: gap_samples
+ * 0..2^24, scale finite and nonzero, a batch (named \p batch_name) of 1..4096 bursts.
+ */
+inline void check_pdu_tx_params(int gap_samples,
+                                float scale,
+                                int max_per_batch,
+                                const std::string& batch_name)
+{
+    constexpr int max_gap = 1 << 24;
+    constexpr int max_batch = 4096;
+    if (gap_samples < 0 || gap_samples > max_gap)
+        throw std::invalid_argument("gap_samples: must be 0.." + std::to_string(max_gap) +
+                                    ", got " + std::to_string(gap_samples));
+    if (!std::isfinite(scale) || scale == 0.0f)
+        throw std::invalid_argument("scale: must be finite and nonzero, got " +
+                                    std::to_string(scale));
+    if (max_per_batch < 1 || max_per_batch > max_batch)
+        throw std::invalid_argument(batch_name + ": must be 1.." + std::to_string(max_batch) +
+                                    ", got " + std::to_string(max_per_batch));
+}
+
+/*!
+ * The integer at \p key of PDU metadata into \p value, when the key is there. Returns ""
+ * (absent: value unchanged) or, for a value that is no integer or fails \p valid, the
+ * reason to drop the PDU: "metadata <key> <value> is <what>".
+ */
+template <typename Valid>
+std::string metadata_integer(
+    const pmt::pmt_t& meta, const char* key, long& value, Valid valid, const std::string& what)
+{
+    const pmt::pmt_t k = pmt::mp(key);
+    if (!pmt::dict_has_key(meta, k))
+        return "";
+    const pmt::pmt_t v = pmt::dict_ref(meta, k, pmt::PMT_NIL);
+    if (!pmt_integer(v, value) || !valid(value))
+        return "metadata " + std::string(key) + " " + pmt::write_string(v) + " is " + what;
+    return "";
 }
 
 /*!
@@ -237,6 +281,113 @@ private:
     size_t d_spill_pos = 0;
     pmt::pmt_t d_spill_tag;
     bool d_spill_tagged = false; //!< its start tag is out
+};
+
+/*!
+ * \brief The block side of a PDU-driven transmitter: the "pdus" port, the queue of checked
+ * bursts, the drop counter, and general_work, which writes the queued bursts through the
+ * core transmitter in batches. The block parses a PDU (handle_pdu()) and queues it.
+ *
+ * \tparam Iface the public block (wifi_tx, wimax_tx), a virtual gr::block: the most
+ *         derived class constructs gr::block
+ * \tparam Core the core transmitter (core::wifi_tx, core::wimax_tx)
+ * \tparam Request its request
+ */
+template <typename Iface, typename Core, typename Request>
+class pdu_burst_block : public Iface
+{
+public:
+    std::string device() const override { return d_tx->device().to_string(); }
+    uint64_t pdus_dropped() const override { return d_pdus_dropped.load(); }
+    int gap_samples() const override { return int(d_gap); }
+    float scale() const override { return d_tx->params().scale; }
+
+    int general_work(int noutput_items,
+                     gr_vector_int&,
+                     gr_vector_const_void_star&,
+                     gr_vector_void_star& output_items) override
+    {
+        // Nothing to write returns 0: the scheduler then sleeps until a message arrives (a
+        // block without stream inputs waits as if blocked on input), or ends the block when
+        // its PDU senders are done.
+        return int(d_queue.write(
+            static_cast<gr_complex*>(output_items[0]), size_t(noutput_items),
+            this->nitems_written(0),
+            [this](const Request* r, size_t n, gr_complex* out) { d_tx->process(r, n, out); },
+            [this](uint64_t offset, const pmt::pmt_t& value) {
+                this->add_item_tag(0, offset, d_start_key, value, this->alias_pmt());
+            }));
+    }
+
+protected:
+    using queue = burst_queue<Request>;
+
+    /*!
+     * Registers the "pdus" port. \p start_key tags each burst's first sample; the output
+     * buffer holds two batches of bursts of \p typical_samples (gap not counted) on the
+     * GPU, four such bursts on the CPU (longer bursts still go out, over several calls).
+     */
+    pdu_burst_block(std::unique_ptr<Core> tx,
+                    size_t gap,
+                    size_t max_batch,
+                    const char* start_key,
+                    const char* unit)
+        : d_tx(std::move(tx)), d_gap(gap), d_max_batch(max_batch), d_queue(gap, max_batch),
+          d_start_key(pmt::mp(start_key)), d_unit(unit)
+    {
+        this->message_port_register_in(pdus_port());
+        this->set_msg_handler(pdus_port(), [this](const pmt::pmt_t& msg) { handle_pdu(msg); });
+    }
+
+    //! Sizes the output buffer for bursts of \p typical_samples (the gap not counted).
+    void size_output_buffer(size_t typical_samples)
+    {
+        const size_t typical = typical_samples + d_gap;
+        const size_t n = d_tx->device().is_cuda() ? 2 * d_max_batch : 4;
+        this->set_min_output_buffer(0, long(std::min(n * typical, size_t(1) << 23)));
+        if (d_tx->device().is_cuda())
+            this->d_logger->debug("on {}, up to {} {} per launch", d_tx->device().to_string(),
+                                  d_max_batch, d_unit);
+        else
+            this->d_logger->debug("on the CPU twin");
+    }
+
+    //! The "pdus" handler: checks the PDU and queue()s it, or drop()s it.
+    virtual void handle_pdu(const pmt::pmt_t& msg) = 0;
+
+    //! Logs and counts a dropped PDU.
+    void drop(const std::string& why)
+    {
+        const uint64_t n = ++d_pdus_dropped;
+        this->d_logger->warn("dropped PDU ({} so far): {}", n, why);
+    }
+
+    //! Queues a checked burst; false (and a drop) when queue::limit bursts wait.
+    bool queue_burst(typename queue::burst&& b)
+    {
+        if (d_queue.push(std::move(b)))
+            return true;
+        drop(std::to_string(queue::limit) + " PDUs already waiting");
+        return false;
+    }
+
+    uint64_t sent() const { return d_queue.sent(); }
+
+    const std::unique_ptr<Core> d_tx; //!< CPU twin or CUDA backend
+    const size_t d_gap;
+    const size_t d_max_batch;
+
+private:
+    static const pmt::pmt_t& pdus_port()
+    {
+        static const pmt::pmt_t p = pmt::mp("pdus");
+        return p;
+    }
+
+    std::atomic<uint64_t> d_pdus_dropped{ 0 };
+    queue d_queue; //!< checked bursts, and the writer of the output
+    const pmt::pmt_t d_start_key;
+    const char* const d_unit; //!< "frames" or "bursts", for the log
 };
 
 } // namespace gpuofdm

@@ -64,17 +64,18 @@ viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_d
                               gr::io_signature::make(1, 1, sizeof(float)),
                               gr::io_signature::make(1, 1, sizeof(uint8_t)),
                               len_tag_key),
-      d_dec(std::move(dec)), d_pat(pattern), d_frames(frames),
+      d_dec(std::move(dec), pattern), d_pat(pattern), d_frames(frames),
       d_len_key(frames ? pmt::intern(len_tag_key) : pmt::PMT_NIL)
 {
     set_relative_rate(d_pat.period, d_pat.kept);
     set_tag_propagation_policy(TPP_DONT); // tags are moved to their trellis step here
-    const auto& p = d_dec->params();
+    const core::viterbi_decoder& decoder = d_dec.decoder();
+    const auto& p = decoder.params();
     // One call decodes at most one launch's worth of bits; it reads their warm-up and
     // traceback tail too, plus up to a chunk and a period of rounding.
-    const size_t per_launch = d_dec->stream_bits_per_launch();
+    const size_t per_launch = decoder.stream_bits_per_launch();
     d_max_steps_call = per_launch + p.warmup + p.traceback + p.chunk_len + 2 * d_pat.period;
-    if (d_frames && d_dec->device().is_cuda())
+    if (d_frames && decoder.device().is_cuda())
         set_min_output_buffer(0, long(2 * p.max_steps)); // two launches of frames
     if (!d_frames) {
         // process() writes whole chunks. The output multiple also sizes the upstream
@@ -82,7 +83,7 @@ viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_d
         // GPU a quarter launch per multiple lets the decoder see large batches (the header
         // asks for more). The output buffer holds two launches.
         size_t multiple = p.chunk_len;
-        if (d_dec->device().is_cuda()) {
+        if (decoder.device().is_cuda()) {
             multiple = std::max<size_t>(p.chunk_len, per_launch / 4 / p.chunk_len * p.chunk_len);
             set_min_output_buffer(0, long(2 * per_launch));
         } else {
@@ -91,23 +92,23 @@ viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_d
             multiple = std::min<size_t>(per_launch, 8 * threads * p.chunk_len);
         }
         set_output_multiple(int(multiple));
-        if (d_pat.kept != 2 * d_pat.period)
-            d_mother.resize(2 * d_max_steps_call);
+        d_dec.reserve(d_max_steps_call / d_pat.period + 1); // no allocation in work
     }
-    log_bit_device(d_logger, d_dec->device(), p.max_steps, "trellis steps");
+    log_bit_device(d_logger, decoder.device(), p.max_steps, "trellis steps");
 }
 
 bool viterbi_decoder_fb_impl::start()
 {
-    if (d_dec->device().is_cuda())
-        pin_block_buffers(*this, d_logger, sizeof(float), sizeof(uint8_t),
-                          [this](const void* p, size_t n) { return d_dec->pin_host_range(p, n); });
+    if (d_dec.decoder().device().is_cuda())
+        pin_block_buffers(
+            *this, d_logger, sizeof(float), sizeof(uint8_t),
+            [this](const void* p, size_t n) { return d_dec.decoder().pin_host_range(p, n); });
     return block::start();
 }
 
 bool viterbi_decoder_fb_impl::stop()
 {
-    d_dec->unpin_host_ranges();
+    d_dec.decoder().unpin_host_ranges();
     return block::stop();
 }
 
@@ -116,18 +117,6 @@ bool viterbi_decoder_fb_impl::input_final(int n_avail)
     auto reader = detail()->input(0);
     // done() first: once it is set, items_available() counts everything written.
     return reader->done() && reader->items_available() == n_avail;
-}
-
-const float* viterbi_decoder_fb_impl::mother(const float* in, size_t n_periods)
-{
-    if (d_pat.kept == 2 * d_pat.period)
-        return in; // rate 1/2: the input is the mother code
-    const size_t n_out = n_periods * 2 * d_pat.period;
-    if (d_mother.size() < n_out)
-        d_mother.resize(n_out); // frame mode: grows to the longest frame, once
-    for (size_t j = 0; j < n_out; j++)
-        d_mother[j] = core::depunctured_llr(in, j, d_pat);
-    return d_mother.data();
 }
 
 uint64_t viterbi_decoder_fb_impl::step_of(uint64_t i) const
@@ -153,7 +142,7 @@ void viterbi_decoder_fb_impl::forecast(int noutput_items, gr_vector_int& ninput_
     // Exact: the steps that make noutput_items bits ready (their chunks' traceback tails
     // included) from the first unconsumed one, plus the one period held back until the end
     // of the stream is known.
-    const uint64_t T = d_dec->params().traceback;
+    const uint64_t T = d_dec.decoder().params().traceback;
     const uint64_t want = d_next_out + uint64_t(noutput_items) + T;
     const uint64_t steps = want > d_base ? want - d_base : 0;
     const uint64_t periods = (steps + d_pat.period - 1) / d_pat.period + 1;
@@ -172,7 +161,8 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
 
     const int n_avail = ninput_items[0];
     const uint64_t avail_periods = uint64_t(n_avail) / d_pat.kept;
-    const uint64_t P = d_pat.period, L = d_dec->params().chunk_len, T = d_dec->params().traceback;
+    const core::viterbi_decoder& dec = d_dec.decoder();
+    const uint64_t P = d_pat.period, L = dec.params().chunk_len, T = dec.params().traceback;
     const float* in = static_cast<const float*>(input_items[0]);
     uint8_t* out = static_cast<uint8_t*>(output_items[0]);
     const uint64_t read = nitems_read(0);
@@ -185,9 +175,8 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
     if (input_final(n_avail)) {
         const uint64_t end = d_base + avail_periods * P;
         if (end - d_next_out <= uint64_t(noutput_items) && avail_periods * P <= d_max_steps_call) {
-            const size_t n = d_dec->decode_window(mother(in, size_t(avail_periods)), d_base,
-                                                  size_t(avail_periods * P), d_next_out, true, true,
-                                                  false, out, size_t(noutput_items));
+            const size_t n = d_dec.decode_window(in, d_base, size_t(avail_periods), d_next_out,
+                                                 true, true, false, out, size_t(noutput_items));
             if (n_avail % d_pat.kept)
                 d_logger->warn("end of stream: {} LLRs short of a whole puncturing period "
                                "dropped",
@@ -203,20 +192,20 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
     // Otherwise as many periods as one launch's output takes, one held back: then some
     // input is always left for the call that sees the end of the stream.
     const uint64_t room =
-        std::min<uint64_t>(uint64_t(noutput_items), d_dec->stream_bits_per_launch()) / L * L;
+        std::min<uint64_t>(uint64_t(noutput_items), dec.stream_bits_per_launch()) / L * L;
     const uint64_t limit = d_next_out + room + L + T - 1; // largest step count to look at
     uint64_t m = (limit - d_base) / P;
     m = std::min<uint64_t>(m, avail_periods > 0 ? avail_periods - 1 : 0);
     if (m == 0)
         return 0;
-    const size_t n = d_dec->decode_window(mother(in, size_t(m)), d_base, size_t(m * P), d_next_out,
-                                          true, false, false, out, size_t(room));
+    const size_t n = d_dec.decode_window(in, d_base, size_t(m), d_next_out, true, false, false, out,
+                                         size_t(room));
     d_next_out += n;
     queue_tags(read + m * d_pat.kept);
     emit_tags(nitems_written(0) + n, false);
     // Consume up to the warm-up of the next chunk (whole periods): the rest stays in the
     // buffer as the next call's window.
-    const uint64_t keep = std::max(d_base, d_dec->window_begin(d_next_out) / P * P);
+    const uint64_t keep = std::max(d_base, dec.window_begin(d_next_out) / P * P);
     consume(0, int((keep - d_base) / P * d_pat.kept));
     d_base = keep;
     return int(n);
@@ -277,7 +266,7 @@ int viterbi_decoder_fb_impl::frames_work(int noutput_items,
     // Every whole frame that is here and fits the output: runs of frames of one length go
     // to decode_frames() together, which puts as many in a launch as max_steps holds.
     const uint64_t read = nitems_read(0), written = nitems_written(0);
-    const size_t max_steps = d_dec->params().max_steps;
+    const size_t max_steps = d_dec.decoder().params().max_steps;
     size_t pos = 0, produced = 0;
     d_frame_need = 1;
     while (pos < size_t(n_avail)) {
@@ -307,8 +296,7 @@ int viterbi_decoder_fb_impl::frames_work(int noutput_items,
                produced + (k + 1) * steps <= size_t(noutput_items) &&
                frame_length(read + pos + k * len, next_len) && next_len == len)
             k++;
-        d_dec->decode_frames(mother(in + pos, k * len / d_pat.kept), 2 * k * steps, steps,
-                             out + produced);
+        d_dec.decode_frames(in + pos, k * len, steps, out + produced);
         // Tags: each frame's new length, the others to the bit of their trellis step.
         get_tags_in_window(d_tags, 0, pos, pos + k * len);
         for (size_t f = 0; f < k; f++)
@@ -335,16 +323,17 @@ int viterbi_decoder_fb_impl::work(int noutput_items,
     // One whole terminated frame (not called: general_work() batches frames itself).
     const size_t n = size_t(ninput_items[0]);
     const size_t steps = n / d_pat.kept * d_pat.period;
-    if (n == 0 || n % d_pat.kept != 0 || steps > d_dec->params().max_steps) {
+    const size_t max_steps = d_dec.decoder().params().max_steps;
+    if (n == 0 || n % d_pat.kept != 0 || steps > max_steps) {
         d_logger->warn("frame of {} LLRs dropped: it must be a positive multiple of {} LLRs "
                        "and at most {} trellis steps",
-                       n, d_pat.kept, d_dec->params().max_steps);
+                       n, d_pat.kept, max_steps);
         return 0;
     }
     if (steps > size_t(noutput_items))
         return 0; // not reached: tagged_stream_block checked the space
-    d_dec->decode_frames(mother(static_cast<const float*>(input_items[0]), n / d_pat.kept),
-                         2 * steps, steps, static_cast<uint8_t*>(output_items[0]));
+    d_dec.decode_frames(static_cast<const float*>(input_items[0]), n, steps,
+                        static_cast<uint8_t*>(output_items[0]));
     get_tags_in_window(d_tags, 0, 0, n);
     for (auto& tag : d_tags) {
         if (pmt::eqv(tag.key, d_len_key))

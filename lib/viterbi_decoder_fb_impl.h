@@ -31,8 +31,8 @@ public:
                             bool frames,
                             const std::string& len_tag_key);
 
-    std::string device() const override { return d_dec->device().to_string(); }
-    int batch() const override { return int(d_dec->params().max_steps); }
+    std::string device() const override { return d_dec.decoder().device().to_string(); }
+    int batch() const override { return int(d_dec.decoder().params().max_steps); }
     int period_steps() const override { return int(d_pat.period); }
     int period_llrs() const override { return int(d_pat.kept); }
 
@@ -54,9 +54,6 @@ protected:
 private:
     //! True when the upstream is done and every item it wrote is in \p n_avail.
     bool input_final(int n_avail);
-    //! Mother-code LLR pairs of n_periods periods of in: in itself at rate 1/2, else
-    //! depunctured into d_mother (sized in the constructor for the largest call).
-    const float* mother(const float* in, size_t n_periods);
     //! Trellis step of the LLR \p i items into a stream (or frame).
     uint64_t step_of(uint64_t i) const;
     //! Frame mode: the length on the length tag(s) at absolute input item offset.
@@ -68,8 +65,8 @@ private:
     void queue_tags(uint64_t in_end);
     void emit_tags(uint64_t written_end, bool all);
 
-    std::unique_ptr<core::viterbi_decoder> d_dec; //!< CPU twin or CUDA backend
-    core::depuncture_pattern d_pat;
+    core::depuncturing_decoder d_dec; //!< CPU twin or CUDA backend, punctured input
+    const core::depuncture_pattern d_pat;
     const bool d_frames;
     pmt::pmt_t d_len_key;
     // Stream mode. The block holds no LLRs: it consumes its input only up to the warm-up of
@@ -79,7 +76,6 @@ private:
     uint64_t d_base = 0;                   //!< stream step of input item nitems_read(0)
     uint64_t d_tags_to = 0;                //!< input items whose tags are queued
     size_t d_max_steps_call;               //!< most steps one general_work() call looks at
-    std::vector<float> d_mother;           //!< depunctured LLR pairs, sized once
     std::vector<tag_t> d_pending;          //!< tags at steps not yet written
     std::vector<tag_t> d_tags;             //!< get_tags_in_window() scratch, reused
     bool d_flushed = false;                //!< end of stream decoded

@@ -19,22 +19,8 @@ namespace gpuofdm {
 
 namespace {
 
-constexpr size_t max_psdu = 4095; // LENGTH is 12 bits (17.3.4)
-constexpr int max_gap = 1 << 24;
-constexpr int max_batch = 4096;
+constexpr size_t max_psdu = 4095;     // LENGTH is 12 bits (17.3.4)
 constexpr size_t typical_psdu = 1500; // sizes the output buffer
-
-const pmt::pmt_t& pdus_port()
-{
-    static const pmt::pmt_t p = pmt::mp("pdus");
-    return p;
-}
-
-const pmt::pmt_t& start_key()
-{
-    static const pmt::pmt_t k = pmt::mp("wifi_start");
-    return k;
-}
 
 bool known_rate(long mbps)
 {
@@ -70,16 +56,7 @@ wifi_tx::sptr wifi_tx::make(int rate,
 {
     check_rate(rate);
     check_seed(seed);
-    if (gap_samples < 0 || gap_samples > max_gap)
-        throw std::invalid_argument("gap_samples: must be 0.." + std::to_string(max_gap) +
-                                    ", got " + std::to_string(gap_samples));
-    if (!std::isfinite(scale) || scale == 0.0f)
-        throw std::invalid_argument("scale: must be finite and nonzero, got " +
-                                    std::to_string(scale));
-    if (max_frames_per_batch < 1 || max_frames_per_batch > max_batch)
-        throw std::invalid_argument("max_frames_per_batch: must be 1.." +
-                                    std::to_string(max_batch) + ", got " +
-                                    std::to_string(max_frames_per_batch));
+    check_pdu_tx_params(gap_samples, scale, max_frames_per_batch, "max_frames_per_batch");
     return gnuradio::make_block_sptr<wifi_tx_impl>(
         wifi_tx_config{ rate, seed, gap_samples, scale, max_frames_per_batch }, device);
 }
@@ -108,24 +85,15 @@ wifi_tx_impl::wifi_tx_impl(const wifi_tx_config& cfg, const std::string& device)
     : gr::block("wifi_tx",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(1, 1, sizeof(gr_complex))),
-      d_tx(make_core(cfg, device)), d_gap(size_t(cfg.gap_samples)),
-      d_max_batch(size_t(cfg.max_frames_per_batch)), d_rate(cfg.rate), d_seed(cfg.seed),
-      d_queue(d_gap, d_max_batch)
+      pdu_burst_block(make_core(cfg, device),
+                      size_t(cfg.gap_samples),
+                      size_t(cfg.max_frames_per_batch),
+                      "wifi_start",
+                      "frames"),
+      d_rate(cfg.rate), d_seed(cfg.seed)
 {
-    message_port_register_in(pdus_port());
-    set_msg_handler(pdus_port(), [this](const pmt::pmt_t& msg) { handle_pdu(msg); });
-
-    // Output buffer: two batches of 1500-octet frames at the default rate on the GPU, four
-    // such frames on the CPU. Longer frames still go out (over several calls).
-    const size_t typical = d_tx->frame_samples(typical_psdu, cfg.rate) + d_gap;
-    const size_t frames = d_tx->device().is_cuda() ? 2 * d_max_batch : 4;
-    set_min_output_buffer(0, long(std::min(frames * typical, size_t(1) << 23)));
-
-    if (d_tx->device().is_cuda())
-        d_logger->debug("on {}, up to {} frames per launch", d_tx->device().to_string(),
-                        d_max_batch);
-    else
-        d_logger->debug("on the CPU twin");
+    // Two batches of 1500-octet frames at the default rate on the GPU, four on the CPU.
+    size_output_buffer(d_tx->frame_samples(typical_psdu, cfg.rate));
 }
 
 void wifi_tx_impl::set_rate(int rate)
@@ -140,12 +108,6 @@ void wifi_tx_impl::set_seed(int seed)
     d_seed = seed;
 }
 
-void wifi_tx_impl::drop(const std::string& why)
-{
-    const uint64_t n = ++d_pdus_dropped;
-    d_logger->warn("dropped PDU ({} so far): {}", n, why);
-}
-
 void wifi_tx_impl::handle_pdu(const pmt::pmt_t& msg)
 {
     pmt::pmt_t meta, data;
@@ -155,18 +117,14 @@ void wifi_tx_impl::handle_pdu(const pmt::pmt_t& msg)
     const size_t len = pmt::length(data);
 
     long rate = d_rate.load();
-    if (pmt::dict_has_key(meta, pmt::mp("rate"))) {
-        const pmt::pmt_t v = pmt::dict_ref(meta, pmt::mp("rate"), pmt::PMT_NIL);
-        if (!pmt_integer(v, rate) || !known_rate(rate))
-            return drop("metadata rate " + pmt::write_string(v) +
-                        " is not 6, 9, 12, 18, 24, 36, 48 or 54 (Mb/s)");
-    }
+    std::string bad_meta = metadata_integer(meta, "rate", rate, known_rate,
+                                            "not 6, 9, 12, 18, 24, 36, 48 or 54 (Mb/s)");
     long seed = -1;
-    if (pmt::dict_has_key(meta, pmt::mp("seed"))) {
-        const pmt::pmt_t v = pmt::dict_ref(meta, pmt::mp("seed"), pmt::PMT_NIL);
-        if (!pmt_integer(v, seed) || seed < 1 || seed > 127)
-            return drop("metadata seed " + pmt::write_string(v) + " is not 1..127");
-    }
+    if (bad_meta.empty())
+        bad_meta = metadata_integer(
+            meta, "seed", seed, [](long v) { return v >= 1 && v <= 127; }, "not 1..127");
+    if (!bad_meta.empty())
+        return drop(bad_meta);
 
     queue::burst f;
     size_t io = 0;
@@ -182,28 +140,10 @@ void wifi_tx_impl::handle_pdu(const pmt::pmt_t& msg)
     tag = pmt::dict_add(tag, pmt::mp("seed"), pmt::from_long(f.seed));
     tag = pmt::dict_add(tag, pmt::mp("n_samples"), pmt::from_long(long(f.n_samples)));
     f.tag = tag;
-    if (!d_queue.push(std::move(f)))
-        return drop(std::to_string(queue::limit) + " PDUs already waiting");
+    if (!queue_burst(std::move(f)))
+        return;
     if (next_seed)
         d_next_seed = d_next_seed == 127 ? 1 : d_next_seed + 1;
-}
-
-int wifi_tx_impl::general_work(int noutput_items,
-                               gr_vector_int&,
-                               gr_vector_const_void_star&,
-                               gr_vector_void_star& output_items)
-{
-    // Nothing to write returns 0: the scheduler then sleeps until a message arrives (a
-    // block without stream inputs waits as if blocked on input), or ends the block when
-    // its PDU senders are done.
-    return int(d_queue.write(
-        static_cast<gr_complex*>(output_items[0]), size_t(noutput_items), nitems_written(0),
-        [this](const core::wifi_frame_request* r, size_t n, gr_complex* out) {
-            d_tx->process(r, n, out);
-        },
-        [this](uint64_t offset, const pmt::pmt_t& value) {
-            add_item_tag(0, offset, start_key(), value, alias_pmt());
-        }));
 }
 
 } // namespace gpuofdm

@@ -19,22 +19,8 @@ namespace gpuofdm {
 
 namespace {
 
-constexpr size_t max_psdu = 4095; // the longest burst the block accepts
-constexpr int max_gap = 1 << 24;
-constexpr int max_batch = 4096;
+constexpr size_t max_psdu = 4095;     // the longest burst the block accepts
 constexpr size_t typical_psdu = 1499; // sizes the output buffer
-
-const pmt::pmt_t& pdus_port()
-{
-    static const pmt::pmt_t p = pmt::mp("pdus");
-    return p;
-}
-
-const pmt::pmt_t& start_key()
-{
-    static const pmt::pmt_t k = pmt::mp("wimax_start");
-    return k;
-}
 
 bool known_rate(long rate_id) { return rate_id >= 0 && rate_id <= 6; }
 
@@ -85,16 +71,7 @@ wimax_tx::sptr wimax_tx::make(int rate_id,
         throw std::invalid_argument("cp_div: 1/G must be 4, 8, 16 or 32, got " +
                                     std::to_string(cp_div));
     const core::wimax_preamble pre = parse_preamble(preamble);
-    if (gap_samples < 0 || gap_samples > max_gap)
-        throw std::invalid_argument("gap_samples: must be 0.." + std::to_string(max_gap) +
-                                    ", got " + std::to_string(gap_samples));
-    if (!std::isfinite(scale) || scale == 0.0f)
-        throw std::invalid_argument("scale: must be finite and nonzero, got " +
-                                    std::to_string(scale));
-    if (max_bursts_per_batch < 1 || max_bursts_per_batch > max_batch)
-        throw std::invalid_argument("max_bursts_per_batch: must be 1.." +
-                                    std::to_string(max_batch) + ", got " +
-                                    std::to_string(max_bursts_per_batch));
+    check_pdu_tx_params(gap_samples, scale, max_bursts_per_batch, "max_bursts_per_batch");
     return gnuradio::make_block_sptr<wimax_tx_impl>(wimax_tx_config{ rate_id, cp_div, pre, uplink,
                                                                      pad, seed, gap_samples, scale,
                                                                      max_bursts_per_batch },
@@ -128,25 +105,16 @@ wimax_tx_impl::wimax_tx_impl(const wimax_tx_config& cfg, const std::string& devi
     : gr::block("wimax_tx",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(1, 1, sizeof(gr_complex))),
-      d_tx(make_core(cfg, device)), d_gap(size_t(cfg.gap_samples)),
-      d_max_batch(size_t(cfg.max_bursts_per_batch)), d_rate(cfg.rate_id), d_seed(cfg.seed),
-      d_queue(d_gap, d_max_batch)
+      pdu_burst_block(make_core(cfg, device),
+                      size_t(cfg.gap_samples),
+                      size_t(cfg.max_bursts_per_batch),
+                      "wimax_start",
+                      "bursts"),
+      d_rate(cfg.rate_id), d_seed(cfg.seed)
 {
-    message_port_register_in(pdus_port());
-    set_msg_handler(pdus_port(), [this](const pmt::pmt_t& msg) { handle_pdu(msg); });
-
-    // Output buffer: two batches of 1500-octet bursts at QPSK 1/2 on the GPU, four such
-    // bursts on the CPU. Longer bursts still go out (over several calls).
-    const size_t typical =
-        d_tx->preamble_samples() + (typical_psdu + 1 + 23) / 24 * d_tx->symbol_samples() + d_gap;
-    const size_t frames = d_tx->device().is_cuda() ? 2 * d_max_batch : 4;
-    set_min_output_buffer(0, long(std::min(frames * typical, size_t(1) << 23)));
-
-    if (d_tx->device().is_cuda())
-        d_logger->debug("on {}, up to {} bursts per launch", d_tx->device().to_string(),
-                        d_max_batch);
-    else
-        d_logger->debug("on the CPU twin");
+    // Two batches of 1500-octet bursts at QPSK 1/2 on the GPU, four on the CPU.
+    size_output_buffer(d_tx->preamble_samples() +
+                       (typical_psdu + 1 + 23) / 24 * d_tx->symbol_samples());
 }
 
 void wimax_tx_impl::set_rate_id(int rate_id)
@@ -161,12 +129,6 @@ void wimax_tx_impl::set_seed(int seed)
     d_seed = seed;
 }
 
-void wimax_tx_impl::drop(const std::string& why)
-{
-    const uint64_t n = ++d_pdus_dropped;
-    d_logger->warn("dropped PDU ({} so far): {}", n, why);
-}
-
 void wimax_tx_impl::handle_pdu(const pmt::pmt_t& msg)
 {
     pmt::pmt_t meta, data;
@@ -176,17 +138,13 @@ void wimax_tx_impl::handle_pdu(const pmt::pmt_t& msg)
     const size_t len = pmt::length(data);
 
     long rate = d_rate.load();
-    if (pmt::dict_has_key(meta, pmt::mp("rate_id"))) {
-        const pmt::pmt_t v = pmt::dict_ref(meta, pmt::mp("rate_id"), pmt::PMT_NIL);
-        if (!pmt_integer(v, rate) || !known_rate(rate))
-            return drop("metadata rate_id " + pmt::write_string(v) + " is not 0..6");
-    }
+    std::string bad_meta = metadata_integer(meta, "rate_id", rate, known_rate, "not 0..6");
     long seed = d_seed.load();
-    if (pmt::dict_has_key(meta, pmt::mp("seed"))) {
-        const pmt::pmt_t v = pmt::dict_ref(meta, pmt::mp("seed"), pmt::PMT_NIL);
-        if (!pmt_integer(v, seed) || seed < 1 || seed > 32767)
-            return drop("metadata seed " + pmt::write_string(v) + " is not 1..32767");
-    }
+    if (bad_meta.empty())
+        bad_meta = metadata_integer(
+            meta, "seed", seed, [](long v) { return v >= 1 && v <= 32767; }, "not 1..32767");
+    if (!bad_meta.empty())
+        return drop(bad_meta);
 
     queue::burst f;
     f.rate = int(rate);
@@ -208,25 +166,7 @@ void wimax_tx_impl::handle_pdu(const pmt::pmt_t& msg)
     tag = pmt::dict_add(tag, pmt::mp("seed"), pmt::from_long(f.seed));
     tag = pmt::dict_add(tag, pmt::mp("n_samples"), pmt::from_long(long(f.n_samples)));
     f.tag = tag;
-    if (!d_queue.push(std::move(f)))
-        return drop(std::to_string(queue::limit) + " PDUs already waiting");
-}
-
-int wimax_tx_impl::general_work(int noutput_items,
-                                gr_vector_int&,
-                                gr_vector_const_void_star&,
-                                gr_vector_void_star& output_items)
-{
-    // Nothing to write returns 0: the scheduler then sleeps until a message arrives, or
-    // ends the block when its PDU senders are done.
-    return int(d_queue.write(
-        static_cast<gr_complex*>(output_items[0]), size_t(noutput_items), nitems_written(0),
-        [this](const core::wimax_burst_request* r, size_t n, gr_complex* out) {
-            d_tx->process(r, n, out);
-        },
-        [this](uint64_t offset, const pmt::pmt_t& value) {
-            add_item_tag(0, offset, start_key(), value, alias_pmt());
-        }));
+    queue_burst(std::move(f));
 }
 
 } // namespace gpuofdm

@@ -30,42 +30,24 @@ struct wimax_tx_config {
     int max_bursts_per_batch;
 };
 
-class wimax_tx_impl : public wimax_tx
+class wimax_tx_impl : public pdu_burst_block<wimax_tx, core::wimax_tx, core::wimax_burst_request>
 {
 public:
     wimax_tx_impl(const wimax_tx_config& cfg, const std::string& device);
 
-    std::string device() const override { return d_tx->device().to_string(); }
-    uint64_t bursts_sent() const override { return d_queue.sent(); }
-    uint64_t pdus_dropped() const override { return d_pdus_dropped.load(); }
+    uint64_t bursts_sent() const override { return sent(); }
     void set_rate_id(int rate_id) override;
     int rate_id() const override { return d_rate.load(); }
     void set_seed(int seed) override;
     int seed() const override { return d_seed.load(); }
     int cp_div() const override { return d_tx->params().cp_div; }
-    int gap_samples() const override { return int(d_gap); }
-    float scale() const override { return d_tx->params().scale; }
     int max_bursts_per_batch() const override { return int(d_max_batch); }
 
-    int general_work(int noutput_items,
-                     gr_vector_int& ninput_items,
-                     gr_vector_const_void_star& input_items,
-                     gr_vector_void_star& output_items) override;
-
 private:
-    using queue = burst_queue<core::wimax_burst_request>;
+    void handle_pdu(const pmt::pmt_t& msg) override;
 
-    //! The "pdus" handler: checks the PDU and queues it, or logs and counts a drop.
-    void handle_pdu(const pmt::pmt_t& msg);
-    void drop(const std::string& why);
-
-    std::unique_ptr<core::wimax_tx> d_tx; //!< CPU twin or CUDA backend
-    const size_t d_gap;
-    const size_t d_max_batch;
     std::atomic<int> d_rate;
     std::atomic<int> d_seed;
-    std::atomic<uint64_t> d_pdus_dropped{ 0 };
-    queue d_queue; //!< checked bursts, and the writer of the output
 };
 
 } // namespace gpuofdm

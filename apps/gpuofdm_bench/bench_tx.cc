@@ -21,7 +21,7 @@
 
 #ifdef GPUOFDM_HAVE_CUDA
 #include "runtime/cuda_check.h"
-#include "wifi/wifi_tx_cuda.h"
+#include "runtime/burst_batch.h"
 #include <cuda_runtime_api.h>
 #endif
 
@@ -214,9 +214,9 @@ void wifi_tx_rows(const options& o, bool cuda_usable, std::vector<row>& rows)
 #ifdef GPUOFDM_HAVE_CUDA
         const core::device_spec dev = core::resolve_device(o.device);
         auto tx = core::make_wifi_tx(p, dev);
-        auto* cu = dynamic_cast<core::wifi_tx_cuda*>(tx.get());
+        auto* cu = dynamic_cast<core::device_burst_batch<core::wifi_frame_request>*>(tx.get());
         if (!cu)
-            throw std::runtime_error("the CUDA transmitter is not a wifi_tx_cuda");
+            throw std::runtime_error("the CUDA transmitter is not a device_burst_batch");
         out.resize(tx->total_samples(reqs.data(), batch));
         const timing tp =
             time_repeated([&] { tx->process(reqs.data(), batch, out.data()); }, o.core_seconds);
@@ -225,11 +225,11 @@ void wifi_tx_rows(const options& o, bool cuda_usable, std::vector<row>& rows)
         if (cu->batch_size(reqs.data(), batch) != batch)
             throw std::runtime_error("wifi_tx: the batch does not fit one launch");
         cu->stage(reqs.data(), batch);
-        GPUOFDM_CUDA_CHECK(cudaStreamSynchronize(cu->stream()));
+        cu->wait();
         const timing tk = time_repeated(
             [&] {
                 cu->launch();
-                GPUOFDM_CUDA_CHECK(cudaStreamSynchronize(cu->stream()));
+                cu->wait();
             },
             o.core_seconds);
         GPUOFDM_CUDA_CHECK(cudaGetLastError());

@@ -6,6 +6,7 @@
 
 #include "fec/depuncture.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gr::gpuofdm::core {
@@ -66,6 +67,72 @@ size_t depuncturer::process(const float* in, size_t n_in, float* out) const
     for (size_t j = 0; j < n_out; j++)
         out[j] = depunctured_llr(in, j, d_pattern);
     return n_out;
+}
+
+depuncturing_decoder::depuncturing_decoder(std::unique_ptr<viterbi_decoder> dec,
+                                           const depuncture_pattern& pattern)
+    : d_dec(std::move(dec)), d_pattern(pattern)
+{
+#ifdef GPUOFDM_HAVE_CUDA
+    if (punctured() && d_dec->device().is_cuda())
+        d_device.reset(make_device_frames(*d_dec));
+#endif
+}
+
+depuncturing_decoder::~depuncturing_decoder() = default;
+
+void depuncturing_decoder::reserve(size_t n_periods)
+{
+    if (punctured())
+        d_mother.resize(std::max(d_mother.size(), n_periods * 2 * d_pattern.period));
+}
+
+const float* depuncturing_decoder::host_mother(const float* in, size_t n_periods)
+{
+    if (!punctured())
+        return in; // rate 1/2: the input is the mother code
+    const size_t n_out = n_periods * 2 * d_pattern.period;
+    if (d_mother.size() < n_out)
+        d_mother.resize(n_out); // frames: grows to the longest run of frames, once
+    for (size_t j = 0; j < n_out; j++)
+        d_mother[j] = depunctured_llr(in, j, d_pattern);
+    return d_mother.data();
+}
+
+void depuncturing_decoder::decode_frames(const float* in,
+                                         size_t n_in,
+                                         size_t frame_steps,
+                                         uint8_t* out)
+{
+    if (frame_steps % d_pattern.period != 0)
+        throw std::invalid_argument("frame_steps: must be a multiple of the puncturing period " +
+                                    std::to_string(d_pattern.period) + ", got " +
+                                    std::to_string(frame_steps));
+    if (n_in % d_pattern.kept != 0)
+        throw std::invalid_argument("n_in: must be a multiple of " +
+                                    std::to_string(d_pattern.kept) +
+                                    " (whole puncturing periods), got " + std::to_string(n_in));
+    const size_t n_periods = n_in / d_pattern.kept;
+#ifdef GPUOFDM_HAVE_CUDA
+    if (d_device)
+        return decode_frames_on_device(in, n_in, frame_steps, out);
+#endif
+    d_dec->decode_frames(host_mother(in, n_periods), n_periods * 2 * d_pattern.period, frame_steps,
+                         out);
+}
+
+size_t depuncturing_decoder::decode_window(const float* in,
+                                           uint64_t base,
+                                           size_t n_periods,
+                                           uint64_t next_out,
+                                           bool zero_start,
+                                           bool end,
+                                           bool zero_end,
+                                           uint8_t* out,
+                                           size_t max_bits)
+{
+    return d_dec->decode_window(host_mother(in, n_periods), base, n_periods * d_pattern.period,
+                                next_out, zero_start, end, zero_end, out, max_bits);
 }
 
 } // namespace gr::gpuofdm::core

@@ -7,11 +7,14 @@
 #ifndef GPUOFDM_CORE_DEPUNCTURE_H
 #define GPUOFDM_CORE_DEPUNCTURE_H
 
+#include "fec/viterbi.h"
 #include "fec/viterbi_common.h" // GPUOFDM_HD
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #ifdef GPUOFDM_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -77,6 +80,70 @@ public:
 
 private:
     depuncture_pattern d_pattern;
+};
+
+/*!
+ * \brief Punctured soft values in, decoded bits out: the depuncturer in front of a
+ * viterbi_decoder, so that a block hands its input over as it came.
+ *
+ * At rate 1/2 the input goes to the decoder as it is. Punctured, the CPU twin depunctures
+ * on the host; the CUDA backend copies terminated frames to the device as they came,
+ * depunctures them there (depuncture_cuda) and decodes them there (device_load_from_device,
+ * device_decode_frames). A continuous stream (decode_window) is depunctured on the host on
+ * both backends: the decoder reads a stream's window from host memory. The bits equal
+ * depuncturer::process() followed by the decoder.
+ */
+class depuncturing_decoder
+{
+public:
+    depuncturing_decoder(std::unique_ptr<viterbi_decoder> dec, const depuncture_pattern& pattern);
+    ~depuncturing_decoder();
+
+    viterbi_decoder& decoder() const { return *d_dec; }
+    const depuncture_pattern& pattern() const { return d_pattern; }
+
+    /*!
+     * \brief Terminated frames of frame_steps trellis steps (a multiple of the pattern's
+     * period), back to back: n_in punctured values (frame_steps / period * kept per
+     * frame), n_in / kept * period bits out. Throws std::invalid_argument as
+     * viterbi_decoder::decode_frames() does, or "n_in: ..." / "frame_steps: ..." for
+     * partial periods or frames.
+     */
+    void decode_frames(const float* in, size_t n_in, size_t frame_steps, uint8_t* out);
+    /*!
+     * \brief viterbi_decoder::decode_window() over n_periods whole puncturing periods of
+     * punctured values from stream position (trellis step) base on.
+     */
+    size_t decode_window(const float* in,
+                         uint64_t base,
+                         size_t n_periods,
+                         uint64_t next_out,
+                         bool zero_start,
+                         bool end,
+                         bool zero_end,
+                         uint8_t* out,
+                         size_t max_bits);
+    //! Sizes the host depuncturing buffer for n_periods periods (no allocation later).
+    void reserve(size_t n_periods);
+
+private:
+    bool punctured() const { return d_pattern.kept != 2 * d_pattern.period; }
+    //! Mother-code LLR pairs of n_periods periods of in, depunctured on the host.
+    const float* host_mother(const float* in, size_t n_periods);
+
+    std::unique_ptr<viterbi_decoder> d_dec;
+    depuncture_pattern d_pattern;
+    std::vector<float> d_mother; //!< host depuncturing buffer, grown once
+#ifdef GPUOFDM_HAVE_CUDA
+    //! The device buffers of the CUDA frames path (depuncture_cuda.cu).
+    struct device_frames;
+    struct device_frames_deleter {
+        void operator()(device_frames* p) const;
+    };
+    static device_frames* make_device_frames(const viterbi_decoder& dec);
+    void decode_frames_on_device(const float* in, size_t n_in, size_t frame_steps, uint8_t* out);
+    std::unique_ptr<device_frames, device_frames_deleter> d_device;
+#endif
 };
 
 #ifdef GPUOFDM_HAVE_CUDA

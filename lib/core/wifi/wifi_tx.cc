@@ -10,11 +10,6 @@
 #include "wifi/wifi_tx.h"
 #include "ofdm/ofdm_stage.h"
 #include "wifi/wifi_tx_common.h"
-#include "wifi/wifi_tx_cpu.h"
-
-#ifdef GPUOFDM_HAVE_CUDA
-#include "wifi/wifi_tx_cuda.h"
-#endif
 
 #include <cmath>
 #include <stdexcept>
@@ -90,26 +85,37 @@ int wifi_pilot_polarity(unsigned n)
     return wifi_nondata_value(0, n) > 0 ? 1 : -1;
 }
 
-wifi_tx::wifi_tx(const wifi_tx_params& p) : d_params(p)
+void wifi_tx_params::validate() const
 {
-    if (p.max_frames_per_batch < 1 || p.max_frames_per_batch > 65535)
+    if (max_frames_per_batch < 1 || max_frames_per_batch > 65535)
         throw std::invalid_argument("max_frames_per_batch: must be 1..65535, got " +
-                                    std::to_string(p.max_frames_per_batch));
-    if (p.max_psdu_bytes < 1 || p.max_psdu_bytes > max_length)
+                                    std::to_string(max_frames_per_batch));
+    if (max_psdu_bytes < 1 || max_psdu_bytes > max_length)
         throw std::invalid_argument("max_psdu_bytes: must be 1..4095 (LENGTH is 12 bits), got " +
-                                    std::to_string(p.max_psdu_bytes));
-    if (!std::isfinite(p.scale) || p.scale == 0.0f)
+                                    std::to_string(max_psdu_bytes));
+    if (!std::isfinite(scale) || scale == 0.0f)
         throw std::invalid_argument("scale: must be finite and nonzero");
     // The longest frame is the longest PSDU at 6 Mb/s; a batch must hold one.
-    const size_t longest = frame_symbols(p.max_psdu_bytes, 6);
-    d_max_symbols =
-        p.max_symbols_per_batch ? p.max_symbols_per_batch : p.max_frames_per_batch * longest;
-    if (d_max_symbols < longest || d_max_symbols > max_batch_symbols)
+    const size_t longest = wifi_tx::frame_symbols(max_psdu_bytes, 6);
+    const size_t symbols = symbols_per_batch();
+    if (symbols < longest || symbols > max_batch_symbols)
         throw std::invalid_argument(
             "max_symbols_per_batch: must be 0 (room for max_frames_per_batch longest frames) or " +
             std::to_string(longest) + ".." + std::to_string(max_batch_symbols) +
             " (one frame of max_psdu_bytes at 6 Mb/s at least), got " +
-            std::to_string(p.max_symbols_per_batch));
+            std::to_string(max_symbols_per_batch));
+}
+
+size_t wifi_tx_params::symbols_per_batch() const
+{
+    return max_symbols_per_batch ? max_symbols_per_batch
+                                 : max_frames_per_batch * wifi_tx::frame_symbols(max_psdu_bytes, 6);
+}
+
+wifi_tx::wifi_tx(const wifi_tx_params& p) : d_params(p)
+{
+    p.validate();
+    d_max_symbols = p.symbols_per_batch();
 
     // The preamble (17.3.3), computed once with the CPU OFDM modulator at the output scale
     // (no CP: the fields are cyclic extensions of the 64-sample IFFT outputs).
@@ -191,10 +197,11 @@ void wifi_tx::validate(const wifi_frame_request* frames, size_t n_frames) const
 
 std::unique_ptr<wifi_tx> make_wifi_tx(const wifi_tx_params& p, const device_spec& dev)
 {
+    p.validate();
     if (!dev.is_cuda())
-        return std::make_unique<wifi_tx_cpu>(p);
+        return make_wifi_tx_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<wifi_tx_cuda>(p, dev);
+    return make_wifi_tx_cuda(p, dev);
 #else
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif

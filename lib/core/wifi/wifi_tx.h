@@ -86,6 +86,14 @@ struct wifi_tx_params {
      * 64 / sqrt(52) (about 8.875) gives unit average power over SIGNAL and DATA.
      */
     float scale = 1.0f;
+
+    /*!
+     * Throws std::invalid_argument naming the first parameter out of its range (the ranges
+     * above); make_wifi_tx() calls it.
+     */
+    void validate() const;
+    //! max_symbols_per_batch resolved: the symbols one batch holds.
+    size_t symbols_per_batch() const;
 };
 
 /*!
@@ -161,7 +169,7 @@ public:
     static constexpr size_t fft_len = 64;
 
 protected:
-    //! Checks every parameter; throws std::invalid_argument naming the bad one.
+    //! Validates \p p (wifi_tx_params::validate()) and makes the preamble.
     explicit wifi_tx(const wifi_tx_params& p);
 
     wifi_tx_params d_params;
@@ -178,6 +186,11 @@ protected:
  * chain). Throws std::invalid_argument for a bad parameter.
  */
 std::unique_ptr<wifi_tx> make_wifi_tx(const wifi_tx_params& p, const device_spec& dev);
+
+//! The backends make_wifi_tx() picks from (wifi_tx_cpu.cc, wifi_tx_cuda.cu). The CUDA one
+//! is also a device_burst_batch<wifi_frame_request> (runtime/burst_batch.h).
+std::unique_ptr<wifi_tx> make_wifi_tx_cpu(const wifi_tx_params& p);
+std::unique_ptr<wifi_tx> make_wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev);
 
 } // namespace gr::gpuofdm::core
 

@@ -10,9 +10,11 @@
 
 #include "fec/conv_code.h"
 #include "fec/interleaver.h"
+#include "fec/scrambler.h"
 #include "fec/tx_bit_stages_cuda.h"
+#include "runtime/burst_batch_cuda.h"
+#include "wifi/wifi_tx.h"
 #include "wifi/wifi_tx_common.h"
-#include "wifi/wifi_tx_cuda.h"
 
 #include <algorithm>
 #include <cstring>
@@ -22,8 +24,6 @@
 namespace gr::gpuofdm::core {
 
 namespace {
-
-constexpr size_t align16(size_t n) { return (n + 15) / 16 * 16; }
 
 // SIGNAL's 24 bits, then SERVICE + PSDU + tail + pad, for every frame (17.3.4, 17.3.5.2).
 __global__ void wifi_bits_kernel(const wifi_frame_desc* __restrict__ frames,
@@ -117,22 +117,87 @@ size_t rate_index(int mbps)
 
 } // namespace
 
-device_spec wifi_tx_cuda::activate(const device_spec& dev)
+/*!
+ * \brief The CUDA transmitter: every frame of a batch in one device-resident chain.
+ *
+ * Per batch (burst_batch_cuda): the frame table, the per-stage run tables and the PSDU
+ * octets go to the device in one copy; then on the stream: the SIGNAL and DATA bits (one
+ * kernel), the scrambler with tail zeroing (launch_scramble), the encoder with puncturing
+ * (launch_conv_encode), the interleaver (launch_permute), the mapper writing straight into
+ * the data subcarriers (launch_map), pilots and nulls (one kernel), one batched inverse
+ * cuFFT over every SIGNAL and DATA symbol of every frame, and one kernel that writes the
+ * preambles, the cyclic prefixes, the scale and the windowing into the frames; then one
+ * copy of all frames back.
+ */
+class wifi_tx_cuda final : public burst_tx_cuda<wifi_tx, wifi_frame_request>
 {
-    use_device(dev.cuda_index);
-    return dev;
+public:
+    wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev);
+
+private:
+    size_t symbols_of(const wifi_frame_request& f) const override
+    {
+        return frame_symbols(f.len, f.rate_mbps);
+    }
+    staged_batch lay_out(const wifi_frame_request* frames, size_t n, unsigned char* h) override;
+    void enqueue_bins() override;
+    void enqueue_assembly() override;
+    //! Staging: frame table, run tables (per frame one scrambler run, DATA, and two of each
+    //! other stage, SIGNAL and DATA), PSDU octets.
+    using tables = staged_tables<wifi_frame_desc, scramble_run, conv_run, permute_run, map_run>;
+    static tables tables_for(size_t n_frames);
+    //! The batch runner's sizes.
+    static burst_batch_limits limits(const wifi_tx_params& p);
+
+    const tables d_tables;
+    lfsr_period_table d_table;
+
+    // Constant tables on the device.
+    device_buffer<uint8_t> d_seq;        //!< the scrambler's period table
+    device_buffer<uint32_t> d_perm;      //!< the 4 interleaver tables (48/1, 96/2, 192/4, 288/6)
+    device_buffer<uint32_t> d_place;     //!< bin of data subcarrier k = 0..47
+    std::vector<unsigned> d_perm_offset; //!< per rate: its table in d_perm (SIGNAL: rate 6's)
+    std::vector<conv_code> d_codes;      //!< per rate
+    conv_code d_signal_code;             //!< rate 1/2
+
+    // Work buffers, sized for max_frames_per_batch frames of d_max_symbols symbols.
+    device_buffer<uint8_t> d_bits;
+    device_buffer<uint8_t> d_coded;
+    device_buffer<uint8_t> d_interleaved;
+
+    // The staged batch.
+    size_t d_max_bits = 0;  //!< most SIGNAL + DATA bits of a frame
+    size_t d_max_coded = 0; //!< most DATA coded bits of a frame
+    size_t d_max_symbols_frame = 0;
+    size_t d_max_samples = 0; //!< most samples of a frame
+};
+
+wifi_tx_cuda::tables wifi_tx_cuda::tables_for(size_t n_frames)
+{
+    return tables(n_frames, { 1, 2, 2, 2 });
+}
+
+burst_batch_limits wifi_tx_cuda::limits(const wifi_tx_params& p)
+{
+    p.validate(); // before the sizes are computed from it
+    const size_t max_symbols = p.symbols_per_batch();
+    const size_t n_fr = p.max_frames_per_batch;
+    return { fft_len,
+             n_fr,
+             max_symbols,
+             n_fr * (preamble_samples + 1) + max_symbols * symbol_samples,
+             tables_for(n_fr).octets() + n_fr * p.max_psdu_bytes,
+             "frames" };
 }
 
 wifi_tx_cuda::wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev)
-    : wifi_tx(p), d_device(activate(dev)), d_table(lfsr_for(phy_standard::ieee80211a))
+    : burst_tx_cuda(p, dev, limits(p)), d_tables(tables_for(p.max_frames_per_batch)),
+      d_table(lfsr_for(phy_standard::ieee80211a))
 {
-    const size_t n_fr = p.max_frames_per_batch;
     const size_t n_sym = d_max_symbols;
 
     // Constant tables.
-    d_seq = device_buffer<uint8_t>(d_table.period());
-    GPUOFDM_CUDA_CHECK(
-        cudaMemcpy(d_seq.get(), d_table.bits().data(), d_table.period(), cudaMemcpyHostToDevice));
+    d_seq = upload(d_table.bits());
     std::vector<uint32_t> perm;
     for (const auto& r : wifi_rates()) {
         // One table per N_CBPS (BPSK 48 serves SIGNAL, 6 and 9 Mb/s).
@@ -148,71 +213,21 @@ wifi_tx_cuda::wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev)
         d_codes.push_back(make_conv_code(phy_standard::ieee80211a, r.rate));
     }
     d_signal_code = make_conv_code(phy_standard::ieee80211a, code_rate::r1_2);
-    d_perm = device_buffer<uint32_t>(perm.size());
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_perm.get(), perm.data(), perm.size() * sizeof(uint32_t),
-                                  cudaMemcpyHostToDevice));
+    d_perm = upload(perm);
     std::vector<uint32_t> place(wifi_data_carriers);
     for (unsigned k = 0; k < wifi_data_carriers; k++)
         place[k] = wifi_bin(wifi_data_subcarrier(k));
-    d_place = device_buffer<uint32_t>(place.size());
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_place.get(), place.data(), place.size() * sizeof(uint32_t),
-                                  cudaMemcpyHostToDevice));
-    d_dev_preamble = device_buffer<cfloat>(d_preamble.size());
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_dev_preamble.get(), d_preamble.data(),
-                                  d_preamble.size() * sizeof(cfloat), cudaMemcpyHostToDevice));
-
-    // Staging: frame table, run tables (SIGNAL and DATA runs per frame), PSDU octets.
-    d_off_scramble = align16(n_fr * sizeof(wifi_frame_desc));
-    d_off_conv = d_off_scramble + align16(n_fr * sizeof(scramble_run));
-    d_off_permute = d_off_conv + align16(2 * n_fr * sizeof(conv_run));
-    d_off_map = d_off_permute + align16(2 * n_fr * sizeof(permute_run));
-    d_off_psdu = d_off_map + align16(2 * n_fr * sizeof(map_run));
-    d_stage_bytes = d_off_psdu + n_fr * p.max_psdu_bytes;
-    d_host_stage = pinned_buffer<unsigned char>(d_stage_bytes);
-    d_stage = device_buffer<unsigned char>(d_stage_bytes);
+    d_place = upload(place);
 
     // A symbol holds at most 216 data and 288 coded bits (54 Mb/s); SIGNAL 24 and 48.
-    d_bits = device_buffer<uint8_t>(n_fr * wifi_signal_bits + n_sym * 216);
+    d_bits = device_buffer<uint8_t>(p.max_frames_per_batch * wifi_signal_bits + n_sym * 216);
     d_coded = device_buffer<uint8_t>(n_sym * 288);
     d_interleaved = device_buffer<uint8_t>(n_sym * 288);
-    d_bins = device_buffer<cfloat>(n_sym * fft_len);
-    d_time = device_buffer<cfloat>(n_sym * fft_len);
-    const size_t max_out = n_fr * (preamble_samples + 1) + n_sym * symbol_samples;
-    d_out = device_buffer<cfloat>(max_out);
-    d_host_out = pinned_buffer<cfloat>(max_out);
-    d_plans = std::make_unique<cufft_batch_plans>(fft_len, n_sym, d_stream.get());
 }
 
-size_t wifi_tx_cuda::batch_size(const wifi_frame_request* frames, size_t n) const
+staged_batch wifi_tx_cuda::lay_out(const wifi_frame_request* frames, size_t n, unsigned char* h)
 {
-    size_t k = 0;
-    size_t symbols = 0;
-    while (k < n && k < d_params.max_frames_per_batch) {
-        const size_t s = frame_symbols(frames[k].len, frames[k].rate_mbps);
-        if (k > 0 && symbols + s > d_max_symbols)
-            break;
-        symbols += s;
-        k++;
-    }
-    return k;
-}
-
-void wifi_tx_cuda::stage(const wifi_frame_request* frames, size_t n)
-{
-    use_device(d_device.cuda_index);
-    validate(frames, n);
-    if (n == 0 || n > batch_size(frames, n))
-        throw std::invalid_argument(
-            "n_frames: a staged batch must hold 1..batch_size() frames, got " + std::to_string(n));
-    // The previous batch's copies must be done with the staging buffers.
-    d_stream.synchronize();
-
-    unsigned char* h = d_host_stage.get();
-    auto* descs = reinterpret_cast<wifi_frame_desc*>(h);
-    auto* sr = reinterpret_cast<scramble_run*>(h + d_off_scramble);
-    auto* cr = reinterpret_cast<conv_run*>(h + d_off_conv);
-    auto* pr = reinterpret_cast<permute_run*>(h + d_off_permute);
-    auto* mr = reinterpret_cast<map_run*>(h + d_off_map);
+    const auto [descs, sr, cr, pr, mr] = d_tables.at(h);
     unsigned long long psdu_off = 0, bit_off = 0, coded_off = 0, sym_off = 0, sample_off = 0;
     d_max_bits = d_max_coded = d_max_symbols_frame = d_max_samples = 0;
     for (size_t i = 0; i < n; i++) {
@@ -228,7 +243,7 @@ void wifi_tx_cuda::stage(const wifi_frame_request* frames, size_t n)
             wifi_frame_desc{ psdu_off,   bit_off,         coded_off,       sym_off,
                              sample_off, unsigned(f.len), unsigned(n_sym), unsigned(r.n_dbps),
                              r.rate_bits };
-        std::memcpy(h + d_off_psdu + psdu_off, f.psdu, f.len);
+        std::memcpy(h + d_tables.octets() + psdu_off, f.psdu, f.len);
         // DATA only is scrambled, from the seed (x7..x1 is the register, as scrambler.cc),
         // and its six tail bits are zeroed after scrambling (17.3.5.2).
         sr[i] =
@@ -258,28 +273,17 @@ void wifi_tx_cuda::stage(const wifi_frame_request* frames, size_t n)
         sym_off += 1 + n_sym;
         sample_off += samples;
     }
-    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_stage.get(), h, d_off_psdu + psdu_off,
-                                       cudaMemcpyHostToDevice, d_stream.get()));
-    d_n_frames = n;
-    d_n_symbols = sym_off;
-    d_n_samples = sample_off;
+    return { n, size_t(sym_off), size_t(sample_off), size_t(d_tables.octets() + psdu_off) };
 }
 
-void wifi_tx_cuda::launch_bins()
+void wifi_tx_cuda::enqueue_bins()
 {
-    use_device(d_device.cuda_index);
-    if (d_n_frames == 0)
-        return;
-    const cudaStream_t s = d_stream.get();
-    const size_t n_fr = d_n_frames;
-    const unsigned char* st = d_stage.get();
-    const auto* descs = reinterpret_cast<const wifi_frame_desc*>(st);
-    const auto* sr = reinterpret_cast<const scramble_run*>(st + d_off_scramble);
-    const auto* cr = reinterpret_cast<const conv_run*>(st + d_off_conv);
-    const auto* pr = reinterpret_cast<const permute_run*>(st + d_off_permute);
-    const auto* mr = reinterpret_cast<const map_run*>(st + d_off_map);
+    const cudaStream_t s = stream();
+    const size_t n_fr = staged().bursts;
+    const unsigned char* st = device_stage();
+    const auto [descs, sr, cr, pr, mr] = d_tables.at(st);
 
-    wifi_bits_kernel<<<runs_grid(d_max_bits, n_fr), 256, 0, s>>>(descs, st + d_off_psdu,
+    wifi_bits_kernel<<<runs_grid(d_max_bits, n_fr), 256, 0, s>>>(descs, st + d_tables.octets(),
                                                                  d_bits.get(), n_fr);
     GPUOFDM_CUDA_CHECK_LAUNCH(wifi_bits_kernel);
     launch_scramble(d_bits.get(), d_bits.get(), d_seq.get(), d_table.period(), sr, n_fr, d_max_bits,
@@ -287,76 +291,27 @@ void wifi_tx_cuda::launch_bins()
     launch_conv_encode(d_bits.get(), d_coded.get(), cr, 2 * n_fr, d_max_bits, s);
     launch_permute(d_coded.get(), d_interleaved.get(), d_perm.get(), pr, 2 * n_fr, d_max_coded,
                    false, s);
-    launch_map(d_interleaved.get(), d_bins.get(), d_place.get(), mr, 2 * n_fr,
+    launch_map(d_interleaved.get(), bins(), d_place.get(), mr, 2 * n_fr,
                d_max_symbols_frame * wifi_data_carriers, s);
     wifi_pilots_kernel<<<runs_grid(d_max_symbols_frame * 16, n_fr), 256, 0, s>>>(
-        descs, reinterpret_cast<float2*>(d_bins.get()), n_fr);
+        descs, reinterpret_cast<float2*>(bins()), n_fr);
     GPUOFDM_CUDA_CHECK_LAUNCH(wifi_pilots_kernel);
 }
 
-void wifi_tx_cuda::launch()
+void wifi_tx_cuda::enqueue_assembly()
 {
-    if (d_n_frames == 0)
-        return;
-    launch_bins();
-    d_plans->exec(reinterpret_cast<cufftComplex*>(d_bins.get()),
-                  reinterpret_cast<cufftComplex*>(d_time.get()), d_n_symbols, CUFFT_INVERSE);
     // The same float as the CPU twin's OFDM modulator scale.
     const float scale = d_params.scale / float(fft_len);
-    wifi_assemble_kernel<<<runs_grid(d_max_samples, d_n_frames), 256, 0, d_stream.get()>>>(
-        reinterpret_cast<const wifi_frame_desc*>(d_stage.get()),
-        reinterpret_cast<const float2*>(d_time.get()),
-        reinterpret_cast<const float2*>(d_dev_preamble.get()),
-        reinterpret_cast<float2*>(d_out.get()), scale, d_params.window, d_n_frames);
+    wifi_assemble_kernel<<<runs_grid(d_max_samples, staged().bursts), 256, 0, stream()>>>(
+        d_tables.descs(device_stage()), reinterpret_cast<const float2*>(time()),
+        reinterpret_cast<const float2*>(device_preamble()), reinterpret_cast<float2*>(out()), scale,
+        d_params.window, staged().bursts);
     GPUOFDM_CUDA_CHECK_LAUNCH(wifi_assemble_kernel);
 }
 
-void wifi_tx_cuda::fetch(cfloat* out)
+std::unique_ptr<wifi_tx> make_wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev)
 {
-    use_device(d_device.cuda_index);
-    const size_t bytes = d_n_samples * sizeof(cfloat);
-    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), bytes, cudaMemcpyDeviceToHost,
-                                       d_stream.get()));
-    d_stream.synchronize();
-    std::memcpy(out, d_host_out.get(), bytes);
-}
-
-void wifi_tx_cuda::fetch_bins(cfloat* out)
-{
-    use_device(d_device.cuda_index);
-    const size_t bytes = d_n_symbols * fft_len * sizeof(cfloat);
-    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_bins.get(), bytes,
-                                       cudaMemcpyDeviceToHost, d_stream.get()));
-    d_stream.synchronize();
-    std::memcpy(out, d_host_out.get(), bytes);
-}
-
-void wifi_tx_cuda::process(const wifi_frame_request* frames, size_t n_frames, cfloat* out)
-{
-    validate(frames, n_frames);
-    while (n_frames > 0) {
-        const size_t k = batch_size(frames, n_frames);
-        stage(frames, k);
-        launch();
-        fetch(out);
-        out += d_n_samples;
-        frames += k;
-        n_frames -= k;
-    }
-}
-
-void wifi_tx_cuda::process_bins(const wifi_frame_request* frames, size_t n_frames, cfloat* bins)
-{
-    validate(frames, n_frames);
-    while (n_frames > 0) {
-        const size_t k = batch_size(frames, n_frames);
-        stage(frames, k);
-        launch_bins();
-        fetch_bins(bins);
-        bins += d_n_symbols * fft_len;
-        frames += k;
-        n_frames -= k;
-    }
+    return std::make_unique<wifi_tx_cuda>(p, dev);
 }
 
 } // namespace gr::gpuofdm::core

@@ -10,11 +10,6 @@
 #include "wimax/wimax_tx.h"
 #include "ofdm/ofdm_stage.h"
 #include "wimax/wimax_tx_common.h"
-#include "wimax/wimax_tx_cpu.h"
-
-#ifdef GPUOFDM_HAVE_CUDA
-#include "wimax/wimax_tx_cuda.h"
-#endif
 
 #include <cmath>
 #include <stdexcept>
@@ -139,32 +134,43 @@ const std::vector<uint32_t>& wimax_data_bins()
     return bins;
 }
 
-wimax_tx::wimax_tx(const wimax_tx_params& p) : d_params(p)
+void wimax_tx_params::validate() const
 {
-    if (p.max_bursts_per_batch < 1 || p.max_bursts_per_batch > 65535)
+    if (max_bursts_per_batch < 1 || max_bursts_per_batch > 65535)
         throw std::invalid_argument("max_bursts_per_batch: must be 1..65535, got " +
-                                    std::to_string(p.max_bursts_per_batch));
-    if (p.max_burst_bytes < 1 || p.max_burst_bytes > max_length)
+                                    std::to_string(max_bursts_per_batch));
+    if (max_burst_bytes < 1 || max_burst_bytes > max_length)
         throw std::invalid_argument("max_burst_bytes: must be 1..65535, got " +
-                                    std::to_string(p.max_burst_bytes));
-    if (p.cp_div != 4 && p.cp_div != 8 && p.cp_div != 16 && p.cp_div != 32)
+                                    std::to_string(max_burst_bytes));
+    if (cp_div != 4 && cp_div != 8 && cp_div != 16 && cp_div != 32)
         throw std::invalid_argument("cp_div: 1/G must be 4, 8, 16 or 32 (8.3.2.3), got " +
-                                    std::to_string(p.cp_div));
-    if (p.preamble != wimax_preamble::long_dl && p.preamble != wimax_preamble::short_ul &&
-        p.preamble != wimax_preamble::none)
+                                    std::to_string(cp_div));
+    if (preamble != wimax_preamble::long_dl && preamble != wimax_preamble::short_ul &&
+        preamble != wimax_preamble::none)
         throw std::invalid_argument("preamble: must be long_dl, short_ul or none");
-    if (!std::isfinite(p.scale) || p.scale == 0.0f)
+    if (!std::isfinite(scale) || scale == 0.0f)
         throw std::invalid_argument("scale: must be finite and nonzero");
     // The longest burst is the longest at BPSK 1/2 (12-byte blocks); a batch must hold one.
-    const size_t longest = (p.max_burst_bytes + 1 + 11) / 12;
-    d_max_symbols =
-        p.max_symbols_per_batch ? p.max_symbols_per_batch : p.max_bursts_per_batch * longest;
-    if (d_max_symbols < longest || d_max_symbols > max_batch_symbols)
+    const size_t longest = (max_burst_bytes + 1 + 11) / 12;
+    const size_t symbols = symbols_per_batch();
+    if (symbols < longest || symbols > max_batch_symbols)
         throw std::invalid_argument(
             "max_symbols_per_batch: must be 0 (room for max_bursts_per_batch longest bursts) or " +
             std::to_string(longest) + ".." + std::to_string(max_batch_symbols) +
             " (one burst of max_burst_bytes at BPSK 1/2 at least), got " +
-            std::to_string(p.max_symbols_per_batch));
+            std::to_string(max_symbols_per_batch));
+}
+
+size_t wimax_tx_params::symbols_per_batch() const
+{
+    return max_symbols_per_batch ? max_symbols_per_batch
+                                 : max_bursts_per_batch * ((max_burst_bytes + 1 + 11) / 12);
+}
+
+wimax_tx::wimax_tx(const wimax_tx_params& p) : d_params(p)
+{
+    p.validate();
+    d_max_symbols = p.symbols_per_batch();
 
     // The preamble with its cyclic prefixes, at the output scale, by the CPU modulator.
     const unsigned n_pre = wimax_preamble_symbols(p.preamble);
@@ -231,10 +237,11 @@ void wimax_tx::validate(const wimax_burst_request* bursts, size_t n) const
 
 std::unique_ptr<wimax_tx> make_wimax_tx(const wimax_tx_params& p, const device_spec& dev)
 {
+    p.validate();
     if (!dev.is_cuda())
-        return std::make_unique<wimax_tx_cpu>(p);
+        return make_wimax_tx_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<wimax_tx_cuda>(p, dev);
+    return make_wimax_tx_cuda(p, dev);
 #else
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif

@@ -130,6 +130,14 @@ struct wimax_tx_params {
      * 256 / sqrt(200) (about 18.1) gives unit average power over the data symbols.
      */
     float scale = 1.0f;
+
+    /*!
+     * Throws std::invalid_argument naming the first parameter out of its range (the ranges
+     * above); make_wimax_tx() calls it.
+     */
+    void validate() const;
+    //! max_symbols_per_batch resolved: the data symbols one batch holds.
+    size_t symbols_per_batch() const;
 };
 
 //! Intermediate outputs of one burst, for tests against 8.3.3.5.1.
@@ -205,7 +213,7 @@ public:
     static constexpr size_t data_carriers = 192;
 
 protected:
-    //! Checks every parameter; throws std::invalid_argument naming the bad one.
+    //! Validates \p p (wimax_tx_params::validate()) and makes the preamble.
     explicit wimax_tx(const wimax_tx_params& p);
 
     wimax_tx_params d_params;
@@ -222,6 +230,11 @@ const std::vector<uint32_t>& wimax_data_bins();
  * one device-resident chain). Throws std::invalid_argument for a bad parameter.
  */
 std::unique_ptr<wimax_tx> make_wimax_tx(const wimax_tx_params& p, const device_spec& dev);
+
+//! The backends make_wimax_tx() picks from (wimax_tx_cpu.cc, wimax_tx_cuda.cu). The CUDA
+//! one is also a device_burst_batch<wimax_burst_request> (runtime/burst_batch.h).
+std::unique_ptr<wimax_tx> make_wimax_tx_cpu(const wimax_tx_params& p);
+std::unique_ptr<wimax_tx> make_wimax_tx_cuda(const wimax_tx_params& p, const device_spec& dev);
 
 } // namespace gr::gpuofdm::core
 

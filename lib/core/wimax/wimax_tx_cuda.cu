@@ -10,9 +10,11 @@
 
 #include "fec/conv_code.h"
 #include "fec/interleaver.h"
+#include "fec/scrambler.h"
 #include "fec/tx_bit_stages_cuda.h"
+#include "runtime/burst_batch_cuda.h"
+#include "wimax/wimax_tx.h"
 #include "wimax/wimax_tx_common.h"
-#include "wimax/wimax_tx_cuda.h"
 
 #include <algorithm>
 #include <cstring>
@@ -23,7 +25,6 @@ namespace gr::gpuofdm::core {
 
 namespace {
 
-constexpr size_t align16(size_t n) { return (n + 15) / 16 * 16; }
 // Most bits per data symbol: source K x 8 (108), RS N x 8 (120), coded N_cbps (1152).
 constexpr size_t max_src_per_symbol = 108 * 8;
 constexpr size_t max_rs_per_symbol = 120 * 8;
@@ -133,22 +134,89 @@ unsigned table_index(int n_cbps)
 
 } // namespace
 
-device_spec wimax_tx_cuda::activate(const device_spec& dev)
+/*!
+ * \brief The CUDA transmitter: every burst of a batch in one device-resident chain.
+ *
+ * Per batch (burst_batch_cuda): the burst table, the per-stage run tables and the data
+ * octets go to the device in one copy; then on the stream: the source bits (data, 0xFF pad,
+ * tail; one kernel), the randomizer (launch_scramble, tail excluded), the RS encoder (one
+ * thread per block, rs_encode_one of the CPU twin), the convolutional encoder with
+ * puncturing (launch_conv_encode), the interleaver (launch_permute), the 802.16 mapper
+ * writing straight onto the data subcarriers (launch_map), pilots and nulls (one kernel),
+ * one batched inverse cuFFT over every data symbol of every burst, and one kernel writing
+ * the preambles, cyclic prefixes and the scale; then one copy back.
+ */
+class wimax_tx_cuda final : public burst_tx_cuda<wimax_tx, wimax_burst_request>
 {
-    use_device(dev.cuda_index);
-    return dev;
+public:
+    wimax_tx_cuda(const wimax_tx_params& p, const device_spec& dev);
+    //! Runs the burst alone through the device chain and copies its intermediates back.
+    void trace(const wimax_burst_request& burst, wimax_burst_trace& out) override;
+
+private:
+    size_t symbols_of(const wimax_burst_request& b) const override
+    {
+        return burst_symbols(b.len, b.rate_id);
+    }
+    staged_batch lay_out(const wimax_burst_request* bursts, size_t n, unsigned char* h) override;
+    void enqueue_bins() override;
+    void enqueue_assembly() override;
+
+    //! Staging: burst table, one run of each stage per burst, data octets.
+    using tables = staged_tables<wimax_burst_desc, scramble_run, conv_run, permute_run, map_run>;
+    static tables tables_for(size_t n_bursts);
+    //! The batch runner's sizes.
+    static burst_batch_limits limits(const wimax_tx_params& p);
+
+    const tables d_tables;
+    lfsr_period_table d_table;
+
+    // Constant tables on the device.
+    device_buffer<uint8_t> d_seq;        //!< the randomizer's period table
+    device_buffer<uint32_t> d_perm;      //!< interleaver tables (192/1, 384/2, 768/4, 1152/6)
+    device_buffer<uint32_t> d_place;     //!< bin of data subcarrier d = 0..191
+    device_buffer<uint8_t> d_w;          //!< pilot PRBS w_k, k = 0..2046
+    std::vector<unsigned> d_perm_offset; //!< per profile: its table in d_perm
+    std::vector<conv_code> d_codes;      //!< per profile
+
+    // Work buffers, sized for d_max_symbols data symbols.
+    device_buffer<uint8_t> d_src; //!< source bits, randomized in place
+    device_buffer<uint8_t> d_rs;  //!< RS-encoded bits
+    device_buffer<uint8_t> d_coded;
+    device_buffer<uint8_t> d_interleaved;
+
+    // The staged batch.
+    size_t d_n_src = 0, d_n_rs = 0, d_n_coded = 0; //!< bits in the batch's buffers
+    size_t d_max_src = 0, d_max_rs = 0, d_max_coded = 0, d_max_blocks = 0, d_max_samples = 0;
+};
+
+wimax_tx_cuda::tables wimax_tx_cuda::tables_for(size_t n_bursts)
+{
+    return tables(n_bursts, { 1, 1, 1, 1 });
+}
+
+burst_batch_limits wimax_tx_cuda::limits(const wimax_tx_params& p)
+{
+    p.validate(); // before the sizes are computed from it
+    const size_t max_symbols = p.symbols_per_batch();
+    const size_t n_b = p.max_bursts_per_batch;
+    const size_t symbol = fft_len + fft_len / size_t(p.cp_div);
+    return { fft_len,
+             n_b,
+             max_symbols,
+             n_b * wimax_preamble_symbols(p.preamble) * symbol + max_symbols * symbol,
+             tables_for(n_b).octets() + n_b * p.max_burst_bytes,
+             "bursts" };
 }
 
 wimax_tx_cuda::wimax_tx_cuda(const wimax_tx_params& p, const device_spec& dev)
-    : wimax_tx(p), d_device(activate(dev)), d_table(lfsr_for(phy_standard::ieee80216))
+    : burst_tx_cuda(p, dev, limits(p)), d_tables(tables_for(p.max_bursts_per_batch)),
+      d_table(lfsr_for(phy_standard::ieee80216))
 {
-    const size_t n_b = p.max_bursts_per_batch;
     const size_t n_sym = d_max_symbols;
 
     // Constant tables.
-    d_seq = device_buffer<uint8_t>(d_table.period());
-    GPUOFDM_CUDA_CHECK(
-        cudaMemcpy(d_seq.get(), d_table.bits().data(), d_table.period(), cudaMemcpyHostToDevice));
+    d_seq = upload(d_table.bits());
     std::vector<uint32_t> perm;
     std::vector<unsigned> table_at(4, 0);
     const int n_cbps[4] = { 192, 384, 768, 1152 };
@@ -162,74 +230,22 @@ wimax_tx_cuda::wimax_tx_cuda(const wimax_tx_params& p, const device_spec& dev)
         d_perm_offset.push_back(table_at[table_index(r.n_cbps)]);
         d_codes.push_back(make_conv_code(phy_standard::ieee80216, r.cc_rate));
     }
-    d_perm = device_buffer<uint32_t>(perm.size());
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_perm.get(), perm.data(), perm.size() * sizeof(uint32_t),
-                                  cudaMemcpyHostToDevice));
-    const auto& place = wimax_data_bins();
-    d_place = device_buffer<uint32_t>(place.size());
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_place.get(), place.data(), place.size() * sizeof(uint32_t),
-                                  cudaMemcpyHostToDevice));
+    d_perm = upload(perm);
+    d_place = upload(wimax_data_bins());
     std::vector<uint8_t> w(wimax_pilot_period);
     for (unsigned k = 0; k < wimax_pilot_period; k++)
         w[k] = uint8_t(wimax_pilot_w(k, p.uplink));
-    d_w = device_buffer<uint8_t>(w.size());
-    GPUOFDM_CUDA_CHECK(cudaMemcpy(d_w.get(), w.data(), w.size(), cudaMemcpyHostToDevice));
-    d_dev_preamble = device_buffer<cfloat>(std::max<size_t>(1, d_preamble.size()));
-    if (!d_preamble.empty())
-        GPUOFDM_CUDA_CHECK(cudaMemcpy(d_dev_preamble.get(), d_preamble.data(),
-                                      d_preamble.size() * sizeof(cfloat), cudaMemcpyHostToDevice));
-
-    // Staging: burst table, one run of each stage per burst, data octets.
-    d_off_scramble = align16(n_b * sizeof(wimax_burst_desc));
-    d_off_conv = d_off_scramble + align16(n_b * sizeof(scramble_run));
-    d_off_permute = d_off_conv + align16(n_b * sizeof(conv_run));
-    d_off_map = d_off_permute + align16(n_b * sizeof(permute_run));
-    d_off_data = d_off_map + align16(n_b * sizeof(map_run));
-    d_stage_bytes = d_off_data + n_b * p.max_burst_bytes;
-    d_host_stage = pinned_buffer<unsigned char>(d_stage_bytes);
-    d_stage = device_buffer<unsigned char>(d_stage_bytes);
+    d_w = upload(w);
 
     d_src = device_buffer<uint8_t>(n_sym * max_src_per_symbol);
     d_rs = device_buffer<uint8_t>(n_sym * max_rs_per_symbol);
     d_coded = device_buffer<uint8_t>(n_sym * max_coded_per_symbol);
     d_interleaved = device_buffer<uint8_t>(n_sym * max_coded_per_symbol);
-    d_bins = device_buffer<cfloat>(n_sym * fft_len);
-    d_time = device_buffer<cfloat>(n_sym * fft_len);
-    const size_t max_out = n_b * preamble_samples() + n_sym * symbol_samples();
-    d_out = device_buffer<cfloat>(max_out);
-    d_host_out = pinned_buffer<cfloat>(std::max(max_out, n_sym * fft_len));
-    d_host_bits = pinned_buffer<uint8_t>(n_sym * max_coded_per_symbol);
-    d_plans = std::make_unique<cufft_batch_plans>(fft_len, n_sym, d_stream.get());
 }
 
-size_t wimax_tx_cuda::batch_size(const wimax_burst_request* bursts, size_t n) const
+staged_batch wimax_tx_cuda::lay_out(const wimax_burst_request* bursts, size_t n, unsigned char* h)
 {
-    size_t k = 0, symbols = 0;
-    while (k < n && k < d_params.max_bursts_per_batch) {
-        const size_t s = burst_symbols(bursts[k].len, bursts[k].rate_id);
-        if (k > 0 && symbols + s > d_max_symbols)
-            break;
-        symbols += s;
-        k++;
-    }
-    return k;
-}
-
-void wimax_tx_cuda::stage(const wimax_burst_request* bursts, size_t n)
-{
-    use_device(d_device.cuda_index);
-    validate(bursts, n);
-    if (n == 0 || n > batch_size(bursts, n))
-        throw std::invalid_argument(
-            "n_bursts: a staged batch must hold 1..batch_size() bursts, got " + std::to_string(n));
-    d_stream.synchronize(); // the previous batch's copies are done with the staging
-
-    unsigned char* h = d_host_stage.get();
-    auto* descs = reinterpret_cast<wimax_burst_desc*>(h);
-    auto* sr = reinterpret_cast<scramble_run*>(h + d_off_scramble);
-    auto* cr = reinterpret_cast<conv_run*>(h + d_off_conv);
-    auto* pr = reinterpret_cast<permute_run*>(h + d_off_permute);
-    auto* mr = reinterpret_cast<map_run*>(h + d_off_map);
+    const auto [descs, sr, cr, pr, mr] = d_tables.at(h);
     unsigned long long data_off = 0, src_off = 0, rs_off = 0, coded_off = 0, sym_off = 0,
                        sample_off = 0;
     d_max_src = d_max_rs = d_max_coded = d_max_blocks = d_max_samples = 0;
@@ -246,7 +262,7 @@ void wimax_tx_cuda::stage(const wimax_burst_request* bursts, size_t n)
                                      rs_off,           sym_off,
                                      sample_off,       unsigned(b.len),
                                      unsigned(blocks), rs_make_code(r.rs.n, r.rs.k, r.rs.t) };
-        std::memcpy(h + d_off_data + data_off, b.data, b.len);
+        std::memcpy(h + d_tables.octets() + data_off, b.data, b.len);
         // The randomizer from the burst's seed (the register as scrambler.cc loads it),
         // over data and padding; the tail byte stays 0x00 (8.3.3.1, 8.3.3.2).
         scrambler_params sp;
@@ -279,32 +295,21 @@ void wimax_tx_cuda::stage(const wimax_burst_request* bursts, size_t n)
         sym_off += blocks;
         sample_off += samples;
     }
-    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_stage.get(), h, d_off_data + data_off,
-                                       cudaMemcpyHostToDevice, d_stream.get()));
-    d_n_bursts = n;
-    d_n_symbols = sym_off;
-    d_n_samples = sample_off;
     d_n_src = src_off;
     d_n_rs = rs_off;
     d_n_coded = coded_off;
+    return { n, size_t(sym_off), size_t(sample_off), size_t(d_tables.octets() + data_off) };
 }
 
-void wimax_tx_cuda::launch_bins()
+void wimax_tx_cuda::enqueue_bins()
 {
-    use_device(d_device.cuda_index);
-    if (d_n_bursts == 0)
-        return;
-    const cudaStream_t s = d_stream.get();
-    const size_t n_b = d_n_bursts;
-    const unsigned char* st = d_stage.get();
-    const auto* descs = reinterpret_cast<const wimax_burst_desc*>(st);
-    const auto* sr = reinterpret_cast<const scramble_run*>(st + d_off_scramble);
-    const auto* cr = reinterpret_cast<const conv_run*>(st + d_off_conv);
-    const auto* pr = reinterpret_cast<const permute_run*>(st + d_off_permute);
-    const auto* mr = reinterpret_cast<const map_run*>(st + d_off_map);
+    const cudaStream_t s = stream();
+    const size_t n_b = staged().bursts;
+    const unsigned char* st = device_stage();
+    const auto [descs, sr, cr, pr, mr] = d_tables.at(st);
 
-    wimax_src_kernel<<<runs_grid(d_max_src, n_b), 256, 0, s>>>(descs, st + d_off_data, d_src.get(),
-                                                               n_b);
+    wimax_src_kernel<<<runs_grid(d_max_src, n_b), 256, 0, s>>>(descs, st + d_tables.octets(),
+                                                               d_src.get(), n_b);
     GPUOFDM_CUDA_CHECK_LAUNCH(wimax_src_kernel);
     launch_scramble(d_src.get(), d_src.get(), d_seq.get(), d_table.period(), sr, n_b, d_max_src, s);
     wimax_rs_kernel<<<runs_grid(d_max_blocks, n_b), 256, 0, s>>>(descs, d_src.get(), d_rs.get(),
@@ -313,50 +318,23 @@ void wimax_tx_cuda::launch_bins()
     launch_conv_encode(d_rs.get(), d_coded.get(), cr, n_b, d_max_rs, s);
     launch_permute(d_coded.get(), d_interleaved.get(), d_perm.get(), pr, n_b, d_max_coded, false,
                    s);
-    launch_map(d_interleaved.get(), d_bins.get(), d_place.get(), mr, n_b,
-               d_max_blocks * data_carriers, s);
+    launch_map(d_interleaved.get(), bins(), d_place.get(), mr, n_b, d_max_blocks * data_carriers,
+               s);
     wimax_pilots_kernel<<<runs_grid(d_max_blocks * wimax_nondata, n_b), 256, 0, s>>>(
-        descs, d_w.get(), reinterpret_cast<float2*>(d_bins.get()),
+        descs, d_w.get(), reinterpret_cast<float2*>(bins()),
         wimax_preamble_symbols(d_params.preamble), d_params.uplink, n_b);
     GPUOFDM_CUDA_CHECK_LAUNCH(wimax_pilots_kernel);
 }
 
-void wimax_tx_cuda::launch()
+void wimax_tx_cuda::enqueue_assembly()
 {
-    if (d_n_bursts == 0)
-        return;
-    launch_bins();
-    d_plans->exec(reinterpret_cast<cufftComplex*>(d_bins.get()),
-                  reinterpret_cast<cufftComplex*>(d_time.get()), d_n_symbols, CUFFT_INVERSE);
     // The same float as the CPU twin's OFDM modulator scale.
     const float scale = d_params.scale / float(fft_len);
-    wimax_assemble_kernel<<<runs_grid(d_max_samples, d_n_bursts), 256, 0, d_stream.get()>>>(
-        reinterpret_cast<const wimax_burst_desc*>(d_stage.get()),
-        reinterpret_cast<const float2*>(d_time.get()),
-        reinterpret_cast<const float2*>(d_dev_preamble.get()),
-        reinterpret_cast<float2*>(d_out.get()), unsigned(preamble_samples()), unsigned(cp_len()),
-        scale, d_n_bursts);
+    wimax_assemble_kernel<<<runs_grid(d_max_samples, staged().bursts), 256, 0, stream()>>>(
+        d_tables.descs(device_stage()), reinterpret_cast<const float2*>(time()),
+        reinterpret_cast<const float2*>(device_preamble()), reinterpret_cast<float2*>(out()),
+        unsigned(preamble_samples()), unsigned(cp_len()), scale, staged().bursts);
     GPUOFDM_CUDA_CHECK_LAUNCH(wimax_assemble_kernel);
-}
-
-void wimax_tx_cuda::fetch(cfloat* out)
-{
-    use_device(d_device.cuda_index);
-    const size_t bytes = d_n_samples * sizeof(cfloat);
-    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), bytes, cudaMemcpyDeviceToHost,
-                                       d_stream.get()));
-    d_stream.synchronize();
-    std::memcpy(out, d_host_out.get(), bytes);
-}
-
-void wimax_tx_cuda::fetch_bins(cfloat* out)
-{
-    use_device(d_device.cuda_index);
-    const size_t bytes = d_n_symbols * fft_len * sizeof(cfloat);
-    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_bins.get(), bytes,
-                                       cudaMemcpyDeviceToHost, d_stream.get()));
-    d_stream.synchronize();
-    std::memcpy(out, d_host_out.get(), bytes);
 }
 
 void wimax_tx_cuda::trace(const wimax_burst_request& burst, wimax_burst_trace& out)
@@ -365,10 +343,9 @@ void wimax_tx_cuda::trace(const wimax_burst_request& burst, wimax_burst_trace& o
     stage(&burst, 1);
     launch_bins();
     auto bits_of = [&](const uint8_t* dev, size_t n) {
-        GPUOFDM_CUDA_CHECK(
-            cudaMemcpyAsync(d_host_bits.get(), dev, n, cudaMemcpyDeviceToHost, d_stream.get()));
-        d_stream.synchronize();
-        return std::vector<uint8_t>(d_host_bits.get(), d_host_bits.get() + n);
+        std::vector<uint8_t> bits(n);
+        copy_back(dev, n, bits.data());
+        return bits;
     };
     auto octets = [](const std::vector<uint8_t>& bits, size_t n_octets) {
         std::vector<uint8_t> o(n_octets, 0);
@@ -382,32 +359,9 @@ void wimax_tx_cuda::trace(const wimax_burst_request& burst, wimax_burst_trace& o
     out.interleaved = bits_of(d_interleaved.get(), d_n_coded);
 }
 
-void wimax_tx_cuda::process(const wimax_burst_request* bursts, size_t n, cfloat* out)
+std::unique_ptr<wimax_tx> make_wimax_tx_cuda(const wimax_tx_params& p, const device_spec& dev)
 {
-    validate(bursts, n);
-    while (n > 0) {
-        const size_t k = batch_size(bursts, n);
-        stage(bursts, k);
-        launch();
-        fetch(out);
-        out += d_n_samples;
-        bursts += k;
-        n -= k;
-    }
-}
-
-void wimax_tx_cuda::process_bins(const wimax_burst_request* bursts, size_t n, cfloat* bins)
-{
-    validate(bursts, n);
-    while (n > 0) {
-        const size_t k = batch_size(bursts, n);
-        stage(bursts, k);
-        launch_bins();
-        fetch_bins(bins);
-        bins += d_n_symbols * fft_len;
-        bursts += k;
-        n -= k;
-    }
+    return std::make_unique<wimax_tx_cuda>(p, dev);
 }
 
 } // namespace gr::gpuofdm::core

@@ -13,7 +13,7 @@
 #include "wifi/wifi_tx.h"
 
 #ifdef GPUOFDM_HAVE_CUDA
-#include "wifi/wifi_tx_cuda.h"
+#include "runtime/burst_batch.h"
 #endif
 
 #include <cmath>
@@ -408,10 +408,13 @@ TEST(wifi_tx, cuda_device_resident_relaunch)
     core::wifi_tx_params p;
     p.max_frames_per_batch = 4;
     p.max_psdu_bytes = 1500;
-    core::wifi_tx_cuda gpu(p, core::resolve_device("cuda"));
+    auto tx = core::make_wifi_tx(p, core::resolve_device("cuda"));
+    auto* batch = dynamic_cast<core::device_burst_batch<core::wifi_frame_request>*>(tx.get());
+    ASSERT_NE(batch, nullptr);
+    auto& gpu = *batch;
     random_frames rf(4, 1500, 6);
     ASSERT_EQ(gpu.batch_size(rf.requests.data(), rf.requests.size()), 4u);
-    const auto want = run(gpu, rf.requests);
+    const auto want = run(*tx, rf.requests);
     gpu.stage(rf.requests.data(), 4);
     EXPECT_EQ(gpu.staged_samples(), want.size());
     gpu.launch();

@@ -7,15 +7,18 @@
 // 802.16-2004 OFDM-256 transmitter: the 8.3.3.5.1 example through the chain's bit stages,
 // the pilots (8.3.3.4.2) and the preamble (8.3.3.6) against the equations written here,
 // the data subcarriers against an independent 802.16 QPSK map, the OFDM symbols against a
-// direct inverse DFT, padding, bad input, and CUDA against the CPU twin.
+// direct inverse DFT, padding, bad input, and CUDA against the CPU twin (process() and the
+// device-resident batch).
 
 #include "tx_test_vectors.h"
+#include "runtime/burst_batch.h"
 #include "wimax/wimax_tx.h"
 
 #include <cmath>
 #include <complex>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 using namespace gr::gpuofdm;
 using core::cfloat;
@@ -439,4 +442,33 @@ TEST(wimax_tx, cuda_matches_cpu_every_profile)
             EXPECT_EQ(a.interleaved, b.interleaved) << "profile " << i;
         }
     }
+}
+
+TEST(wimax_tx, cuda_device_resident_relaunch)
+{
+    GPUOFDM_REQUIRE_GPU();
+    // Stage once, launch repeatedly, fetch: the same samples as process().
+    wimax_tx_params p;
+    p.max_bursts_per_batch = 3;
+    p.max_burst_bytes = 600;
+    auto tx = core::make_wimax_tx(p, core::device_spec{ core::backend::cuda, 0 });
+    auto* batch = dynamic_cast<core::device_burst_batch<wimax_burst_request>*>(tx.get());
+    ASSERT_NE(batch, nullptr);
+    std::vector<std::vector<uint8_t>> payloads;
+    std::vector<wimax_burst_request> bursts;
+    for (int i = 0; i < 3; i++) {
+        payloads.push_back(random_octets(size_t(12 * (i + 1) * 10 - 1), uint32_t(40 + i)));
+        bursts.push_back({ payloads.back().data(), payloads.back().size(), 0, 1 + i });
+    }
+    std::vector<cfloat> want(tx->total_samples(bursts));
+    tx->process(bursts, want.data());
+    ASSERT_EQ(batch->batch_size(bursts.data(), bursts.size()), 3u);
+    batch->stage(bursts.data(), 3);
+    EXPECT_EQ(batch->staged_samples(), want.size());
+    batch->launch();
+    batch->launch();
+    std::vector<cfloat> got(batch->staged_samples());
+    batch->fetch(got.data());
+    EXPECT_EQ(got, want);
+    EXPECT_THROW(batch->stage(bursts.data(), 0), std::invalid_argument);
 }
