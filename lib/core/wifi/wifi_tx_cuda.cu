@@ -180,7 +180,7 @@ wifi_tx_cuda::wifi_tx_cuda(const wifi_tx_params& p, const device_spec& dev)
     const size_t max_out = n_fr * (preamble_samples + 1) + n_sym * symbol_samples;
     d_out = device_buffer<cfloat>(max_out);
     d_host_out = pinned_buffer<cfloat>(max_out);
-    d_plans = std::make_unique<cufft_batch_plans>(fft_len, n_sym, d_stream.get());
+    d_plans = std::make_unique<cufft_batch_plans>(fft_len, n_sym, d_ctx->stream());
 }
 
 size_t wifi_tx_cuda::batch_size(const wifi_frame_request* frames, size_t n) const
@@ -205,7 +205,7 @@ void wifi_tx_cuda::stage(const wifi_frame_request* frames, size_t n)
         throw std::invalid_argument(
             "n_frames: a staged batch must hold 1..batch_size() frames, got " + std::to_string(n));
     // The previous batch's copies must be done with the staging buffers.
-    d_stream.synchronize();
+    d_ctx->synchronize();
 
     unsigned char* h = d_host_stage.get();
     auto* descs = reinterpret_cast<wifi_frame_desc*>(h);
@@ -259,7 +259,7 @@ void wifi_tx_cuda::stage(const wifi_frame_request* frames, size_t n)
         sample_off += samples;
     }
     GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_stage.get(), h, d_off_psdu + psdu_off,
-                                       cudaMemcpyHostToDevice, d_stream.get()));
+                                       cudaMemcpyHostToDevice, d_ctx->stream()));
     d_n_frames = n;
     d_n_symbols = sym_off;
     d_n_samples = sample_off;
@@ -270,7 +270,7 @@ void wifi_tx_cuda::launch_bins()
     use_device(d_device.cuda_index);
     if (d_n_frames == 0)
         return;
-    const cudaStream_t s = d_stream.get();
+    const cudaStream_t s = d_ctx->stream();
     const size_t n_fr = d_n_frames;
     const unsigned char* st = d_stage.get();
     const auto* descs = reinterpret_cast<const wifi_frame_desc*>(st);
@@ -303,7 +303,7 @@ void wifi_tx_cuda::launch()
                   reinterpret_cast<cufftComplex*>(d_time.get()), d_n_symbols, CUFFT_INVERSE);
     // The same float as the CPU twin's OFDM modulator scale.
     const float scale = d_params.scale / float(fft_len);
-    wifi_assemble_kernel<<<runs_grid(d_max_samples, d_n_frames), 256, 0, d_stream.get()>>>(
+    wifi_assemble_kernel<<<runs_grid(d_max_samples, d_n_frames), 256, 0, d_ctx->stream()>>>(
         reinterpret_cast<const wifi_frame_desc*>(d_stage.get()),
         reinterpret_cast<const float2*>(d_time.get()),
         reinterpret_cast<const float2*>(d_dev_preamble.get()),
@@ -316,8 +316,8 @@ void wifi_tx_cuda::fetch(cfloat* out)
     use_device(d_device.cuda_index);
     const size_t bytes = d_n_samples * sizeof(cfloat);
     GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), bytes, cudaMemcpyDeviceToHost,
-                                       d_stream.get()));
-    d_stream.synchronize();
+                                       d_ctx->stream()));
+    d_ctx->synchronize();
     std::memcpy(out, d_host_out.get(), bytes);
 }
 
@@ -326,8 +326,8 @@ void wifi_tx_cuda::fetch_bins(cfloat* out)
     use_device(d_device.cuda_index);
     const size_t bytes = d_n_symbols * fft_len * sizeof(cfloat);
     GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_bins.get(), bytes,
-                                       cudaMemcpyDeviceToHost, d_stream.get()));
-    d_stream.synchronize();
+                                       cudaMemcpyDeviceToHost, d_ctx->stream()));
+    d_ctx->synchronize();
     std::memcpy(out, d_host_out.get(), bytes);
 }
 

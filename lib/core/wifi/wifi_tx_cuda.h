@@ -11,6 +11,7 @@
 // for the device-resident half).
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "runtime/cufft_plans.h"
 #include "fec/scrambler.h"
 #include "wifi/wifi_tx.h"
@@ -65,7 +66,7 @@ public:
     size_t staged_frames() const { return d_n_frames; }
     size_t staged_symbols() const { return d_n_symbols; }
     size_t staged_samples() const { return d_n_samples; }
-    cudaStream_t stream() const { return d_stream.get(); }
+    cudaStream_t stream() const { return d_ctx->stream(); }
     const cfloat* device_output() const { return d_out.get(); }
     const cfloat* device_bins() const { return d_bins.get(); }
 
@@ -73,7 +74,7 @@ private:
     static device_spec activate(const device_spec& dev);
 
     device_spec d_device;
-    cuda_stream d_stream;
+    cuda_context_ptr d_ctx = make_cuda_context(d_device); //!< its own: the stage runs alone
     lfsr_period_table d_table;
 
     // Constant tables on the device.

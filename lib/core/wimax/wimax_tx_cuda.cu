@@ -199,7 +199,7 @@ wimax_tx_cuda::wimax_tx_cuda(const wimax_tx_params& p, const device_spec& dev)
     d_out = device_buffer<cfloat>(max_out);
     d_host_out = pinned_buffer<cfloat>(std::max(max_out, n_sym * fft_len));
     d_host_bits = pinned_buffer<uint8_t>(n_sym * max_coded_per_symbol);
-    d_plans = std::make_unique<cufft_batch_plans>(fft_len, n_sym, d_stream.get());
+    d_plans = std::make_unique<cufft_batch_plans>(fft_len, n_sym, d_ctx->stream());
 }
 
 size_t wimax_tx_cuda::batch_size(const wimax_burst_request* bursts, size_t n) const
@@ -222,7 +222,7 @@ void wimax_tx_cuda::stage(const wimax_burst_request* bursts, size_t n)
     if (n == 0 || n > batch_size(bursts, n))
         throw std::invalid_argument(
             "n_bursts: a staged batch must hold 1..batch_size() bursts, got " + std::to_string(n));
-    d_stream.synchronize(); // the previous batch's copies are done with the staging
+    d_ctx->synchronize(); // the previous batch's copies are done with the staging
 
     unsigned char* h = d_host_stage.get();
     auto* descs = reinterpret_cast<wimax_burst_desc*>(h);
@@ -280,7 +280,7 @@ void wimax_tx_cuda::stage(const wimax_burst_request* bursts, size_t n)
         sample_off += samples;
     }
     GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_stage.get(), h, d_off_data + data_off,
-                                       cudaMemcpyHostToDevice, d_stream.get()));
+                                       cudaMemcpyHostToDevice, d_ctx->stream()));
     d_n_bursts = n;
     d_n_symbols = sym_off;
     d_n_samples = sample_off;
@@ -294,7 +294,7 @@ void wimax_tx_cuda::launch_bins()
     use_device(d_device.cuda_index);
     if (d_n_bursts == 0)
         return;
-    const cudaStream_t s = d_stream.get();
+    const cudaStream_t s = d_ctx->stream();
     const size_t n_b = d_n_bursts;
     const unsigned char* st = d_stage.get();
     const auto* descs = reinterpret_cast<const wimax_burst_desc*>(st);
@@ -330,7 +330,7 @@ void wimax_tx_cuda::launch()
                   reinterpret_cast<cufftComplex*>(d_time.get()), d_n_symbols, CUFFT_INVERSE);
     // The same float as the CPU twin's OFDM modulator scale.
     const float scale = d_params.scale / float(fft_len);
-    wimax_assemble_kernel<<<runs_grid(d_max_samples, d_n_bursts), 256, 0, d_stream.get()>>>(
+    wimax_assemble_kernel<<<runs_grid(d_max_samples, d_n_bursts), 256, 0, d_ctx->stream()>>>(
         reinterpret_cast<const wimax_burst_desc*>(d_stage.get()),
         reinterpret_cast<const float2*>(d_time.get()),
         reinterpret_cast<const float2*>(d_dev_preamble.get()),
@@ -344,8 +344,8 @@ void wimax_tx_cuda::fetch(cfloat* out)
     use_device(d_device.cuda_index);
     const size_t bytes = d_n_samples * sizeof(cfloat);
     GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), bytes, cudaMemcpyDeviceToHost,
-                                       d_stream.get()));
-    d_stream.synchronize();
+                                       d_ctx->stream()));
+    d_ctx->synchronize();
     std::memcpy(out, d_host_out.get(), bytes);
 }
 
@@ -354,8 +354,8 @@ void wimax_tx_cuda::fetch_bins(cfloat* out)
     use_device(d_device.cuda_index);
     const size_t bytes = d_n_symbols * fft_len * sizeof(cfloat);
     GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_bins.get(), bytes,
-                                       cudaMemcpyDeviceToHost, d_stream.get()));
-    d_stream.synchronize();
+                                       cudaMemcpyDeviceToHost, d_ctx->stream()));
+    d_ctx->synchronize();
     std::memcpy(out, d_host_out.get(), bytes);
 }
 
@@ -366,8 +366,8 @@ void wimax_tx_cuda::trace(const wimax_burst_request& burst, wimax_burst_trace& o
     launch_bins();
     auto bits_of = [&](const uint8_t* dev, size_t n) {
         GPUOFDM_CUDA_CHECK(
-            cudaMemcpyAsync(d_host_bits.get(), dev, n, cudaMemcpyDeviceToHost, d_stream.get()));
-        d_stream.synchronize();
+            cudaMemcpyAsync(d_host_bits.get(), dev, n, cudaMemcpyDeviceToHost, d_ctx->stream()));
+        d_ctx->synchronize();
         return std::vector<uint8_t>(d_host_bits.get(), d_host_bits.get() + n);
     };
     auto octets = [](const std::vector<uint8_t>& bits, size_t n_octets) {

@@ -11,6 +11,7 @@
 // for the device-resident half).
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "runtime/cufft_plans.h"
 #include "fec/scrambler.h"
 #include "wimax/wimax_tx.h"
@@ -63,7 +64,7 @@ public:
     size_t staged_bursts() const { return d_n_bursts; }
     size_t staged_symbols() const { return d_n_symbols; }
     size_t staged_samples() const { return d_n_samples; }
-    cudaStream_t stream() const { return d_stream.get(); }
+    cudaStream_t stream() const { return d_ctx->stream(); }
     const cfloat* device_output() const { return d_out.get(); }
     const cfloat* device_bins() const { return d_bins.get(); }
 
@@ -71,7 +72,7 @@ private:
     static device_spec activate(const device_spec& dev);
 
     device_spec d_device;
-    cuda_stream d_stream;
+    cuda_context_ptr d_ctx = make_cuda_context(d_device); //!< its own: the stage runs alone
     lfsr_period_table d_table;
 
     // Constant tables on the device.
