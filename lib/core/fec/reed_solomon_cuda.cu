@@ -8,6 +8,7 @@
 // rs_encode_one / rs_decode_one (reed_solomon_common.h) unchanged.
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "fec/reed_solomon.h"
 
 #include <algorithm>
@@ -64,13 +65,13 @@ public:
             const size_t b = std::min(d_batch, n_codewords - done);
             std::memcpy(d_host_in.get(), in + done * k, b * k);
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), d_host_in.get(), b * k,
-                                               cudaMemcpyHostToDevice, d_stream.get()));
-            rs_encode_kernel<<<blocks(b), rs_threads, 0, d_stream.get()>>>(d_in.get(), d_out.get(),
-                                                                           uint32_t(b), d_code);
+                                               cudaMemcpyHostToDevice, d_ctx->stream()));
+            rs_encode_kernel<<<blocks(b), rs_threads, 0, d_ctx->stream()>>>(d_in.get(), d_out.get(),
+                                                                            uint32_t(b), d_code);
             GPUOFDM_CUDA_CHECK_LAUNCH(rs_encode_kernel);
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), b * n,
-                                               cudaMemcpyDeviceToHost, d_stream.get()));
-            d_stream.synchronize();
+                                               cudaMemcpyDeviceToHost, d_ctx->stream()));
+            d_ctx->synchronize();
             std::memcpy(out + done * n, d_host_out.get(), b * n);
         }
     }
@@ -84,16 +85,16 @@ public:
             const size_t b = std::min(d_batch, n_codewords - done);
             std::memcpy(d_host_in.get(), in + done * n, b * n);
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), d_host_in.get(), b * n,
-                                               cudaMemcpyHostToDevice, d_stream.get()));
-            rs_decode_kernel<<<blocks(b), rs_threads, 0, d_stream.get()>>>(
+                                               cudaMemcpyHostToDevice, d_ctx->stream()));
+            rs_decode_kernel<<<blocks(b), rs_threads, 0, d_ctx->stream()>>>(
                 d_in.get(), d_out.get(), d_status.get(), uint32_t(b), d_code);
             GPUOFDM_CUDA_CHECK_LAUNCH(rs_decode_kernel);
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), b * k,
-                                               cudaMemcpyDeviceToHost, d_stream.get()));
+                                               cudaMemcpyDeviceToHost, d_ctx->stream()));
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_status.get(), d_status.get(),
                                                b * sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                               d_stream.get()));
-            d_stream.synchronize();
+                                               d_ctx->stream()));
+            d_ctx->synchronize();
             std::memcpy(out + done * k, d_host_out.get(), b * k);
             std::memcpy(status + done, d_host_status.get(), b * sizeof(int32_t));
             for (size_t i = 0; i < b; i++)
@@ -113,7 +114,7 @@ private:
 
     device_spec d_device;
     size_t d_batch;
-    cuda_stream d_stream;
+    cuda_context_ptr d_ctx = make_cuda_context(d_device); //!< its own: the stage runs alone
     device_buffer<uint8_t> d_in;
     device_buffer<uint8_t> d_out;
     device_buffer<int32_t> d_status;

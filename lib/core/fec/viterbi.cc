@@ -272,19 +272,26 @@ void viterbi_decoder::device_decode_frames(size_t, size_t)
     throw std::logic_error("viterbi_decoder: device_decode_frames needs the CUDA backend");
 }
 
+void viterbi_decoder::enqueue_decode_frames(size_t, size_t)
+{
+    throw std::logic_error("viterbi_decoder: enqueue_decode_frames needs the CUDA backend");
+}
+
 void viterbi_decoder::device_fetch(uint8_t*, size_t)
 {
     throw std::logic_error("viterbi_decoder: device_fetch needs the CUDA backend");
 }
 
 std::unique_ptr<viterbi_decoder> make_viterbi_decoder(const viterbi_params& p,
-                                                      const device_spec& dev)
+                                                      const device_spec& dev,
+                                                      const cuda_context_ptr& ctx)
 {
     if (!dev.is_cuda())
         return std::make_unique<viterbi_decoder_cpu>(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return make_viterbi_decoder_cuda(p, dev);
+    return make_viterbi_decoder_cuda(p, dev, ctx);
 #else
+    (void)ctx;
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif
 }

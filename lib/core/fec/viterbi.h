@@ -178,9 +178,10 @@ public:
      * memory of this decoder's device, to the LLR buffer from value \p at on
      * (at + n_llr <= 2 max_steps), so that frames gathered from anywhere on the device can be
      * decoded without a trip through the host. The copy is queued on the decoder's stream
-     * and does not wait: whatever writes d_llr must be complete when it is called (e.g. the
-     * caller's stream synchronized), and d_llr must stay unchanged until the next
-     * device_decode_frames(), which runs after the copy and waits for it.
+     * and does not wait: whatever writes d_llr must be queued before it on the same stream
+     * (a chain whose stages share one cuda_context) or complete when it is called, and
+     * d_llr must stay unchanged until the next device_decode_frames(), which runs after
+     * the copy.
      *
      * With \p rows > 1 it gathers rows blocks of n_llr values, block r from
      * d_llr + r src_pitch, packed from \p at on (at + rows n_llr <= 2 max_steps): many
@@ -189,6 +190,11 @@ public:
     virtual void device_load_from_device(
         const float* d_llr, size_t n_llr, size_t at = 0, size_t rows = 1, size_t src_pitch = 0);
     virtual void device_decode_frames(size_t frame_steps, size_t n_frames);
+    /*!
+     * \brief As device_decode_frames(), queued on the decoder's stream without waiting (a
+     * chain's entry point: device_fetch(), which waits, follows it on the same stream).
+     */
+    virtual void enqueue_decode_frames(size_t frame_steps, size_t n_frames);
     virtual void device_fetch(uint8_t* out, size_t n_bits);
 
 protected:
@@ -202,8 +208,10 @@ protected:
 };
 
 //! Chunked decoder on the CPU twin or a CUDA device ("cpu" / "cuda:N" resolved).
+//! On CUDA, \p ctx is the chain's context to enqueue on (null: one of its own).
 std::unique_ptr<viterbi_decoder> make_viterbi_decoder(const viterbi_params& p,
-                                                      const device_spec& dev);
+                                                      const device_spec& dev,
+                                                      const cuda_context_ptr& ctx = nullptr);
 
 /*!
  * \brief CPU twin: the same chunk algorithm and arithmetic as the kernel (butterflies on
@@ -238,7 +246,8 @@ private:
 #ifdef GPUOFDM_HAVE_CUDA
 //! CUDA backend (defined in viterbi_cuda.cu).
 std::unique_ptr<viterbi_decoder> make_viterbi_decoder_cuda(const viterbi_params& p,
-                                                           const device_spec& dev);
+                                                           const device_spec& dev,
+                                                           const cuda_context_ptr& ctx = nullptr);
 #endif
 
 /*!

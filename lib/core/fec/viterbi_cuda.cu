@@ -9,6 +9,7 @@
 // comes from viterbi_common.h, as in the CPU twin.
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "runtime/cuda_pinned.h"
 #include "fec/viterbi.h"
 
@@ -91,14 +92,17 @@ __global__ void viterbi_chunk_kernel(const float* __restrict__ llr,
 
 /*!
  * \brief CUDA backend of viterbi_decoder: device and pinned buffers sized once for
- * max_steps, one stream, one kernel launch per job.
+ * max_steps, its context's stream, one kernel launch per job.
  */
 class viterbi_decoder_cuda : public viterbi_decoder
 {
 public:
-    viterbi_decoder_cuda(const viterbi_params& p, const device_spec& dev)
-        : viterbi_decoder(p), d_device(activate(dev)),
-          d_dec_words(2 * (d_params.chunk_len + d_params.traceback)), d_llr(2 * d_params.max_steps),
+    viterbi_decoder_cuda(const viterbi_params& p,
+                         const device_spec& dev,
+                         const cuda_context_ptr& ctx)
+        : viterbi_decoder(p), d_device(dev),
+          d_dec_words(2 * (d_params.chunk_len + d_params.traceback)),
+          d_ctx(cuda_context::for_stage(dev, ctx)), d_llr(2 * d_params.max_steps),
           d_dec(max_chunks() * d_dec_words), d_out(d_params.max_steps),
           d_host_llr(2 * d_params.max_steps), d_host_out(d_params.max_steps),
           d_pinned(dev.cuda_index)
@@ -128,15 +132,15 @@ public:
         if (!direct_in)
             std::memcpy(d_host_llr.get(), llr, in_bytes);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), direct_in ? llr : d_host_llr.get(),
-                                           in_bytes, cudaMemcpyHostToDevice, d_stream.get()));
+                                           in_bytes, cudaMemcpyHostToDevice, d_ctx->stream()));
         const uint64_t warps = job.n_segments * n_chunks;
         const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
-        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_stream.get()>>>(
+        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_ctx->stream()>>>(
             d_llr.get(), job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
         GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(), n_out,
-                                           cudaMemcpyDeviceToHost, d_stream.get()));
-        d_stream.synchronize();
+                                           cudaMemcpyDeviceToHost, d_ctx->stream()));
+        d_ctx->synchronize();
         if (!direct_out)
             std::memcpy(out, d_host_out.get(), n_out);
     }
@@ -152,8 +156,8 @@ public:
                 ", got " + std::to_string(n_llr));
         use_device(d_device.cuda_index);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), llr, n_llr * sizeof(float),
-                                           cudaMemcpyHostToDevice, d_stream.get()));
-        d_stream.synchronize();
+                                           cudaMemcpyHostToDevice, d_ctx->stream()));
+        d_ctx->synchronize();
     }
 
     void device_load_from_device(
@@ -174,14 +178,20 @@ public:
         // Queued on our stream: device_decode_frames() launches after it on the same stream.
         if (rows == 1)
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get() + at, d_src, n_llr * sizeof(float),
-                                               cudaMemcpyDeviceToDevice, d_stream.get()));
+                                               cudaMemcpyDeviceToDevice, d_ctx->stream()));
         else
             GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_llr.get() + at, n_llr * sizeof(float), d_src,
                                                  src_pitch * sizeof(float), n_llr * sizeof(float),
-                                                 rows, cudaMemcpyDeviceToDevice, d_stream.get()));
+                                                 rows, cudaMemcpyDeviceToDevice, d_ctx->stream()));
     }
 
     void device_decode_frames(size_t frame_steps, size_t n_frames) override
+    {
+        enqueue_decode_frames(frame_steps, n_frames);
+        d_ctx->synchronize();
+    }
+
+    void enqueue_decode_frames(size_t frame_steps, size_t n_frames) override
     {
         viterbi_job job = make_job();
         job.n_segments = n_frames;
@@ -199,10 +209,9 @@ public:
         use_device(d_device.cuda_index);
         const uint64_t warps = n_frames * n_chunks;
         const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
-        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_stream.get()>>>(
+        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_ctx->stream()>>>(
             d_llr.get(), job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
         GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
-        d_stream.synchronize();
     }
 
     void device_fetch(uint8_t* out, size_t n_bits) override
@@ -211,21 +220,14 @@ public:
             throw std::invalid_argument("n_bits: at most max_steps");
         use_device(d_device.cuda_index);
         GPUOFDM_CUDA_CHECK(
-            cudaMemcpyAsync(out, d_out.get(), n_bits, cudaMemcpyDeviceToHost, d_stream.get()));
-        d_stream.synchronize();
+            cudaMemcpyAsync(out, d_out.get(), n_bits, cudaMemcpyDeviceToHost, d_ctx->stream()));
+        d_ctx->synchronize();
     }
 
 private:
-    //! Makes dev current before the stream and buffers are created on it.
-    static device_spec activate(const device_spec& dev)
-    {
-        use_device(dev.cuda_index);
-        return dev;
-    }
-
     device_spec d_device;
-    size_t d_dec_words; //!< decision words per chunk: two per step of L_d + L_t
-    cuda_stream d_stream;
+    size_t d_dec_words;     //!< decision words per chunk: two per step of L_d + L_t
+    cuda_context_ptr d_ctx; //!< made current before the buffers are allocated
     device_buffer<float> d_llr;
     device_buffer<uint32_t> d_dec;
     device_buffer<uint8_t> d_out;
@@ -237,9 +239,10 @@ private:
 } // namespace
 
 std::unique_ptr<viterbi_decoder> make_viterbi_decoder_cuda(const viterbi_params& p,
-                                                           const device_spec& dev)
+                                                           const device_spec& dev,
+                                                           const cuda_context_ptr& ctx)
 {
-    return std::make_unique<viterbi_decoder_cuda>(p, dev);
+    return std::make_unique<viterbi_decoder_cuda>(p, dev, ctx);
 }
 
 } // namespace gr::gpuofdm::core

@@ -8,6 +8,7 @@
 // twin (products and differences rounded one by one, so the floats agree).
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "ofdm/demapper.h"
 
 #include <algorithm>
@@ -85,21 +86,21 @@ protected:
         const size_t n_out = n_points * bits_per_point();
         std::memcpy(d_host_in.get(), in, n_points * sizeof(cfloat));
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), d_host_in.get(), n_points * sizeof(cfloat),
-                                           cudaMemcpyHostToDevice, d_stream.get()));
+                                           cudaMemcpyHostToDevice, d_ctx->stream()));
         if (gain) {
             std::memcpy(d_host_gain.get(), gain, n_points * sizeof(float));
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_gain.get(), d_host_gain.get(),
                                                n_points * sizeof(float), cudaMemcpyHostToDevice,
-                                               d_stream.get()));
+                                               d_ctx->stream()));
         }
         const size_t blocks = std::min<size_t>((n_points + 255) / 256, 65535 * 16);
-        demap_kernel<<<unsigned(blocks), 256, 0, d_stream.get()>>>(
+        demap_kernel<<<unsigned(blocks), 256, 0, d_ctx->stream()>>>(
             reinterpret_cast<const float2*>(d_in.get()), gain ? d_gain.get() : nullptr, d_out.get(),
             n_points, d_params.mod, w, d_params.hard);
         GPUOFDM_CUDA_CHECK_LAUNCH(demap_kernel);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), n_out * sizeof(float),
-                                           cudaMemcpyDeviceToHost, d_stream.get()));
-        d_stream.synchronize();
+                                           cudaMemcpyDeviceToHost, d_ctx->stream()));
+        d_ctx->synchronize();
         std::memcpy(out, d_host_out.get(), n_out * sizeof(float));
     }
 
@@ -111,7 +112,7 @@ private:
     }
 
     device_spec d_device;
-    cuda_stream d_stream;
+    cuda_context_ptr d_ctx = make_cuda_context(d_device); //!< its own: the stage runs alone
     device_buffer<cfloat> d_in;
     device_buffer<float> d_gain;
     device_buffer<float> d_out;

@@ -28,7 +28,7 @@ ofdm_cuda_stage::ofdm_cuda_stage(const ofdm_params& p, const device_spec& dev, b
     d_starts = device_buffer<unsigned long long>(starts.size());
     GPUOFDM_CUDA_CHECK(cudaMemcpy(d_starts.get(), starts.data(), starts.size() * sizeof(starts[0]),
                                   cudaMemcpyHostToDevice));
-    d_plans = std::make_unique<cufft_batch_plans>(n, batch, d_stream.get());
+    d_plans = std::make_unique<cufft_batch_plans>(n, batch, d_ctx->stream());
 }
 
 device_spec ofdm_cuda_stage::activate(const device_spec& dev)
@@ -58,7 +58,7 @@ void ofdm_cuda_stage::process(const cfloat* in, cfloat* out, size_t n_symbols, u
         launch(k, first);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(),
                                            out_bytes, cudaMemcpyDeviceToHost, stream()));
-        d_stream.synchronize();
+        d_ctx->synchronize();
         if (!direct_out)
             std::memcpy(out, d_host_out.get(), out_bytes);
         in += in_bytes / sizeof(cfloat);

@@ -8,6 +8,7 @@
 #define GPUOFDM_CORE_OFDM_STAGES_CUDA_H
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "runtime/cuda_pinned.h"
 #include "runtime/cufft_plans.h"
 #include "ofdm/ofdm_stage.h"
@@ -38,7 +39,7 @@ public:
     virtual void launch(size_t n_symbols, uint64_t first) = 0;
     cfloat* device_input() const { return d_in.get(); }
     cfloat* device_output() const { return d_out.get(); }
-    cudaStream_t stream() const { return d_stream.get(); }
+    cudaStream_t stream() const { return d_ctx->stream(); }
     //! Input and output items of n symbols starting at first.
     virtual size_t input_items(uint64_t first, size_t n) const = 0;
     virtual size_t output_items(uint64_t first, size_t n) const = 0;
@@ -49,7 +50,7 @@ protected:
     static device_spec activate(const device_spec& dev);
 
     device_spec d_device;
-    cuda_stream d_stream;
+    cuda_context_ptr d_ctx = make_cuda_context(d_device); //!< its own: the stage runs alone
     device_buffer<cfloat> d_in;
     device_buffer<cfloat> d_out;
     device_buffer<cfloat> d_bins;               //!< FFT input/output in symbol-major order

@@ -35,13 +35,13 @@ void cuda_bit_staging::run(const void* in,
     if (in_bytes) {
         std::memcpy(d_host_in.get(), in, in_bytes);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), d_host_in.get(), in_bytes,
-                                           cudaMemcpyHostToDevice, d_stream.get()));
+                                           cudaMemcpyHostToDevice, d_ctx->stream()));
     }
     launch();
     if (out_bytes)
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_out.get(), d_out.get(), out_bytes,
-                                           cudaMemcpyDeviceToHost, d_stream.get()));
-    d_stream.synchronize();
+                                           cudaMemcpyDeviceToHost, d_ctx->stream()));
+    d_ctx->synchronize();
     if (out_bytes)
         std::memcpy(out, d_host_out.get(), out_bytes);
 }

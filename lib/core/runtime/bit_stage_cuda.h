@@ -8,6 +8,7 @@
 #define GPUOFDM_CORE_BIT_STAGE_CUDA_H
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "runtime/device.h"
 
 #include <functional>
@@ -45,14 +46,14 @@ public:
     {
         return reinterpret_cast<T*>(d_out.get());
     }
-    cudaStream_t stream() const { return d_stream.get(); }
+    cudaStream_t stream() const { return d_ctx->stream(); }
     const device_spec& device() const { return d_device; }
 
 private:
     static device_spec activate(const device_spec& dev);
 
     device_spec d_device;
-    cuda_stream d_stream;
+    cuda_context_ptr d_ctx = make_cuda_context(d_device); //!< its own: the stage runs alone
     device_buffer<unsigned char> d_in;
     device_buffer<unsigned char> d_out;
     pinned_buffer<unsigned char> d_host_in;

@@ -14,6 +14,7 @@
 
 #include "runtime/burst_batch.h"
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "runtime/cufft_plans.h"
 #include "runtime/device.h"
 
@@ -148,10 +149,10 @@ public:
             throw std::invalid_argument(std::string("n_") + d_limits.unit +
                                         ": a staged batch must hold 1..batch_size() " +
                                         d_limits.unit + ", got " + std::to_string(n));
-        d_stream.synchronize(); // the previous batch's copies are done with the staging
+        d_ctx->synchronize(); // the previous batch's copies are done with the staging
         d_staged = lay_out(requests, n, d_host_stage.get());
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_stage.get(), d_host_stage.get(), d_staged.bytes,
-                                           cudaMemcpyHostToDevice, d_stream.get()));
+                                           cudaMemcpyHostToDevice, d_ctx->stream()));
     }
 
     void launch() override
@@ -165,7 +166,7 @@ public:
         enqueue_assembly();
     }
 
-    void wait() override { d_stream.synchronize(); }
+    void wait() override { d_ctx->synchronize(); }
     size_t staged_samples() const override { return d_staged.samples; }
     void fetch(cfloat* out) override { copy_back(d_out.get(), d_staged.samples, out); }
 
@@ -178,8 +179,9 @@ protected:
           d_stage(limits.stage_bytes), d_bins(limits.max_symbols * limits.fft_len),
           d_time(limits.max_symbols * limits.fft_len), d_out(limits.max_samples),
           d_host_out(std::max(limits.max_samples, limits.max_symbols * limits.fft_len)),
-          d_dev_preamble(upload(preamble)), d_plans(std::make_unique<cufft_batch_plans>(
-                                                limits.fft_len, limits.max_symbols, d_stream.get()))
+          d_dev_preamble(upload(preamble)),
+          d_plans(std::make_unique<cufft_batch_plans>(
+              limits.fft_len, limits.max_symbols, d_ctx->stream()))
     {
     }
 
@@ -226,13 +228,13 @@ protected:
         activate();
         const size_t bytes = n * sizeof(T);
         GPUOFDM_CUDA_CHECK(
-            cudaMemcpyAsync(d_host_out.get(), dev, bytes, cudaMemcpyDeviceToHost, d_stream.get()));
-        d_stream.synchronize();
+            cudaMemcpyAsync(d_host_out.get(), dev, bytes, cudaMemcpyDeviceToHost, d_ctx->stream()));
+        d_ctx->synchronize();
         std::memcpy(out, d_host_out.get(), bytes);
     }
 
     void activate() const { use_device(d_device.cuda_index); }
-    cudaStream_t stream() const { return d_stream.get(); }
+    cudaStream_t stream() const { return d_ctx->stream(); }
     const staged_batch& staged() const { return d_staged; }
     const unsigned char* device_stage() const { return d_stage.get(); }
     cfloat* bins() const { return d_bins.get(); }
@@ -262,7 +264,7 @@ private:
     }
 
     const burst_batch_limits d_limits;
-    cuda_stream d_stream;
+    cuda_context_ptr d_ctx = make_cuda_context(d_device); //!< its own: the stage runs alone
     pinned_buffer<unsigned char> d_host_stage;
     device_buffer<unsigned char> d_stage;
     device_buffer<cfloat> d_bins;

@@ -49,7 +49,7 @@ namespace gr::gpuofdm::core {
 //! Makes a device current for the calling thread (GNU Radio runs each block in its own).
 inline void use_device(int index) { GPUOFDM_CUDA_CHECK(cudaSetDevice(index)); }
 
-//! A non-blocking stream, one per stage.
+//! A non-blocking stream (a cuda_context owns one: one per chain, runtime/cuda_context.h).
 class cuda_stream
 {
 public:

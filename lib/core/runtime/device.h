@@ -7,6 +7,7 @@
 #ifndef GPUOFDM_CORE_DEVICE_H
 #define GPUOFDM_CORE_DEVICE_H
 
+#include <memory>
 #include <string>
 
 namespace gr::gpuofdm::core {
@@ -24,6 +25,14 @@ struct device_spec {
     bool is_cuda() const { return kind == backend::cuda; }
     std::string to_string() const;
 };
+
+class cuda_context;
+/*!
+ * \brief The CUDA context (device, stream, scratch: runtime/cuda_context.h) that the CUDA
+ * stages of one chain share; the stages' factories take one, and make their own when it
+ * is null. Ignored on the CPU.
+ */
+using cuda_context_ptr = std::shared_ptr<cuda_context>;
 
 /*!
  * \brief Parses and resolves a `device` string.

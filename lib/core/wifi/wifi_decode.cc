@@ -135,13 +135,16 @@ void wifi_decoder::finish_frame(const uint8_t* bits, size_t len, wifi_rx_result&
     r.fcs_ok = r.seed != 0 && wifi_fcs_ok(r.psdu.data(), len);
 }
 
-std::unique_ptr<wifi_decoder> make_wifi_decoder(const wifi_decode_params& p, const device_spec& dev)
+std::unique_ptr<wifi_decoder> make_wifi_decoder(const wifi_decode_params& p,
+                                                const device_spec& dev,
+                                                const cuda_context_ptr& ctx)
 {
     if (!dev.is_cuda())
         return make_wifi_decoder_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return make_wifi_decoder_cuda(p, dev);
+    return make_wifi_decoder_cuda(p, dev, ctx);
 #else
+    (void)ctx;
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif
 }

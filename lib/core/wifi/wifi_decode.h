@@ -109,8 +109,11 @@ public:
     /*!
      * \brief As process(), but every frame's symbols and gains are device memory of this
      * decoder's GPU (a fused receiver's equalizer output): all frames' symbols in one
-     * allocation, all gains in another, so only the decoded bits cross PCIe. The CUDA
-     * backend only; the CPU twin throws std::logic_error.
+     * allocation, all gains in another, so only the decoded bits cross PCIe. The work is
+     * queued on the decoder's stream after what the caller queued there (a chain whose
+     * stages share one cuda_context: its equalizer need not be waited for); it returns
+     * once the decoded bits are back. The CUDA backend only; the CPU twin throws
+     * std::logic_error.
      */
     void process_device(const wifi_rx_frame* frames, size_t n_frames, wifi_rx_result* out);
 
@@ -141,10 +144,11 @@ private:
                          bool on_device);
 };
 
-//! The CPU twin or the CUDA backend ("cpu" / "cuda:N" resolved); throws
-//! std::invalid_argument for a bad parameter.
+//! The CPU twin or the CUDA backend ("cpu" / "cuda:N" resolved; on \p ctx, the chain's
+//! context, when given); throws std::invalid_argument for a bad parameter.
 std::unique_ptr<wifi_decoder> make_wifi_decoder(const wifi_decode_params& p,
-                                                const device_spec& dev);
+                                                const device_spec& dev,
+                                                const cuda_context_ptr& ctx = nullptr);
 
 //! CPU twin (wifi_decode_cpu.cc).
 std::unique_ptr<wifi_decoder> make_wifi_decoder_cpu(const wifi_decode_params& p);
@@ -152,7 +156,8 @@ std::unique_ptr<wifi_decoder> make_wifi_decoder_cpu(const wifi_decode_params& p)
 #ifdef GPUOFDM_HAVE_CUDA
 //! CUDA backend (wifi_decode_cuda.cu).
 std::unique_ptr<wifi_decoder> make_wifi_decoder_cuda(const wifi_decode_params& p,
-                                                     const device_spec& dev);
+                                                     const device_spec& dev,
+                                                     const cuda_context_ptr& ctx = nullptr);
 #endif
 
 } // namespace gr::gpuofdm::core

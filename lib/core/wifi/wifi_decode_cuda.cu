@@ -10,9 +10,12 @@
 // code rate and length, its input gathered device-to-device from the mother-code LLRs
 // (device_load_from_device), and only the decoded bits copied back for the shared host step
 // (descrambling, octets, FCS: a few bytes a frame). Every stage is bit-exact with its CPU
-// twin, so the results equal wifi_decode_cpu.cc's.
+// twin, so the results equal wifi_decode_cpu.cc's. The decoder and its Viterbi decoders
+// share one context (a receiver's, when it hands one): every step is queued on its stream,
+// and the host waits only for each launch's decoded bits.
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "ofdm/demapper.h"
 #include "fec/depuncture.h"
 #include "fec/interleaver.h"
@@ -47,8 +50,10 @@ size_t rate_index(int mbps)
 class wifi_decoder_cuda : public wifi_decoder
 {
 public:
-    wifi_decoder_cuda(const wifi_decode_params& p, const device_spec& dev)
-        : wifi_decoder(p), d_device(activate(dev))
+    wifi_decoder_cuda(const wifi_decode_params& p,
+                      const device_spec& dev,
+                      const cuda_context_ptr& ctx)
+        : wifi_decoder(p), d_device(dev), d_ctx(cuda_context::for_stage(dev, ctx))
     {
         const size_t n_fr = p.max_frames_per_batch;
         const size_t n_sym = p.max_symbols_per_batch;
@@ -74,7 +79,7 @@ public:
             const int cr = int(r.rate);
             if (!d_viterbi.count(cr))
                 d_viterbi[cr] = make_viterbi_decoder(
-                    viterbi_params::for_protocol("80211a", to_string(r.rate)), dev);
+                    viterbi_params::for_protocol("80211a", to_string(r.rate)), dev, d_ctx);
         }
 
         // Staging: run tables, gains, then the symbols (the used prefix goes in one copy).
@@ -160,7 +165,7 @@ private:
         }
 
         // One H2D copy: run tables (gains and symbols too unless they are on the device).
-        const cudaStream_t s = d_stream.get();
+        const cudaStream_t s = d_ctx->stream();
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
             d_stage.get(), hs, on_device ? d_off_gain : d_off_symbols + points * sizeof(cfloat),
             cudaMemcpyHostToDevice, s));
@@ -187,9 +192,8 @@ private:
                             depuncture_pattern::make("80211a", to_string(cr)), s);
             i = j;
         }
-        // The depunctured LLRs stay on the device: the Viterbi decoders copy them
-        // device-to-device from d_mother once it is complete.
-        d_stream.synchronize();
+        // The depunctured LLRs stay on the device: the Viterbi decoders, on the same
+        // stream, copy them device-to-device from d_mother after the depuncturer wrote it.
 
         // 17.3.5.5: the frames of one code rate and length decode together as terminated
         // frames of their first decoded_steps(len) steps (the pad bits are not decoded),
@@ -219,7 +223,7 @@ private:
                                                 rows, rows > 1 ? pitch : 0);
                     m += rows;
                 }
-                vit.device_decode_frames(steps, n);
+                vit.enqueue_decode_frames(steps, n);
                 vit.device_fetch(d_bits.get(), steps * n);
                 // Descrambling, octets and FCS on the host: many frames, so many threads.
                 const size_t len = key.second;
@@ -232,14 +236,8 @@ private:
         }
     }
 
-    static device_spec activate(const device_spec& dev)
-    {
-        use_device(dev.cuda_index);
-        return dev;
-    }
-
     device_spec d_device;
-    cuda_stream d_stream;
+    cuda_context_ptr d_ctx;              //!< made current before the buffers are allocated
     std::vector<unsigned> d_perm_offset; //!< per rate of wifi_rates()
     device_buffer<uint32_t> d_perm;
     std::map<int, std::unique_ptr<viterbi_decoder>> d_viterbi; //!< by code_rate
@@ -258,9 +256,10 @@ private:
 } // namespace
 
 std::unique_ptr<wifi_decoder> make_wifi_decoder_cuda(const wifi_decode_params& p,
-                                                     const device_spec& dev)
+                                                     const device_spec& dev,
+                                                     const cuda_context_ptr& ctx)
 {
-    return std::make_unique<wifi_decoder_cuda>(p, dev);
+    return std::make_unique<wifi_decoder_cuda>(p, dev, ctx);
 }
 
 } // namespace gr::gpuofdm::core

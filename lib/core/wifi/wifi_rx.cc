@@ -96,7 +96,10 @@ wifi_channel_fit wifi_channel_smoother(int taps)
     return make_channel_tap_fit(used, used, 64, std::max(taps, 1), -4);
 }
 
-wifi_receiver::wifi_receiver(const wifi_rx_params& p, const device_spec& dev) : d_params(p)
+wifi_receiver::wifi_receiver(const wifi_rx_params& p,
+                             const device_spec& dev,
+                             const cuda_context_ptr& ctx)
+    : d_params(p)
 {
     if (p.channel_taps != 0 && (p.channel_taps < 8 || p.channel_taps > 48))
         throw std::invalid_argument("channel_taps: " + std::to_string(p.channel_taps) +
@@ -108,7 +111,7 @@ wifi_receiver::wifi_receiver(const wifi_rx_params& p, const device_spec& dev) : 
         throw std::invalid_argument("batch_samples: " + std::to_string(p.batch_samples) +
                                     " is out of range 131072 .. 16777216 (the longest "
                                     "frame, 109681 samples, must fit)");
-    d_sync = make_wifi_sync(p.sync, dev);
+    d_sync = make_wifi_sync(p.sync, dev, ctx);
     static_assert(longest_frame + keep_before_ltf + 400 < (size_t(1) << 17));
 }
 

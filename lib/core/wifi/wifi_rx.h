@@ -191,7 +191,10 @@ public:
                                               size_t n_known = 0);
 
 protected:
-    explicit wifi_receiver(const wifi_rx_params& p, const device_spec& dev);
+    //! \p ctx: the CUDA backend's context, which the synchronizer shares (null: its own).
+    explicit wifi_receiver(const wifi_rx_params& p,
+                           const device_spec& dev,
+                           const cuda_context_ptr& ctx = nullptr);
 
     //! Per frame after the synchronizer: what the front end needs.
     struct frame_job {
@@ -202,10 +205,13 @@ protected:
     };
     //! Front end, part 1: channel and noise estimates, SIGNAL points, per frame.
     struct frame_estimate {
-        cfloat h[64];
+        cfloat h[64]; //!< the CPU twin's (the CUDA backend keeps its channels on the device)
         float noise_var = 0.0f;
         float snr = 0.0f;         //!< linear
         uint32_t signal_bits = 0; //!< SIGNAL decoded (wifi_rx_detail::decode_signal_bits)
+        //! The CUDA backend's: which of estimate()'s frames this is (its index there), where
+        //! equalize_and_decode() finds the frame's channel on the device.
+        uint32_t slot = 0;
     };
     /*!
      * Backend: estimates for \p n frames of buffer x (every LTF and SIGNAL inside the
@@ -214,7 +220,8 @@ protected:
     virtual void estimate(const frame_job* jobs, size_t n, frame_estimate* out) = 0;
     /*!
      * Backend: equalizes the DATA symbols of each frame (jobs[i], est[i], n_sym[i]
-     * symbols) and decodes them with the given SIGNAL fields into out[i].
+     * symbols) and decodes them with the given SIGNAL fields into out[i]. The frames are
+     * some of the last estimate()'s, in its order (est[i].slot says which).
      */
     virtual void equalize_and_decode(const frame_job* jobs,
                                      const frame_estimate* est,

@@ -10,11 +10,16 @@
 // estimates the channel and equalizes SIGNAL for every frame (a block of 64 threads a
 // frame: derotation, 64-point DFT of T1, T2 and SIGNAL, wifi_rx_common.h's estimate and
 // equalizer) and decodes SIGNAL's 24 bits (decode_signal_bits's trellis, a state a thread),
-// and only the estimates and those bits come back; a second kernel equalizes every DATA symbol of the frames taken (a
-// block a symbol, pilot phase removed) into device memory, which the CUDA DATA decoder
-// reads in place (wifi_decoder::process_device): only the decoded bits come back.
+// and only the scalars the host decides with come back (noise, SNR, SIGNAL's bits: the
+// channels stay on the device); a second kernel equalizes every DATA symbol of the frames
+// taken (a block a symbol, pilot phase removed; the frames' channels found through their
+// estimate slots) into device memory, which the CUDA DATA decoder reads in place
+// (wifi_decoder::process_device): only the decoded bits come back. The synchronizer, the
+// front end, the decoder and its Viterbi decoders share one cuda_context: the whole chain
+// runs on one stream, and the host waits only for detections, estimates' scalars and bits.
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "runtime/cuda_pinned.h"
 #include "wifi/wifi_rx.h"
 #include "wifi/wifi_rx_common.h"
@@ -35,17 +40,15 @@ using namespace wifi_rx_detail;
 struct rx_job {
     unsigned long long ltf_start;
     float cfo;
-    int known; //!< 1: the channel is in the estimate already (copied in)
+    int known; //!< 1: the channel (and noise_var) are in the estimate already (copied in)
 };
 
-//! The estimate as the kernels write it (frame_estimate's layout, cpx for cfloat).
-struct rx_estimate {
-    cpx h[64];
+//! What the host decides with, of a frame's estimate (its channel stays on the device).
+struct rx_scalars {
     float noise_var;
     float snr;
     uint32_t signal_bits;
 };
-static_assert(sizeof(rx_estimate) == sizeof(cfloat) * 64 + 8 + 4);
 
 //! Non-finite values of n words (floats) as +0, as the CPU twin's copy_finite().
 __global__ void scrub_kernel(uint32_t* w, size_t n)
@@ -87,6 +90,7 @@ __device__ void dft_symbol(
     y[t] = acc;
 }
 
+//! Frame b's channel into chan[64 b ..], its scalars into sc[b].
 __global__ void estimate_kernel(const cpx* x,
                                 const rx_job* jobs,
                                 int backoff,
@@ -94,7 +98,8 @@ __global__ void estimate_kernel(const cpx* x,
                                 const cpx* fit,
                                 const cpx* basis,
                                 int taps,
-                                rx_estimate* est)
+                                cpx* chan,
+                                rx_scalars* sc)
 {
     __shared__ cpx s[64], y1[64], y2[64], h[64], ls[64], g[64];
     __shared__ pilot_state ps;
@@ -102,13 +107,14 @@ __global__ void estimate_kernel(const cpx* x,
     __shared__ double m[2][signal_states];
     __shared__ uint8_t from[signal_steps][signal_states];
     const rx_job j = jobs[blockIdx.x];
-    rx_estimate& e = est[blockIdx.x];
+    cpx* e_h = chan + 64ull * blockIdx.x;
+    rx_scalars& e = sc[blockIdx.x];
     const int t = threadIdx.x;
     dft_symbol(x, j.ltf_start - backoff, j.ltf_start, j.cfo, s, y1);
     dft_symbol(x, j.ltf_start + 64 - backoff, j.ltf_start, j.cfo, s, y2);
     __syncthreads();
     if (j.known)
-        h[t] = e.h[t];
+        h[t] = e_h[t];
     else if (t == 0)
         estimate_channel(y1, y2, c_ltf, ls, &e.noise_var);
     __syncthreads();
@@ -126,7 +132,7 @@ __global__ void estimate_kernel(const cpx* x,
         e.snr = channel_snr(h, c_used, e.noise_var);
         inv_noise = rounded::div(1.0f, e.noise_var);
     }
-    e.h[t] = h[t];
+    e_h[t] = h[t];
     dft_symbol(x, j.ltf_start + 128 + 16 - backoff, j.ltf_start, j.cfo, s, y1);
     __syncthreads();
     if (t == 0)
@@ -151,12 +157,13 @@ __global__ void estimate_kernel(const cpx* x,
 }
 
 /*!
- * One DATA symbol a block: symbol sym_index[b] of frame sym_frame[b]; writes its 48
- * equalized carriers to out[48 b ..] and, for a frame's first symbol, the frame's gains.
+ * One DATA symbol a block: symbol sym_index[b] of the frame in estimate slot sym_frame[b]
+ * (its job and channel where estimate_kernel left them); writes its 48 equalized carriers
+ * to out[48 b ..] and, for a frame's first symbol, the frame's gains to gain[48 slot ..].
  */
 __global__ void equalize_kernel(const cpx* x,
                                 const rx_job* jobs,
-                                const rx_estimate* est,
+                                const cpx* chan,
                                 const unsigned* sym_frame,
                                 const unsigned* sym_index,
                                 const float* polarity,
@@ -171,7 +178,7 @@ __global__ void equalize_kernel(const cpx* x,
     const unsigned k = sym_index[blockIdx.x];
     const rx_job j = jobs[f];
     const int t = threadIdx.x;
-    h[t] = est[f].h[t];
+    h[t] = chan[64ull * f + t];
     dft_symbol(x, j.ltf_start + 128 + 80ull * (k + 1) + 16 - backoff, j.ltf_start, j.cfo, s, y);
     __syncthreads();
     if (t == 0)
@@ -188,10 +195,16 @@ class wifi_receiver_cuda : public wifi_receiver
 {
 public:
     wifi_receiver_cuda(const wifi_rx_params& p, const device_spec& dev)
-        : wifi_receiver(p, dev), d_device(dev), d_pinned(dev.cuda_index)
+        : wifi_receiver_cuda(p, dev, make_cuda_context(dev))
     {
-        use_device(dev.cuda_index);
-        d_decoder = make_wifi_decoder(p.decode, dev);
+    }
+
+    //! The chain's stages (synchronizer, decoder, its Viterbi decoders) all on \p ctx.
+    wifi_receiver_cuda(const wifi_rx_params& p, const device_spec& dev, cuda_context_ptr ctx)
+        : wifi_receiver(p, dev, ctx), d_device(dev), d_ctx(std::move(ctx)), d_pinned(dev.cuda_index)
+    {
+        d_ctx->activate();
+        d_decoder = make_wifi_decoder(p.decode, dev, d_ctx);
         const size_t n = p.batch_samples;
         // At most one frame per 208 samples (the synchronizer's resume), one DATA
         // symbol per 80.
@@ -202,8 +215,10 @@ public:
         d_x_spare = device_buffer<cpx>(n);
         d_host_jobs = pinned_buffer<rx_job>(d_max_frames);
         d_jobs = device_buffer<rx_job>(d_max_frames);
-        d_host_est = pinned_buffer<rx_estimate>(d_max_frames);
-        d_est = device_buffer<rx_estimate>(d_max_frames);
+        d_host_chan = pinned_buffer<cpx>(64 * d_max_frames);
+        d_chan = device_buffer<cpx>(64 * d_max_frames);
+        d_host_scalars = pinned_buffer<rx_scalars>(d_max_frames);
+        d_scalars = device_buffer<rx_scalars>(d_max_frames);
         d_host_sym_map = pinned_buffer<unsigned>(2 * d_max_symbols);
         d_sym_map = device_buffer<unsigned>(2 * d_max_symbols);
         d_sym = device_buffer<cpx>(48 * d_max_symbols);
@@ -253,7 +268,7 @@ protected:
         if (n == 0)
             return;
         use_device(d_device.cuda_index);
-        const cudaStream_t s = d_stream.get();
+        const cudaStream_t s = d_ctx->stream();
         const size_t bytes = n * sizeof(cfloat);
         if (d_pinned.contains(x, bytes)) {
             // Straight from the caller's page-locked memory, cleared on the device. The
@@ -264,7 +279,7 @@ protected:
             const unsigned blocks = unsigned(std::min<size_t>((words + 255) / 256, 1024));
             scrub_kernel<<<blocks, 256, 0, s>>>(reinterpret_cast<uint32_t*>(d_x.get() + at), words);
             GPUOFDM_CUDA_CHECK(cudaGetLastError());
-            d_stream.synchronize();
+            d_ctx->synchronize();
         } else {
             // Through this batch's own part of the staging buffer, which no copy of the
             // batch reads again: the upload runs on while the caller goes on.
@@ -280,17 +295,12 @@ protected:
             return;
         use_device(d_device.cuda_index);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x_spare.get(), d_x.get() + from, n * sizeof(cpx),
-                                           cudaMemcpyDeviceToDevice, d_stream.get()));
+                                           cudaMemcpyDeviceToDevice, d_ctx->stream()));
         std::swap(d_x, d_x_spare);
     }
 
-    void load(size_t n) override
-    {
-        use_device(d_device.cuda_index);
-        // The synchronizer reads d_x from its own stream next.
-        d_stream.synchronize();
-        d_n = n;
-    }
+    //! Nothing to wait for: the synchronizer reads d_x on the same stream, after the uploads.
+    void load(size_t) override {}
 
     std::vector<wifi_sync_result> find_frames(size_t n, size_t search_from) override
     {
@@ -303,41 +313,43 @@ protected:
             return;
         if (n > d_max_frames)
             throw std::runtime_error("wifi_rx: more frames in a batch than sized for");
-        const cudaStream_t s = d_stream.get();
+        const cudaStream_t s = d_ctx->stream();
         bool any_known = false;
         for (size_t i = 0; i < n; i++) {
             d_host_jobs.get()[i] =
                 rx_job{ jobs[i].ltf_start, jobs[i].cfo, jobs[i].channel ? 1 : 0 };
             if (jobs[i].channel) {
                 any_known = true;
-                rx_estimate& e = d_host_est.get()[i];
-                std::memcpy(e.h, jobs[i].channel, sizeof(e.h));
-                e.noise_var = jobs[i].noise_var;
+                std::memcpy(d_host_chan.get() + 64 * i, jobs[i].channel, 64 * sizeof(cpx));
+                d_host_scalars.get()[i].noise_var = jobs[i].noise_var;
             }
         }
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_jobs.get(), d_host_jobs.get(), n * sizeof(rx_job),
                                            cudaMemcpyHostToDevice, s));
-        if (any_known)
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_est.get(), d_host_est.get(),
-                                               n * sizeof(rx_estimate), cudaMemcpyHostToDevice, s));
+        if (any_known) {
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_chan.get(), d_host_chan.get(),
+                                               64 * n * sizeof(cpx), cudaMemcpyHostToDevice, s));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_scalars.get(), d_host_scalars.get(),
+                                               n * sizeof(rx_scalars), cudaMemcpyHostToDevice, s));
+        }
         estimate_kernel<<<unsigned(n), 64, 0, s>>>(
             d_x.get(), d_jobs.get(), d_params.fft_backoff, pilot_mode(), d_fit.get(),
-            d_fit.get() + 52 * d_taps, d_params.channel_taps, d_est.get());
+            d_fit.get() + 52 * d_taps, d_params.channel_taps, d_chan.get(), d_scalars.get());
         GPUOFDM_CUDA_CHECK(cudaGetLastError());
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_est.get(), d_est.get(), n * sizeof(rx_estimate),
-                                           cudaMemcpyDeviceToHost, s));
-        d_stream.synchronize();
+        // The channels stay on the device (equalize_and_decode() reads them by slot).
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_scalars.get(), d_scalars.get(),
+                                           n * sizeof(rx_scalars), cudaMemcpyDeviceToHost, s));
+        d_ctx->synchronize();
         for (size_t i = 0; i < n; i++) {
-            const rx_estimate& e = d_host_est.get()[i];
-            std::memcpy(out[i].h, e.h, sizeof(e.h));
+            const rx_scalars& e = d_host_scalars.get()[i];
             out[i].noise_var = e.noise_var;
             out[i].snr = e.snr;
             out[i].signal_bits = e.signal_bits;
+            out[i].slot = uint32_t(i);
         }
-        d_n_est = n;
     }
 
-    void equalize_and_decode(const frame_job* jobs,
+    void equalize_and_decode(const frame_job* /*jobs: on the device since estimate()*/,
                              const frame_estimate* est,
                              const wifi_signal_field* sig,
                              size_t n,
@@ -345,48 +357,40 @@ protected:
     {
         if (n == 0)
             return;
-        // The frames taken are a subset of the estimated ones: their jobs and estimates
-        // go again (small), in the order taken.
-        const cudaStream_t s = d_stream.get();
-        size_t total = 0;
+        // The frames taken are some of the estimated ones, whose jobs and channels are on
+        // the device still: only the map of symbols to (estimate slot, symbol) goes up,
+        // the slots first, then the symbol indices.
+        const cudaStream_t s = d_ctx->stream();
         std::vector<size_t> at(n + 1, 0);
         for (size_t i = 0; i < n; i++) {
+            if (est[i].slot >= d_max_frames)
+                throw std::logic_error("wifi_rx: estimate slot out of range");
             at[i + 1] = at[i] + wifi_n_sym(sig[i].len, sig[i].rate_mbps);
-            d_host_jobs.get()[i] = rx_job{ jobs[i].ltf_start, jobs[i].cfo, 1 };
-            rx_estimate& e = d_host_est.get()[i];
-            std::memcpy(e.h, est[i].h, sizeof(e.h));
         }
-        total = at[n];
+        const size_t total = at[n];
         if (total > d_max_symbols)
             throw std::runtime_error("wifi_rx: more symbols in a batch than sized for");
         unsigned* map = d_host_sym_map.get();
         for (size_t i = 0; i < n; i++)
             for (size_t k = 0; k < at[i + 1] - at[i]; k++) {
-                map[at[i] + k] = unsigned(i);
-                map[d_max_symbols + at[i] + k] = unsigned(k);
+                map[at[i] + k] = est[i].slot;
+                map[total + at[i] + k] = unsigned(k);
             }
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_jobs.get(), d_host_jobs.get(), n * sizeof(rx_job),
-                                           cudaMemcpyHostToDevice, s));
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_est.get(), d_host_est.get(), n * sizeof(rx_estimate),
-                                           cudaMemcpyHostToDevice, s));
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_sym_map.get(), map, total * sizeof(unsigned),
-                                           cudaMemcpyHostToDevice, s));
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_sym_map.get() + d_max_symbols, map + d_max_symbols,
-                                           total * sizeof(unsigned), cudaMemcpyHostToDevice, s));
         if (total > 0) {
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_sym_map.get(), map, 2 * total * sizeof(unsigned),
+                                               cudaMemcpyHostToDevice, s));
             equalize_kernel<<<unsigned(total), 64, 0, s>>>(
-                d_x.get(), d_jobs.get(), d_est.get(), d_sym_map.get(),
-                d_sym_map.get() + d_max_symbols, d_polarity.get(), d_params.fft_backoff,
-                pilot_mode(), d_sym.get(), d_gain.get());
+                d_x.get(), d_jobs.get(), d_chan.get(), d_sym_map.get(), d_sym_map.get() + total,
+                d_polarity.get(), d_params.fft_backoff, pilot_mode(), d_sym.get(), d_gain.get());
             GPUOFDM_CUDA_CHECK(cudaGetLastError());
         }
-        d_stream.synchronize();
+        // The decoder queues after the equalizer on the same stream: nothing to wait for.
 
         std::vector<wifi_rx_frame> frames(n);
         for (size_t i = 0; i < n; i++) {
             frames[i].symbols = reinterpret_cast<const cfloat*>(d_sym.get()) + 48 * at[i];
             frames[i].n_symbols = at[i + 1] - at[i];
-            frames[i].gain = d_gain.get() + 48 * i;
+            frames[i].gain = d_gain.get() + 48 * size_t(est[i].slot);
             frames[i].noise_var = est[i].noise_var;
             frames[i].rate_mbps = sig[i].rate_mbps;
             frames[i].len = sig[i].len;
@@ -399,21 +403,23 @@ protected:
 
 private:
     device_spec d_device;
+    cuda_context_ptr d_ctx; //!< the chain's: this front end, d_sync and d_decoder
     std::unique_ptr<wifi_decoder> d_decoder;
-    cuda_stream d_stream;
-    size_t d_max_frames = 0, d_max_symbols = 0, d_n = 0, d_n_est = 0;
+    size_t d_max_frames = 0, d_max_symbols = 0;
     pinned_ranges d_pinned;         //!< caller memory page-locked through pin_host_range()
     pinned_buffer<cfloat> d_host_x; //!< staging for input that is not page-locked
     device_buffer<cpx> d_x;         //!< the batch
     device_buffer<cpx> d_x_spare;   //!< keep() moves what the next batch needs here, then swaps
     pinned_buffer<rx_job> d_host_jobs;
     device_buffer<rx_job> d_jobs;
-    pinned_buffer<rx_estimate> d_host_est;
-    device_buffer<rx_estimate> d_est;
-    pinned_buffer<unsigned> d_host_sym_map;
+    pinned_buffer<cpx> d_host_chan; //!< known channels going up
+    device_buffer<cpx> d_chan;      //!< 64 bins a frame, by estimate slot
+    pinned_buffer<rx_scalars> d_host_scalars;
+    device_buffer<rx_scalars> d_scalars;
+    pinned_buffer<unsigned> d_host_sym_map; //!< per DATA symbol: estimate slots, then indices
     device_buffer<unsigned> d_sym_map;
     device_buffer<cpx> d_sym;
-    device_buffer<float> d_gain;
+    device_buffer<float> d_gain; //!< 48 a frame, by estimate slot
     device_buffer<float> d_polarity;
     size_t d_taps = 0;
     device_buffer<cpx> d_fit; //!< wifi_channel_smoother(): fit, then basis

@@ -135,13 +135,16 @@ std::vector<wifi_sync_result> wifi_sync_base::detect_any(const cfloat* x,
     return wifi_sync_select(cands, search_from, d_params.min_ltf_metric);
 }
 
-std::unique_ptr<wifi_sync> make_wifi_sync(const wifi_sync_params& p, const device_spec& dev)
+std::unique_ptr<wifi_sync> make_wifi_sync(const wifi_sync_params& p,
+                                          const device_spec& dev,
+                                          const cuda_context_ptr& ctx)
 {
     if (!dev.is_cuda())
         return make_wifi_sync_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return make_wifi_sync_cuda(p, dev);
+    return make_wifi_sync_cuda(p, dev, ctx);
 #else
+    (void)ctx;
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif
 }

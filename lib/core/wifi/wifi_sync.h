@@ -127,7 +127,10 @@ public:
     /*!
      * \brief As detect(), but \p d_x is device memory of this synchronizer's GPU holding
      * samples already free of non-finite values (a receiver's uploaded batch), so nothing
-     * is copied in. The CUDA backend only; the CPU twin throws std::logic_error.
+     * is copied in. The work is queued on the synchronizer's stream after what the caller
+     * queued there (a chain whose stages share one cuda_context: the upload need not be
+     * waited for); it returns once the detections are back. The CUDA backend only; the
+     * CPU twin throws std::logic_error.
      */
     virtual std::vector<wifi_sync_result> detect_device(const cfloat* d_x,
                                                         size_t n,
@@ -151,8 +154,11 @@ protected:
     wifi_sync_params d_params;
 };
 
-//! The CPU twin or the CUDA backend; throws std::invalid_argument for a bad parameter.
-std::unique_ptr<wifi_sync> make_wifi_sync(const wifi_sync_params& p, const device_spec& dev);
+//! The CPU twin or the CUDA backend (on \p ctx, the chain's context, when given); throws
+//! std::invalid_argument for a bad parameter.
+std::unique_ptr<wifi_sync> make_wifi_sync(const wifi_sync_params& p,
+                                          const device_spec& dev,
+                                          const cuda_context_ptr& ctx = nullptr);
 
 //! The 64 samples of one long training symbol in time (17.3.3, Table G.6 without the
 //! GI2), at the level of wifi_tx with scale 1.

@@ -263,7 +263,9 @@ private:
 
 std::unique_ptr<wifi_sync> make_wifi_sync_cpu(const wifi_sync_params& p);
 #ifdef GPUOFDM_HAVE_CUDA
-std::unique_ptr<wifi_sync> make_wifi_sync_cuda(const wifi_sync_params& p, const device_spec& dev);
+std::unique_ptr<wifi_sync> make_wifi_sync_cuda(const wifi_sync_params& p,
+                                               const device_spec& dev,
+                                               const cuda_context_ptr& ctx = nullptr);
 #endif
 
 } // namespace gr::gpuofdm::core

@@ -5,7 +5,8 @@
  */
 
 // CUDA backend of the 802.11a synchronizer, batch-parallel over the buffer. Per piece of
-// at most max_samples_per_batch samples, on the stage's stream:
+// at most max_samples_per_batch samples, on the stage's context's stream (a receiver's,
+// shared with the stages before and after it, when it hands one):
 //   1. clean_kernel: non-finite samples -> 0, in place (after the pinned H2D copy);
 //   2. metric_kernel: c[n], p[n], m[n] and the flag of every n (only the flag is kept), one thread per n, q and e
 //      of the block's 256 + 64 samples in shared memory, the 48-term sums direct and in
@@ -22,6 +23,7 @@
 // candidate's fine timing is inside the piece, so no frame is lost at a piece edge.
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "wifi/wifi_sync_common.h"
 
 #include <algorithm>
@@ -187,8 +189,9 @@ __global__ void ltf_kernel(const cpx* __restrict__ x,
 class wifi_sync_cuda : public wifi_sync_base
 {
 public:
-    wifi_sync_cuda(const wifi_sync_params& p, const device_spec& dev)
-        : wifi_sync_base(p), d_device(activate(dev)), d_samples(p.max_samples_per_batch),
+    wifi_sync_cuda(const wifi_sync_params& p, const device_spec& dev, const cuda_context_ptr& ctx)
+        : wifi_sync_base(p), d_device(dev), d_ctx(cuda_context::for_stage(dev, ctx)),
+          d_samples(p.max_samples_per_batch),
           // Candidates of one piece are at least L + 1 apart.
           d_max_cand(unsigned(p.max_samples_per_batch / (p.min_plateau + 1) + 2)), d_x(d_samples),
           d_flag(d_samples), d_cand(d_max_cand), d_res(d_max_cand), d_count(1), h_x(d_samples),
@@ -245,7 +248,7 @@ private:
                    bool on_device,
                    std::vector<wifi_sync_candidate>& out)
     {
-        cudaStream_t s = d_stream.get();
+        cudaStream_t s = d_ctx->stream();
         // The piece on the device: the caller's clean samples, or uploaded and cleaned here.
         const cpx* xd = reinterpret_cast<const cpx*>(x);
         if (!on_device) {
@@ -273,14 +276,14 @@ private:
         GPUOFDM_CUDA_CHECK_LAUNCH(ltf_kernel);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(h_count.get(), d_count.get(), sizeof(unsigned),
                                            cudaMemcpyDeviceToHost, s));
-        d_stream.synchronize();
+        d_ctx->synchronize();
         const unsigned n_cand = std::min(*h_count.get(), d_max_cand);
         if (n_cand == 0)
             return;
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(h_res.get(), d_res.get(),
                                            n_cand * sizeof(wifi_sync_candidate),
                                            cudaMemcpyDeviceToHost, s));
-        d_stream.synchronize();
+        d_ctx->synchronize();
         const size_t at = out.size();
         out.insert(out.end(), h_res.get(), h_res.get() + n_cand);
         std::sort(
@@ -288,16 +291,10 @@ private:
             [](const wifi_sync_candidate& u, const wifi_sync_candidate& v) { return u.n < v.n; });
     }
 
-    static device_spec activate(const device_spec& dev)
-    {
-        use_device(dev.cuda_index);
-        return dev;
-    }
-
     device_spec d_device;
+    cuda_context_ptr d_ctx; //!< made current before the buffers are allocated
     size_t d_samples;
     unsigned d_max_cand;
-    cuda_stream d_stream;
     device_buffer<cpx> d_x;
     device_buffer<unsigned char> d_flag;
     device_buffer<raw_candidate> d_cand;
@@ -311,9 +308,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<wifi_sync> make_wifi_sync_cuda(const wifi_sync_params& p, const device_spec& dev)
+std::unique_ptr<wifi_sync> make_wifi_sync_cuda(const wifi_sync_params& p,
+                                               const device_spec& dev,
+                                               const cuda_context_ptr& ctx)
 {
-    return std::make_unique<wifi_sync_cuda>(p, dev);
+    return std::make_unique<wifi_sync_cuda>(p, dev, ctx);
 }
 
 } // namespace gr::gpuofdm::core

@@ -253,15 +253,18 @@ wimax_sync::fine_result wimax_sync::fine_timing(const cfloat* c,
     return r;
 }
 
-std::unique_ptr<wimax_sync> make_wimax_sync(const wimax_sync_params& p, const device_spec& dev)
+std::unique_ptr<wimax_sync> make_wimax_sync(const wimax_sync_params& p,
+                                            const device_spec& dev,
+                                            const cuda_context_ptr& ctx)
 {
     if (!dev.is_cuda())
         return std::make_unique<wimax_sync>(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return make_wimax_sync_cuda(p, dev);
+    return make_wimax_sync_cuda(p, dev, ctx);
 #else
     wimax_sync check(p); // a bad parameter reads the same on every build
     (void)check;
+    (void)ctx;
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif
 }

@@ -174,12 +174,16 @@ private:
  * \brief The CPU twin (this class itself) or the CUDA backend (detection metric and
  * candidates on the device, fine timing on the host: wimax_sync_cuda.cu) for dev.
  * Throws std::invalid_argument for a bad parameter, std::runtime_error for a CUDA device
- * on a build without CUDA.
+ * on a build without CUDA. On CUDA, \p ctx is the chain's context to enqueue on (null:
+ * one of its own).
  */
-std::unique_ptr<wimax_sync> make_wimax_sync(const wimax_sync_params& p, const device_spec& dev);
+std::unique_ptr<wimax_sync> make_wimax_sync(const wimax_sync_params& p,
+                                            const device_spec& dev,
+                                            const cuda_context_ptr& ctx = nullptr);
 #ifdef GPUOFDM_HAVE_CUDA
 std::unique_ptr<wimax_sync> make_wimax_sync_cuda(const wimax_sync_params& p,
-                                                 const device_spec& dev);
+                                                 const device_spec& dev,
+                                                 const cuda_context_ptr& ctx = nullptr);
 #endif
 
 //! Where a burst is and what its channel is, when they are known (a reference receiver).
@@ -398,8 +402,12 @@ protected:
                       const uint8_t* hard,
                       wimax_rx_burst& out,
                       finisher& f) const;
-    //! Runs the synchronizer on \p dev (a backend's constructor; the CPU twin by default).
-    void use_sync_device(const device_spec& dev) { d_sync = make_wimax_sync(d_params.sync, dev); }
+    //! Runs the synchronizer on \p dev (a backend's constructor; the CPU twin by default),
+    //! on CUDA on the backend's context \p ctx.
+    void use_sync_device(const device_spec& dev, const cuda_context_ptr& ctx = nullptr)
+    {
+        d_sync = make_wimax_sync(d_params.sync, dev, ctx);
+    }
 
     //! pilot_mode of d_params (wifi_rx_common.h).
     int pilot_mode() const

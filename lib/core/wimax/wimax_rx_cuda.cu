@@ -23,9 +23,12 @@
 // (wimax_receiver::decode_bits), as for the
 // CPU twin; the synchronizer is wimax_sync's CUDA backend (wimax_sync_cuda.cu). The
 // synchronizer's results are the same on both backends; the LLRs agree within float
-// rounding (cuFFT vs FFTW, sums in another order).
+// rounding (cuFFT vs FFTW, sums in another order). The synchronizer, the front end and
+// the Viterbi decoder share one cuda_context: one stream, and the host waits only for the
+// detections, the estimates, the hard decisions and the decoded bits.
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "runtime/cufft_plans.h"
 #include "ofdm/demapper.h"
 #include "fec/depuncture.h"
@@ -283,10 +286,10 @@ class wimax_receiver_cuda : public wimax_receiver
 {
 public:
     wimax_receiver_cuda(const wimax_rx_params& p, const device_spec& dev)
-        : wimax_receiver(p), d_device(dev)
+        : wimax_receiver(p), d_device(dev), d_ctx(make_cuda_context(dev))
     {
-        use_device(dev.cuda_index);
-        use_sync_device(dev); // the synchronizer's metric on the device (wimax_sync_cuda.cu)
+        // The synchronizer's metric on the device (wimax_sync_cuda.cu), on the chain's stream.
+        use_sync_device(dev, d_ctx);
         const wimax_profile_info& r = wimax_profile(p.rate_id);
         d_per_burst = 2 + d_n_sym;
         d_max_bursts = std::max<size_t>(1, d_batch / burst_samples() + 1);
@@ -303,7 +306,7 @@ public:
         d_host_llr = pinned_buffer<float>(d_llr_per_burst * d_max_bursts);
         d_llr = device_buffer<float>(d_llr_per_burst * d_max_bursts);
         d_fft =
-            std::make_unique<cufft_batch_plans>(256, d_max_bursts * d_per_burst, d_stream.get());
+            std::make_unique<cufft_batch_plans>(256, d_max_bursts * d_per_burst, d_ctx->stream());
 
         const auto pre = wimax_preamble_bins(wimax_preamble::long_dl);
         d_pre = device_buffer<cpx>(512);
@@ -340,8 +343,8 @@ public:
         d_mother = device_buffer<float>(d_mother_per_burst * d_max_bursts);
         d_host_hard = pinned_buffer<uint8_t>(hard_bytes() * d_max_bursts);
         d_hard = device_buffer<uint8_t>(hard_bytes() * d_max_bursts);
-        d_viterbi =
-            make_viterbi_decoder(viterbi_params::for_protocol("80216", to_string(r.cc_rate)), dev);
+        d_viterbi = make_viterbi_decoder(
+            viterbi_params::for_protocol("80216", to_string(r.cc_rate)), dev, d_ctx);
         d_per_launch = std::min(d_max_bursts, d_viterbi->frames_per_launch(decoded_steps()));
         d_host_bits = pinned_buffer<uint8_t>(decoded_steps() * d_per_launch);
     }
@@ -354,20 +357,20 @@ protected:
         use_device(d_device.cuda_index);
         std::memcpy(d_host_x.get(), x, n * sizeof(cfloat));
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get(), d_host_x.get(), n * sizeof(cfloat),
-                                           cudaMemcpyHostToDevice, d_stream.get()));
+                                           cudaMemcpyHostToDevice, d_ctx->stream()));
     }
 
     //! The host-chain path (set_host_chain(true)): the LLRs come back.
     void front_end(const burst_job* jobs, size_t n, wimax_rx_burst* out, float* llr) override
     {
-        const cudaStream_t s = d_stream.get();
+        const cudaStream_t s = d_ctx->stream();
         for (size_t first = 0; first < n; first += d_max_bursts) {
             const size_t nb = std::min(d_max_bursts, n - first);
             enqueue_front(jobs + first, nb);
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_llr.get(), d_llr.get(),
                                                nb * d_llr_per_burst * sizeof(float),
                                                cudaMemcpyDeviceToHost, s));
-            d_stream.synchronize();
+            d_ctx->synchronize();
             take_estimates(out + first, nb);
             std::memcpy(llr + first * d_llr_per_burst, d_host_llr.get(),
                         nb * d_llr_per_burst * sizeof(float));
@@ -385,7 +388,7 @@ protected:
         const burst_job* jobs, size_t n, wimax_rx_burst* out, uint8_t* bits, uint8_t* hard) override
     {
         const wimax_profile_info& r = wimax_profile(d_params.rate_id);
-        const cudaStream_t s = d_stream.get();
+        const cudaStream_t s = d_ctx->stream();
         const size_t n_coded = d_llr_per_burst, steps = decoded_steps(), hb = hard_bytes();
         for (size_t first = 0; first < n; first += d_max_bursts) {
             const size_t nb = std::min(d_max_bursts, n - first);
@@ -402,31 +405,32 @@ protected:
             GPUOFDM_CUDA_CHECK(cudaGetLastError());
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_hard.get(), d_hard.get(), nb * hb,
                                                cudaMemcpyDeviceToHost, s));
-            // d_mother complete before the decoder's stream copies from it.
-            d_stream.synchronize();
-            take_estimates(out + first, nb);
-            std::memcpy(hard + first * hb, d_host_hard.get(), nb * hb);
             // The code over each whole burst from state 0 to state 0 (the tail byte): as
-            // many bursts a launch as the decoder takes, one strided gather each.
+            // many bursts a launch as the decoder takes, one strided gather each, queued
+            // after the depuncturer on the same stream.
             for (size_t g = 0; g < nb; g += d_per_launch) {
                 const size_t m = std::min(d_per_launch, nb - g);
                 d_viterbi->device_load_from_device(d_mother.get() + g * d_mother_per_burst,
                                                    2 * steps, 0, m, m > 1 ? d_mother_per_burst : 0);
-                d_viterbi->device_decode_frames(steps, m);
-                d_viterbi->device_fetch(d_host_bits.get(), steps * m);
+                d_viterbi->enqueue_decode_frames(steps, m);
+                d_viterbi->device_fetch(d_host_bits.get(), steps * m); // waits for the stream
                 std::memcpy(bits + (first + g) * steps, d_host_bits.get(), steps * m);
             }
+            // The fetches waited for the stream: the estimates and hard decisions queued
+            // before them are back.
+            take_estimates(out + first, nb);
+            std::memcpy(hard + first * hb, d_host_hard.get(), nb * hb);
         }
         return true;
     }
 
 private:
-    //! The front end of nb bursts on d_stream (LLRs into d_llr, estimates queued back to
+    //! The front end of nb bursts on the chain's stream (LLRs into d_llr, estimates queued back to
     //! d_host_noise); nothing waited for.
     void enqueue_front(const burst_job* jobs, size_t nb)
     {
         const wimax_profile_info& r = wimax_profile(d_params.rate_id);
-        const cudaStream_t s = d_stream.get();
+        const cudaStream_t s = d_ctx->stream();
         {
             bool any_known = false;
             for (size_t i = 0; i < nb; i++) {
@@ -471,7 +475,7 @@ private:
         }
     }
 
-    //! The estimates enqueue_front() copied back (after the stream's synchronize).
+    //! The estimates enqueue_front() copied back (after the stream was waited for).
     void take_estimates(wimax_rx_burst* out, size_t nb) const
     {
         for (size_t i = 0; i < nb; i++) {
@@ -482,7 +486,7 @@ private:
     }
 
     device_spec d_device;
-    cuda_stream d_stream;
+    cuda_context_ptr d_ctx; //!< the chain's: this front end, d_sync and d_viterbi
     size_t d_per_burst = 0, d_max_bursts = 0, d_llr_per_burst = 0;
     int d_taps = 0;
     pinned_buffer<cfloat> d_host_x;

@@ -5,7 +5,7 @@
  */
 
 // CUDA backend of the 802.16 long-preamble synchronizer (wimax_sync). Per detect() call,
-// on the synchronizer's stream, over the whole buffer (no pieces: the buffer is at most a
+// on the synchronizer's context's stream (a receiver's, when it hands one), over the whole buffer (no pieces: the buffer is at most a
 // receiver batch or an ofdm_sync_cc batch, and the device memory grows to the largest n):
 //   1. the samples go up and clean_kernel replaces non-finite ones by 0, in place;
 //   2. metric_kernel: one thread per 128 samples (a multiple of W from the buffer's start)
@@ -25,6 +25,7 @@
 // them on the host threads.
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "wimax/wimax_rx.h"
 #include "wimax/wimax_sync_common.h"
 
@@ -116,10 +117,10 @@ __global__ void window_kernel(const cpx* __restrict__ x,
 class wimax_sync_cuda : public wimax_sync
 {
 public:
-    wimax_sync_cuda(const wimax_sync_params& p, const device_spec& dev)
-        : wimax_sync(p), d_device(activate(dev)), d_win_len(window_len()), d_first(gather_batch),
-          d_win(size_t(gather_batch) * d_win_len), d_count(1), h_first(gather_batch),
-          h_win(size_t(gather_batch) * d_win_len), h_count(1)
+    wimax_sync_cuda(const wimax_sync_params& p, const device_spec& dev, const cuda_context_ptr& ctx)
+        : wimax_sync(p), d_device(dev), d_ctx(cuda_context::for_stage(dev, ctx)),
+          d_win_len(window_len()), d_first(gather_batch), d_win(size_t(gather_batch) * d_win_len),
+          d_count(1), h_first(gather_batch), h_win(size_t(gather_batch) * d_win_len), h_count(1)
     {
     }
 
@@ -135,7 +136,7 @@ public:
             return out;
         use_device(d_device.cuda_index);
         reserve(n, size_t(n_end));
-        cudaStream_t s = d_stream.get();
+        cudaStream_t s = d_ctx->stream();
 
         GPUOFDM_CUDA_CHECK(
             cudaMemcpyAsync(d_x.get(), x, n * sizeof(cfloat), cudaMemcpyHostToDevice, s));
@@ -154,14 +155,14 @@ public:
         GPUOFDM_CUDA_CHECK_LAUNCH(candidate_kernel);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(h_count.get(), d_count.get(), sizeof(unsigned),
                                            cudaMemcpyDeviceToHost, s));
-        d_stream.synchronize();
+        d_ctx->synchronize();
         const unsigned n_cand = std::min(*h_count.get(), d_max_cand);
         if (n_cand == 0)
             return out;
         std::vector<raw_candidate> cand(n_cand);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
             cand.data(), d_cand.get(), n_cand * sizeof(raw_candidate), cudaMemcpyDeviceToHost, s));
-        d_stream.synchronize();
+        d_ctx->synchronize();
         std::sort(cand.begin(), cand.end(),
                   [](const raw_candidate& u, const raw_candidate& v) { return u.i < v.i; });
 
@@ -182,7 +183,7 @@ public:
             GPUOFDM_CUDA_CHECK_LAUNCH(window_kernel);
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
                 h_win.get(), d_win.get(), m * d_win_len * sizeof(cpx), cudaMemcpyDeviceToHost, s));
-            d_stream.synchronize();
+            d_ctx->synchronize();
             std::vector<candidate> c(m);
             std::vector<const cfloat*> w(m);
             std::vector<long> first(m);
@@ -215,16 +216,10 @@ private:
         d_max_cand = unsigned(std::min<size_t>(d_cand.size(), 0xffffffffu));
     }
 
-    static device_spec activate(const device_spec& dev)
-    {
-        use_device(dev.cuda_index);
-        return dev;
-    }
-
     device_spec d_device;
+    cuda_context_ptr d_ctx; //!< made current before the buffers are allocated
     size_t d_win_len;
     unsigned d_max_cand = 0;
-    cuda_stream d_stream;
     device_buffer<cpx> d_x;
     device_buffer<unsigned char> d_flag;
     device_buffer<raw_candidate> d_cand;
@@ -238,9 +233,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<wimax_sync> make_wimax_sync_cuda(const wimax_sync_params& p, const device_spec& dev)
+std::unique_ptr<wimax_sync> make_wimax_sync_cuda(const wimax_sync_params& p,
+                                                 const device_spec& dev,
+                                                 const cuda_context_ptr& ctx)
 {
-    return std::make_unique<wimax_sync_cuda>(p, dev);
+    return std::make_unique<wimax_sync_cuda>(p, dev, ctx);
 }
 
 } // namespace gr::gpuofdm::core

@@ -16,6 +16,7 @@
 
 #ifdef GPUOFDM_HAVE_CUDA
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #endif
 
 using namespace gr::gpuofdm;
@@ -27,6 +28,7 @@ TEST(viterbi_device, cpu_twin_refuses_device_entry_points)
     uint8_t bit;
     EXPECT_THROW(dec->device_load(llr, 2), std::logic_error);
     EXPECT_THROW(dec->device_decode_frames(1, 1), std::logic_error);
+    EXPECT_THROW(dec->enqueue_decode_frames(1, 1), std::logic_error);
     EXPECT_THROW(dec->device_fetch(&bit, 1), std::logic_error);
 }
 
@@ -134,5 +136,38 @@ TEST(viterbi_device, device_to_device_gather_matches_cpu_twin)
                  std::invalid_argument);
     EXPECT_THROW(gpu->device_load_from_device(d_src.get(), 1, 2 * p.max_steps + 1),
                  std::invalid_argument);
+}
+
+// A chain's way: the LLRs are uploaded on the context's stream and, without any host
+// synchronization, the decoder (on the same context) gathers, decodes and fetches them:
+// the stream orders it all, and the bits are the CPU twin's.
+TEST(viterbi_device, chain_on_a_shared_context_needs_no_host_synchronization)
+{
+    GPUOFDM_REQUIRE_GPU();
+    const auto dev = core::resolve_device("cuda:0");
+    const auto ctx = core::make_cuda_context(dev);
+    core::viterbi_params p = core::viterbi_params::for_protocol("80211a", "1/2");
+    p.max_steps = 1u << 18;
+    const size_t frame_steps = 4000, n_frames = 60;
+    std::mt19937 rng(6262);
+    std::normal_distribution<float> g(0.5f, 1.5f);
+    const size_t n_llr = 2 * frame_steps * n_frames;
+    core::pinned_buffer<float> llr(n_llr);
+    for (size_t i = 0; i < n_llr; i++)
+        llr.get()[i] = g(rng);
+    auto cpu = core::make_viterbi_decoder(p, core::device_spec{});
+    auto gpu = core::make_viterbi_decoder(p, dev, ctx);
+    ASSERT_GE(gpu->frames_per_launch(frame_steps), n_frames);
+    std::vector<uint8_t> want(frame_steps * n_frames), got(want.size(), 7);
+    cpu->decode_frames(llr.get(), n_llr, frame_steps, want.data());
+
+    core::device_buffer<float> d_llr(n_llr);
+    GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_llr.get(), 0, n_llr * sizeof(float), ctx->stream()));
+    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), llr.get(), n_llr * sizeof(float),
+                                       cudaMemcpyHostToDevice, ctx->stream()));
+    gpu->device_load_from_device(d_llr.get(), n_llr);
+    gpu->enqueue_decode_frames(frame_steps, n_frames);
+    gpu->device_fetch(got.data(), got.size());
+    EXPECT_EQ(got, want);
 }
 #endif

@@ -371,6 +371,54 @@ TEST(wifi_rx, cuda_equals_cpu_twin)
     }
 }
 
+// Frames at given places, one with its channel given: the CUDA front end keeps every
+// estimate on the device and equalizes the frames taken through their estimate slots. An
+// extra place inside the first frame is estimated but not taken (the search resumes after
+// the first frame), so the taken frames' slots skip one: each frame must still be
+// equalized with its own channel, as on the CPU twin.
+TEST(wifi_rx, cuda_known_places_and_channel_equal_cpu_twin)
+{
+    GPUOFDM_REQUIRE_GPU();
+    const core::device_spec dev = core::resolve_device("cuda");
+    std::mt19937 rng(31);
+    std::vector<sent> frames = { { random_psdu(300, rng), 54, 0 },
+                                 { random_psdu(200, rng), 6, 0 },
+                                 { random_psdu(250, rng), 24, 0 },
+                                 { random_psdu(120, rng), 12, 0 } };
+    auto x = make_stream(frames, 400, 500);
+    // No multipath and no CFO: with the FFT window at the end of the prefix (backoff 0),
+    // the channel is flat, real and positive, so 1 on every bin decodes BPSK (frame 1).
+    apply_channel(x, { cfloat(1.0f, 0.0f) }, 0.0, 1e-3f, 32);
+    const std::vector<cfloat> flat(64, cfloat(1.0f, 0.0f));
+    std::vector<core::wifi_rx_known> known(frames.size() + 1);
+    for (size_t i = 0, k = 0; i < frames.size(); i++, k++) {
+        known[k].ltf_start = frames[i].start + 192;
+        if (i == 0) // inside frame 0's DATA field
+            known[++k].ltf_start = frames[0].start + 192 + 600;
+    }
+    known[2].channel = flat.data(); // frame 1
+    known[2].noise_var = 1e-2f;
+    core::wifi_rx_params p;
+    p.fft_backoff = 0;
+    p.batch_samples = size_t(1) << 17;
+    ASSERT_LE(x.size(), p.batch_samples);
+    const auto a = core::make_wifi_receiver(p, cpu)->decode_buffer(x.data(), x.size(), known.data(),
+                                                                   known.size());
+    const auto b = core::make_wifi_receiver(p, dev)->decode_buffer(x.data(), x.size(), known.data(),
+                                                                   known.size());
+    EXPECT_EQ(count_received(frames, a), frames.size());
+    EXPECT_EQ(count_received(frames, b), frames.size());
+    ASSERT_EQ(a.size(), frames.size()); // the place inside frame 0 is not taken
+    ASSERT_EQ(b.size(), a.size());
+    for (size_t i = 0; i < a.size(); i++) {
+        EXPECT_EQ(a[i].ltf_start, b[i].ltf_start);
+        EXPECT_NEAR(a[i].snr_db, b[i].snr_db, 0.05) << i;
+        EXPECT_EQ(a[i].signal.rate_mbps, b[i].signal.rate_mbps) << i;
+        EXPECT_EQ(a[i].data.psdu, b[i].data.psdu) << i;
+        EXPECT_EQ(a[i].data.fcs_ok, b[i].data.fcs_ok) << i;
+    }
+}
+
 namespace {
 
 //! 10,000 short frames at every rate, back to back (gaps of 0 to 60 samples), through
