@@ -42,7 +42,8 @@ struct viterbi_params {
     void validate() const;
 
     /*!
-     * \brief Polynomials and overlaps for a protocol ("80211a" or "80216") and code rate
+     * \brief Polynomials and overlaps for a protocol ("80211a" or "80216", as
+     * parse_phy_standard() reads it) and code rate
      * ("1/2", "2/3", "3/4", "5/6"). Punctured rates get longer overlaps (64, 96, 128, 160
      * steps), since their free distance is smaller and survivors merge later.
      */
