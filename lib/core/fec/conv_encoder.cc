@@ -7,11 +7,6 @@
 // Code tables, parameter checks and the factory of the convolutional encoder.
 
 #include "fec/conv_encoder.h"
-#include "fec/tx_bit_stages_cpu.h"
-
-#ifdef GPUOFDM_HAVE_CUDA
-#include "fec/tx_bit_stages_cuda.h"
-#endif
 
 #include <stdexcept>
 #include <string>
@@ -97,9 +92,9 @@ std::unique_ptr<conv_encoder> make_conv_encoder(const conv_encoder_params& p,
                                                 const device_spec& dev)
 {
     if (!dev.is_cuda())
-        return std::make_unique<conv_encoder_cpu>(p);
+        return make_conv_encoder_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<conv_encoder_cuda>(p, dev);
+    return make_conv_encoder_cuda(p, dev);
 #else
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif

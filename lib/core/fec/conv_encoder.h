@@ -76,6 +76,13 @@ protected:
 std::unique_ptr<conv_encoder> make_conv_encoder(const conv_encoder_params& p,
                                                 const device_spec& dev);
 
+//! The backends make_conv_encoder() picks (conv_encoder_cpu.cc, conv_encoder_cuda.cu); callers use make_conv_encoder().
+std::unique_ptr<conv_encoder> make_conv_encoder_cpu(const conv_encoder_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<conv_encoder> make_conv_encoder_cuda(const conv_encoder_params& p,
+                                                     const device_spec& dev);
+#endif
+
 } // namespace gr::gpuofdm::core
 
 #endif

@@ -7,11 +7,6 @@
 // The interleaver's permutation (shared by both backends), parameter checks and factory.
 
 #include "fec/interleaver.h"
-#include "fec/tx_bit_stages_cpu.h"
-
-#ifdef GPUOFDM_HAVE_CUDA
-#include "fec/tx_bit_stages_cuda.h"
-#endif
 
 #include <algorithm>
 #include <stdexcept>
@@ -60,9 +55,9 @@ interleaver::interleaver(const interleaver_params& p)
 std::unique_ptr<interleaver> make_interleaver(const interleaver_params& p, const device_spec& dev)
 {
     if (!dev.is_cuda())
-        return std::make_unique<interleaver_cpu>(p);
+        return make_interleaver_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<interleaver_cuda>(p, dev);
+    return make_interleaver_cuda(p, dev);
 #else
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif

@@ -71,6 +71,13 @@ protected:
 //! The CPU twin or the CUDA backend (permutation table in device memory).
 std::unique_ptr<interleaver> make_interleaver(const interleaver_params& p, const device_spec& dev);
 
+//! The backends make_interleaver() picks (interleaver_cpu.cc, interleaver_cuda.cu); callers use make_interleaver().
+std::unique_ptr<interleaver> make_interleaver_cpu(const interleaver_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<interleaver> make_interleaver_cuda(const interleaver_params& p,
+                                                   const device_spec& dev);
+#endif
+
 } // namespace gr::gpuofdm::core
 
 #endif

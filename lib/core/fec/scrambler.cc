@@ -7,11 +7,6 @@
 // Scrambler parameters, the period table and the factory (shared by both backends).
 
 #include "fec/scrambler.h"
-#include "fec/tx_bit_stages_cpu.h"
-
-#ifdef GPUOFDM_HAVE_CUDA
-#include "fec/tx_bit_stages_cuda.h"
-#endif
 
 #include <stdexcept>
 #include <string>
@@ -77,9 +72,9 @@ void scrambler::check_state(const scrambler_state& state) const
 std::unique_ptr<scrambler> make_scrambler(const scrambler_params& p, const device_spec& dev)
 {
     if (!dev.is_cuda())
-        return std::make_unique<scrambler_cpu>(p);
+        return make_scrambler_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<scrambler_cuda>(p, dev);
+    return make_scrambler_cuda(p, dev);
 #else
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif

@@ -144,6 +144,12 @@ protected:
 //! The CPU twin (bit-serial LFSR) or the CUDA backend (jump-ahead via the period table).
 std::unique_ptr<scrambler> make_scrambler(const scrambler_params& p, const device_spec& dev);
 
+//! The backends make_scrambler() picks (scrambler_cpu.cc, scrambler_cuda.cu); callers use make_scrambler().
+std::unique_ptr<scrambler> make_scrambler_cpu(const scrambler_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<scrambler> make_scrambler_cuda(const scrambler_params& p, const device_spec& dev);
+#endif
+
 } // namespace gr::gpuofdm::core
 
 #endif

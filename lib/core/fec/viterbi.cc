@@ -279,7 +279,7 @@ std::unique_ptr<viterbi_decoder> make_viterbi_decoder(const viterbi_params& p,
                                                       const device_spec& dev)
 {
     if (!dev.is_cuda())
-        return std::make_unique<viterbi_decoder_cpu>(p);
+        return make_viterbi_decoder_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
     return make_viterbi_decoder_cuda(p, dev);
 #else

@@ -48,7 +48,7 @@ void demapper::process(
 std::unique_ptr<demapper> make_demapper(const demapper_params& p, const device_spec& dev)
 {
     if (!dev.is_cuda())
-        return std::make_unique<demapper_cpu>(p);
+        return make_demapper_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
     return make_demapper_cuda(p, dev);
 #else

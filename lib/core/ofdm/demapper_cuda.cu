@@ -7,8 +7,9 @@
 // CUDA soft demapper: one thread per point, demap_point() from demapper.h as in the CPU
 // twin (products and differences rounded one by one, so the floats agree).
 
-#include "runtime/cuda_check.h"
 #include "ofdm/demapper.h"
+#include "ofdm/map_launch.cuh"
+#include "runtime/cuda_check.h"
 
 #include <algorithm>
 #include <cstring>

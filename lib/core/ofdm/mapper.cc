@@ -7,11 +7,6 @@
 // Mapper parameter checks and factory.
 
 #include "ofdm/mapper.h"
-#include "fec/tx_bit_stages_cpu.h"
-
-#ifdef GPUOFDM_HAVE_CUDA
-#include "fec/tx_bit_stages_cuda.h"
-#endif
 
 #include <stdexcept>
 
@@ -33,9 +28,9 @@ mapper::mapper(const mapper_params& p) : d_params(p)
 std::unique_ptr<mapper> make_mapper(const mapper_params& p, const device_spec& dev)
 {
     if (!dev.is_cuda())
-        return std::make_unique<mapper_cpu>(p);
+        return make_mapper_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<mapper_cuda>(p, dev);
+    return make_mapper_cuda(p, dev);
 #else
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif

@@ -48,6 +48,12 @@ protected:
 //! The CPU twin or the CUDA backend.
 std::unique_ptr<mapper> make_mapper(const mapper_params& p, const device_spec& dev);
 
+//! The backends make_mapper() picks (mapper_cpu.cc, mapper_cuda.cu); callers use make_mapper().
+std::unique_ptr<mapper> make_mapper_cpu(const mapper_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<mapper> make_mapper_cuda(const mapper_params& p, const device_spec& dev);
+#endif
+
 } // namespace gr::gpuofdm::core
 
 #endif

@@ -316,7 +316,7 @@ struct wimax_receiver::chain {
 };
 
 struct wimax_receiver::finisher {
-    finisher(const wimax_profile_info& r, int seed) : rs(r.rs)
+    finisher(const wimax_profile_info& r, int seed) : rs(make_reed_solomon(r.rs, device_spec{}))
     {
         const device_spec cpu{};
         enc = make_conv_encoder({ phy_standard::ieee80216, r.cc_rate, 0 }, cpu);
@@ -326,7 +326,7 @@ struct wimax_receiver::finisher {
         scr = make_scrambler(sp, cpu);
     }
     std::unique_ptr<conv_encoder> enc;
-    reed_solomon_cpu rs;
+    std::unique_ptr<reed_solomon> rs;
     std::unique_ptr<scrambler> scr;
     std::vector<uint8_t> recoded, rs_in, rs_out, plain;
     std::vector<int32_t> status;
@@ -385,7 +385,8 @@ void wimax_receiver::finish_burst(const uint8_t* bits,
     ch.rs_out.resize(total);
     ch.status.resize(n_sym);
     out.rs_blocks = n_sym;
-    out.rs_uncorrectable = ch.rs.decode(ch.rs_in.data(), ch.rs_out.data(), ch.status.data(), n_sym);
+    out.rs_uncorrectable =
+        ch.rs->decode(ch.rs_in.data(), ch.rs_out.data(), ch.status.data(), n_sym);
     out.rs_corrected = 0;
     for (int32_t s : ch.status)
         if (s > 0)

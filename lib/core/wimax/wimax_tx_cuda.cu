@@ -10,7 +10,8 @@
 
 #include "fec/conv_code.h"
 #include "fec/interleaver.h"
-#include "fec/tx_bit_stages_cuda.h"
+#include "fec/bit_launch.cuh"
+#include "ofdm/map_launch.cuh"
 #include "wimax/wimax_tx_common.h"
 #include "wimax/wimax_tx_cuda.h"
 
