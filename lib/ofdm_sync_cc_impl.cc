@@ -67,7 +67,7 @@ ofdm_sync_cc::sptr ofdm_sync_cc::make(const std::string& standard,
         p.cp_div = cp_div;
         p.threshold = threshold;
         p.min_plateau = size_t(min_plateau);
-        wimax = std::make_unique<core::wimax_sync>(p); // checks cp_div, threshold
+        wimax = core::make_wimax_sync(p, core::device_spec{}); // checks cp_div, threshold
         lookback = wimax->lookback();
     }
     const int min_batch = int(std::max<size_t>(1024, 2 * lookback));

@@ -25,7 +25,7 @@
 // them on the host threads.
 
 #include "runtime/cuda_check.h"
-#include "wimax/wimax_rx.h"
+#include "wimax/wimax_sync.h"
 #include "wimax/wimax_sync_common.h"
 
 #include <algorithm>
