@@ -19,7 +19,10 @@ namespace gr::gpuofdm::core {
 struct conv_encoder_params {
     phy_standard standard = phy_standard::ieee80211a;
     code_rate rate = code_rate::r1_2;
-    size_t batch = 0; //!< input bits per CUDA launch; 0: default_bit_batch
+    size_t batch = 0; //!< input bits per CUDA launch; 0: default_bit_batch, else 1..2^31
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
 
 /*!

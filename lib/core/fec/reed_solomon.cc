@@ -39,6 +39,7 @@ std::unique_ptr<reed_solomon> make_reed_solomon(const rs_profile& p,
                                                 const device_spec& dev,
                                                 size_t batch)
 {
+    p.validate();
     if (batch > (size_t(1) << 24))
         throw std::invalid_argument("batch: must be in 0 .. 16777216 codewords, got " +
                                     std::to_string(batch));

@@ -278,6 +278,7 @@ void viterbi_decoder::device_fetch(uint8_t*, size_t)
 std::unique_ptr<viterbi_decoder> make_viterbi_decoder(const viterbi_params& p,
                                                       const device_spec& dev)
 {
+    p.validate();
     if (!dev.is_cuda())
         return make_viterbi_decoder_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA

@@ -38,7 +38,14 @@ struct demapper_params {
     modulation mod = modulation::qam16;
     bool hard = false; //!< true: +1 (bit 0) / -1 (bit 1) instead of LLRs: nearest-point bits
     size_t batch = 0;  //!< points per CUDA launch, 0 (2^20) or 1..2^26
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
+
+//! \p noise_var when it is finite and > 0 (what demapper::process() takes); else throws
+//! std::invalid_argument("noise_var: ...").
+float checked_noise_var(float noise_var);
 
 namespace demap_detail {
 

@@ -20,6 +20,9 @@ struct mapper_params {
     size_t batch = 0; //!< points per CUDA launch; 0: 2^20
     //! Whose labels: 802.11a 17.3.5.7 or 802.16-2004 8.3.3.4.1 (see constellation.h).
     phy_standard standard = phy_standard::ieee80211a;
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
 
 /*!

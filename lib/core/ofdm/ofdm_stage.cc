@@ -23,6 +23,7 @@ namespace {
 
 std::unique_ptr<ofdm_stage> make_ofdm_fft(const ofdm_params& p, const device_spec& dev)
 {
+    p.validate();
     if (!dev.is_cuda())
         return make_ofdm_fft_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
@@ -34,6 +35,7 @@ std::unique_ptr<ofdm_stage> make_ofdm_fft(const ofdm_params& p, const device_spe
 
 std::unique_ptr<ofdm_stage> make_ofdm_ifft(const ofdm_params& p, const device_spec& dev)
 {
+    p.validate();
     if (!dev.is_cuda())
         return make_ofdm_ifft_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA

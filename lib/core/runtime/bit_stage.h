@@ -18,6 +18,14 @@
 
 namespace gr::gpuofdm::core {
 
+//! \p p once its validate() passed: for a stage's member initializer list.
+template <typename Params>
+const Params& validated(const Params& p)
+{
+    p.validate();
+    return p;
+}
+
 //! Items per launch when a stage's batch parameter is 0: about 4 Mi bits.
 constexpr size_t default_bit_batch = size_t(1) << 22;
 
