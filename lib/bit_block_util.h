@@ -39,18 +39,6 @@ inline std::string canonical(const std::string& s)
 }
 } // namespace detail
 
-//! "802.11a" or "802.16" (any case); else std::invalid_argument("standard: ...").
-inline core::phy_standard parse_standard(const std::string& standard)
-{
-    const std::string s = detail::canonical(standard);
-    if (s == "802.11A")
-        return core::phy_standard::ieee80211a;
-    if (s == "802.16")
-        return core::phy_standard::ieee80216;
-    throw std::invalid_argument("standard: must be \"802.11a\" or \"802.16\", got \"" + standard +
-                                "\"");
-}
-
 //! "1/2", "2/3", "3/4" or "5/6"; else std::invalid_argument("rate: ...").
 inline core::code_rate parse_rate(const std::string& rate)
 {

@@ -22,7 +22,7 @@ conv_encoder_bb::sptr conv_encoder_bb::make(const std::string& standard,
 {
     // The core checks every parameter before GNU Radio sees the block.
     core::conv_encoder_params p;
-    p.standard = parse_standard(standard);
+    p.standard = core::parse_phy_standard(standard);
     p.rate = parse_rate(rate);
     p.batch = checked_batch(batch);
     auto stage = core::make_conv_encoder(p, core::resolve_device(device));

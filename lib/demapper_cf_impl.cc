@@ -9,19 +9,8 @@
 
 #include <gnuradio/io_signature.h>
 
-#include <cmath>
-
 namespace gr {
 namespace gpuofdm {
-
-namespace {
-float checked_noise_var(float v)
-{
-    if (!(v > 0.0f) || !std::isfinite(v))
-        throw std::invalid_argument("noise_var: must be finite and > 0, got " + std::to_string(v));
-    return v;
-}
-} // namespace
 
 demapper_cf::sptr demapper_cf::make(
     const std::string& modulation, float noise_var, bool hard, int batch, const std::string& device)
@@ -30,7 +19,7 @@ demapper_cf::sptr demapper_cf::make(
     p.mod = parse_modulation(modulation);
     p.hard = hard;
     p.batch = checked_batch(batch);
-    checked_noise_var(noise_var);
+    core::checked_noise_var(noise_var);
     auto stage = core::make_demapper(p, core::resolve_device(device));
     return gnuradio::make_block_sptr<demapper_cf_impl>(std::move(stage), noise_var);
 }
@@ -49,7 +38,7 @@ demapper_cf_impl::demapper_cf_impl(std::unique_ptr<core::demapper> stage, float 
 
 void demapper_cf_impl::set_noise_var(float noise_var)
 {
-    d_noise_var.store(checked_noise_var(noise_var));
+    d_noise_var.store(core::checked_noise_var(noise_var));
 }
 
 int demapper_cf_impl::work(int noutput_items,

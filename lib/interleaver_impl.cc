@@ -22,7 +22,7 @@ std::unique_ptr<core::interleaver> make_stage(
     const std::string& standard, int n_cbps, int n_bpsc, int batch, const std::string& device)
 {
     core::interleaver_params p;
-    p.standard = parse_standard(standard);
+    p.standard = core::parse_phy_standard(standard);
     p.n_cbps = n_cbps;
     p.n_bpsc = n_bpsc;
     p.batch = checked_batch(batch);

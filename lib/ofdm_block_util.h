@@ -34,7 +34,7 @@ inline core::ofdm_params make_ofdm_params(
     p.shift = shift;
     p.scale = scale;
     p.batch = batch;
-    core::ofdm_layout check(p); // throws std::invalid_argument before the io_signature sees fft_len
+    p.validate(); // throws std::invalid_argument before the io_signature sees fft_len
     return p;
 }
 

@@ -30,23 +30,6 @@ constexpr uint64_t wifi_start_before_ltf = 192; // 10 short periods + GI2
 constexpr uint64_t wifi_resume_after_ltf = 208; // T1, T2, SIGNAL (wifi_sync's resume)
 constexpr size_t rotator_block = 512;           // exact phase every this many samples
 
-//! "802.11a" / "80211a" -> false, "802.16" / "80216" -> true (any case, '.', '-', '_'
-//! and blanks ignored); else std::invalid_argument("standard: ...").
-bool parse_sync_standard(const std::string& standard)
-{
-    std::string s;
-    for (char c : standard)
-        if (c != '.' && c != '-' && c != '_' && c != ' ')
-            s += char(std::toupper(static_cast<unsigned char>(c)));
-    if (s == "80211A")
-        return false;
-    if (s == "80216")
-        return true;
-    throw std::invalid_argument("standard: must be \"802.11a\" (\"80211a\") or \"802.16\" "
-                                "(\"80216\"), got \"" +
-                                standard + "\"");
-}
-
 } // namespace
 
 ofdm_sync_cc::sptr ofdm_sync_cc::make(const std::string& standard,
@@ -58,7 +41,7 @@ ofdm_sync_cc::sptr ofdm_sync_cc::make(const std::string& standard,
                                       int cp_div)
 {
     ofdm_sync_config cfg;
-    cfg.wimax = parse_sync_standard(standard);
+    cfg.wimax = core::parse_phy_standard(standard) == core::phy_standard::ieee80216;
     cfg.threshold = threshold;
     cfg.min_plateau = min_plateau;
     cfg.batch_samples = batch_samples;
@@ -84,7 +67,7 @@ ofdm_sync_cc::sptr ofdm_sync_cc::make(const std::string& standard,
         p.cp_div = cp_div;
         p.threshold = threshold;
         p.min_plateau = size_t(min_plateau);
-        wimax = std::make_unique<core::wimax_sync>(p); // checks cp_div, threshold
+        wimax = core::make_wimax_sync(p, core::device_spec{}); // checks cp_div, threshold
         lookback = wimax->lookback();
     }
     const int min_batch = int(std::max<size_t>(1024, 2 * lookback));

@@ -22,7 +22,7 @@ scrambler_bb::sptr scrambler_bb::make(const std::string& standard,
 {
     // The core checks every parameter before GNU Radio sees the block.
     core::scrambler_params p;
-    p.standard = parse_standard(standard);
+    p.standard = core::parse_phy_standard(standard);
     p.seed = seed;
     p.batch = checked_batch(batch);
     auto stage = core::make_scrambler(p, core::resolve_device(device));

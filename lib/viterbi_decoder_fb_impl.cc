@@ -33,7 +33,7 @@ viterbi_decoder_fb::sptr viterbi_decoder_fb::make(const std::string& standard,
                                                   const std::string& device)
 {
     // Every parameter is checked before GNU Radio sees the block.
-    const char* protocol = protocol_of(parse_standard(standard));
+    const char* protocol = protocol_of(core::parse_phy_standard(standard));
     const std::string r = core::to_string(parse_rate(rate));
     const std::string m = detail::canonical(mode);
     if (m != "STREAM" && m != "FRAME")

@@ -228,7 +228,7 @@ void run_ber(const options& o,
     auto p = core::viterbi_params::for_protocol("80211a", "1/2");
     p.cpu_threads = 0;
     p.max_steps = std::max(p.max_steps, frames_per_batch * frame_steps);
-    core::viterbi_decoder_cpu cpu(p);
+    auto cpu = core::make_viterbi_decoder(p, core::device_spec{});
     std::unique_ptr<core::viterbi_decoder> gpu;
     if (cuda_usable)
         gpu = core::make_viterbi_decoder(p, core::resolve_device(o.device));
@@ -253,7 +253,7 @@ void run_ber(const options& o,
         batch clean;
         make_batch(clean, 60.0, 1);
         std::vector<uint8_t> o1(frames_per_batch * frame_steps);
-        cpu.decode_frames(clean.llr.data(), clean.llr.size(), frame_steps, o1.data());
+        cpu->decode_frames(clean.llr.data(), clean.llr.size(), frame_steps, o1.data());
         if (data_errors(o1, clean.bits) != 0)
             throw std::runtime_error("ber: the CPU twin does not decode a noiseless batch");
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
@@ -313,15 +313,15 @@ void run_ber(const options& o,
             if (active[c_ref_hard])
                 reference_decode(b.hard_llr, out[c_ref_hard]);
             if (active[c_cpu])
-                cpu.decode_frames(b.llr.data(), b.llr.size(), frame_steps, out[c_cpu].data());
+                cpu->decode_frames(b.llr.data(), b.llr.size(), frame_steps, out[c_cpu].data());
             if (active[c_cuda]) {
                 gpu->decode_frames(b.llr.data(), b.llr.size(), frame_steps, out[c_cuda].data());
                 const bool eq = active[c_cpu] && out[c_cuda] == out[c_cpu];
                 cuda_equal = (cuda_equal != 0 && eq) ? 1 : 0;
             }
             if (active[c_hard])
-                cpu.decode_frames_hard(b.hard.data(), b.hard.size(), frame_steps,
-                                       out[c_hard].data());
+                cpu->decode_frames_hard(b.hard.data(), b.hard.size(), frame_steps,
+                                        out[c_hard].data());
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
             if (active[c_gr_hard])
                 gr_decode(*gr_hard, b.u_hard, out[c_gr_hard]);

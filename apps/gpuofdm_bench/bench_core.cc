@@ -14,7 +14,7 @@
 #include "ofdm/ofdm_stage.h"
 
 #ifdef GPUOFDM_HAVE_CUDA
-#include "ofdm/ofdm_stages_cuda.h"
+#include "ofdm/ofdm_stage_cuda.h"
 #include <cuda_runtime_api.h>
 #endif
 

@@ -235,11 +235,11 @@ void run_viterbi(const options& o,
             emit(rows, core_row("cpu twin", "cpu", b, t, b), ref);
             // The same with chunks on every core (identical bits).
             p.cpu_threads = 0;
-            core::viterbi_decoder_cpu all(p);
+            auto all = core::make_viterbi_decoder(p, core::device_spec{});
             const timing ta = time_repeated(
-                [&] { all.decode_frames(llr.data(), 2 * b, b, out.data()); }, o.core_seconds);
+                [&] { all->decode_frames(llr.data(), 2 * b, b, out.data()); }, o.core_seconds);
             row r = core_row("cpu twin", "cpu", b, ta, b);
-            r.impl = "cpu twin " + std::to_string(all.threads()) + "t";
+            r.impl = "cpu twin " + std::to_string(core::viterbi_cpu_threads(p)) + "t";
             emit(rows, r, ref);
             p.cpu_threads = 1;
         }

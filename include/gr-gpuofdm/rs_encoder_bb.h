@@ -37,7 +37,7 @@ public:
      * \param n codeword bytes N (after shortening and puncturing)
      * \param k data bytes K
      * \param t correctable byte errors T (2T parity bytes kept)
-     * \param batch codewords per GPU launch; 0 picks the default
+     * \param batch codewords per GPU launch, 1 .. 2^24; 0 picks the default (16384)
      * \param device "auto", "cpu", "cuda" or "cuda:N"
      * \throws std::invalid_argument ("profile: ...") for an (N, K, T) outside Table 215.
      */

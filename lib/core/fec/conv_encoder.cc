@@ -7,11 +7,6 @@
 // Code tables, parameter checks and the factory of the convolutional encoder.
 
 #include "fec/conv_encoder.h"
-#include "fec/tx_bit_stages_cpu.h"
-
-#ifdef GPUOFDM_HAVE_CUDA
-#include "fec/tx_bit_stages_cuda.h"
-#endif
 
 #include <stdexcept>
 #include <string>
@@ -76,12 +71,24 @@ conv_code make_conv_code(phy_standard standard, code_rate rate)
     throw std::invalid_argument("rate: must be 1/2, 2/3, 3/4 or 5/6");
 }
 
+void conv_encoder_params::validate() const
+{
+    if (standard != phy_standard::ieee80211a && standard != phy_standard::ieee80216)
+        throw std::invalid_argument("standard: must be 802.11a or 802.16, got " +
+                                    std::to_string(int(standard)));
+    if (rate != code_rate::r1_2 && rate != code_rate::r2_3 && rate != code_rate::r3_4 &&
+        rate != code_rate::r5_6)
+        throw std::invalid_argument("rate: must be 1/2, 2/3, 3/4 or 5/6, got " +
+                                    std::to_string(int(rate)));
+    if (batch > (size_t(1) << 31))
+        throw std::invalid_argument("batch: must be 0 (default) or 1..2^31 bits, got " +
+                                    std::to_string(batch));
+}
+
 conv_encoder::conv_encoder(const conv_encoder_params& p)
-    : d_params(p), d_code(make_conv_code(p.standard, p.rate)),
+    : d_params(validated(p)), d_code(make_conv_code(p.standard, p.rate)),
       d_batch(p.batch ? p.batch : default_bit_batch)
 {
-    if (p.batch > (size_t(1) << 31))
-        throw std::invalid_argument("batch: must be 0 (default) or 1..2^31 bits");
 }
 
 void conv_encoder::check_state(const conv_encoder_state& state) const
@@ -96,10 +103,11 @@ void conv_encoder::check_state(const conv_encoder_state& state) const
 std::unique_ptr<conv_encoder> make_conv_encoder(const conv_encoder_params& p,
                                                 const device_spec& dev)
 {
+    p.validate();
     if (!dev.is_cuda())
-        return std::make_unique<conv_encoder_cpu>(p);
+        return make_conv_encoder_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<conv_encoder_cuda>(p, dev);
+    return make_conv_encoder_cuda(p, dev);
 #else
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif

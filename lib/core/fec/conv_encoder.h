@@ -19,7 +19,10 @@ namespace gr::gpuofdm::core {
 struct conv_encoder_params {
     phy_standard standard = phy_standard::ieee80211a;
     code_rate rate = code_rate::r1_2;
-    size_t batch = 0; //!< input bits per CUDA launch; 0: default_bit_batch
+    size_t batch = 0; //!< input bits per CUDA launch; 0: default_bit_batch, else 1..2^31
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
 
 /*!
@@ -75,6 +78,13 @@ protected:
 //! The CPU twin (serial shift register) or the CUDA backend (one thread per input bit).
 std::unique_ptr<conv_encoder> make_conv_encoder(const conv_encoder_params& p,
                                                 const device_spec& dev);
+
+//! The backends make_conv_encoder() picks (conv_encoder_cpu.cc, conv_encoder_cuda.cu); callers use make_conv_encoder().
+std::unique_ptr<conv_encoder> make_conv_encoder_cpu(const conv_encoder_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<conv_encoder> make_conv_encoder_cuda(const conv_encoder_params& p,
+                                                     const device_spec& dev);
+#endif
 
 } // namespace gr::gpuofdm::core
 

@@ -6,9 +6,23 @@
 
 // CPU twin of the convolutional encoder: the shift register stepped bit by bit.
 
-#include "fec/tx_bit_stages_cpu.h"
+#include "fec/conv_encoder.h"
+
+#include <memory>
 
 namespace gr::gpuofdm::core {
+
+//! CPU twin of the convolutional encoder: the shift register stepped bit by bit.
+class conv_encoder_cpu : public conv_encoder
+{
+public:
+    explicit conv_encoder_cpu(const conv_encoder_params& p);
+    device_spec device() const override { return {}; }
+    size_t process(const uint8_t* in,
+                   uint8_t* out,
+                   size_t n_in,
+                   conv_encoder_state& state) override;
+};
 
 conv_encoder_cpu::conv_encoder_cpu(const conv_encoder_params& p) : conv_encoder(p) {}
 
@@ -30,6 +44,11 @@ size_t conv_encoder_cpu::process(const uint8_t* in,
     state.reg = reg;
     state.phase = phase;
     return n_out;
+}
+
+std::unique_ptr<conv_encoder> make_conv_encoder_cpu(const conv_encoder_params& p)
+{
+    return std::make_unique<conv_encoder_cpu>(p);
 }
 
 } // namespace gr::gpuofdm::core

@@ -8,9 +8,12 @@
 // before it (a halo read from the input, or from the carried register at the batch start),
 // and its output position follows from its phase, so no thread waits for another.
 
-#include "fec/tx_bit_stages_cuda.h"
+#include "fec/conv_encoder.h"
+#include "fec/bit_launch.cuh"
+#include "runtime/bit_stage_cuda.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace gr::gpuofdm::core {
 
@@ -65,6 +68,21 @@ void launch_conv_encode(const uint8_t* in, uint8_t* out, const conv_run& run, cu
     GPUOFDM_CUDA_CHECK_LAUNCH(conv_encode_kernel);
 }
 
+//! CUDA convolutional encoder: one thread per input bit with a six-bit halo.
+class conv_encoder_cuda : public conv_encoder
+{
+public:
+    conv_encoder_cuda(const conv_encoder_params& p, const device_spec& dev);
+    device_spec device() const override { return d_staging.device(); }
+    size_t process(const uint8_t* in,
+                   uint8_t* out,
+                   size_t n_in,
+                   conv_encoder_state& state) override;
+
+private:
+    cuda_bit_staging d_staging;
+};
+
 conv_encoder_cuda::conv_encoder_cuda(const conv_encoder_params& p, const device_spec& dev)
     : conv_encoder(p), d_staging(dev, d_batch, 2 * d_batch)
 {
@@ -100,6 +118,12 @@ size_t conv_encoder_cuda::process(const uint8_t* in,
         n_in -= n;
     }
     return total;
+}
+
+std::unique_ptr<conv_encoder> make_conv_encoder_cuda(const conv_encoder_params& p,
+                                                     const device_spec& dev)
+{
+    return std::make_unique<conv_encoder_cuda>(p, dev);
 }
 
 } // namespace gr::gpuofdm::core

@@ -7,11 +7,6 @@
 // The interleaver's permutation (shared by both backends), parameter checks and factory.
 
 #include "fec/interleaver.h"
-#include "fec/tx_bit_stages_cpu.h"
-
-#ifdef GPUOFDM_HAVE_CUDA
-#include "fec/tx_bit_stages_cuda.h"
-#endif
 
 #include <algorithm>
 #include <stdexcept>
@@ -19,10 +14,11 @@
 
 namespace gr::gpuofdm::core {
 
-std::vector<uint32_t> interleaver_permutation(phy_standard standard, int n_cbps, int n_bpsc)
+void interleaver_params::validate() const
 {
     if (standard != phy_standard::ieee80211a && standard != phy_standard::ieee80216)
-        throw std::invalid_argument("standard: must be 802.11a or 802.16");
+        throw std::invalid_argument("standard: must be 802.11a or 802.16, got " +
+                                    std::to_string(int(standard)));
     if (n_bpsc != 1 && n_bpsc != 2 && n_bpsc != 4 && n_bpsc != 6)
         throw std::invalid_argument("n_bpsc: must be 1, 2, 4 or 6, got " + std::to_string(n_bpsc));
     const int d = standard == phy_standard::ieee80211a ? 16 : 12;
@@ -32,6 +28,15 @@ std::vector<uint32_t> interleaver_permutation(phy_standard standard, int n_cbps,
                                     to_string(standard) +
                                     " columns) and of n_bpsc = " + std::to_string(n_bpsc) +
                                     ", at most 2^20; got " + std::to_string(n_cbps));
+    if (batch > (size_t(1) << 24))
+        throw std::invalid_argument("batch: must be 0 (default) or 1..2^24 symbols, got " +
+                                    std::to_string(batch));
+}
+
+std::vector<uint32_t> interleaver_permutation(phy_standard standard, int n_cbps, int n_bpsc)
+{
+    interleaver_params{ standard, n_cbps, n_bpsc, 0 }.validate();
+    const int d = standard == phy_standard::ieee80211a ? 16 : 12;
     const uint64_t n = uint64_t(n_cbps);
     const uint64_t s = n_bpsc / 2 > 1 ? uint64_t(n_bpsc / 2) : 1;
     std::vector<uint32_t> perm(n);
@@ -49,20 +54,19 @@ std::vector<uint32_t> interleaver_permutation(phy_standard standard, int n_cbps,
 }
 
 interleaver::interleaver(const interleaver_params& p)
-    : d_params(p), d_perm(interleaver_permutation(p.standard, p.n_cbps, p.n_bpsc))
+    : d_params(validated(p)), d_perm(interleaver_permutation(p.standard, p.n_cbps, p.n_bpsc))
 {
-    if (p.batch > (size_t(1) << 24))
-        throw std::invalid_argument("batch: must be 0 (default) or 1..2^24 symbols");
     // About 1 Mi values per launch: staging buffers of 4 MiB even for float soft values.
     d_batch = p.batch ? p.batch : std::max<size_t>(1, (default_bit_batch / 4) / d_perm.size());
 }
 
 std::unique_ptr<interleaver> make_interleaver(const interleaver_params& p, const device_spec& dev)
 {
+    p.validate();
     if (!dev.is_cuda())
-        return std::make_unique<interleaver_cpu>(p);
+        return make_interleaver_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<interleaver_cuda>(p, dev);
+    return make_interleaver_cuda(p, dev);
 #else
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif

@@ -22,7 +22,10 @@ struct interleaver_params {
     int n_cbps =
         192; //!< coded bits per symbol (or per block): a multiple of 16 (802.11a) / 12 (802.16) and of n_bpsc
     int n_bpsc = 4;   //!< coded bits per subcarrier: 1, 2, 4 or 6
-    size_t batch = 0; //!< symbols per CUDA launch; 0: about 2^20 values
+    size_t batch = 0; //!< symbols per CUDA launch; 0: about 2^20 values, else 1..2^24
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
 
 /*!
@@ -70,6 +73,13 @@ protected:
 
 //! The CPU twin or the CUDA backend (permutation table in device memory).
 std::unique_ptr<interleaver> make_interleaver(const interleaver_params& p, const device_spec& dev);
+
+//! The backends make_interleaver() picks (interleaver_cpu.cc, interleaver_cuda.cu); callers use make_interleaver().
+std::unique_ptr<interleaver> make_interleaver_cpu(const interleaver_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<interleaver> make_interleaver_cuda(const interleaver_params& p,
+                                                   const device_spec& dev);
+#endif
 
 } // namespace gr::gpuofdm::core
 

@@ -6,9 +6,22 @@
 
 // CPU twin of the interleaver: a gather or scatter through the permutation table.
 
-#include "fec/tx_bit_stages_cpu.h"
+#include "fec/interleaver.h"
+
+#include <memory>
 
 namespace gr::gpuofdm::core {
+
+//! CPU twin of the interleaver.
+class interleaver_cpu : public interleaver
+{
+public:
+    explicit interleaver_cpu(const interleaver_params& p);
+    device_spec device() const override { return {}; }
+    void interleave(const uint8_t* in, uint8_t* out, size_t n_symbols) override;
+    void deinterleave(const uint8_t* in, uint8_t* out, size_t n_symbols) override;
+    void deinterleave(const float* in, float* out, size_t n_symbols) override;
+};
 
 namespace {
 
@@ -43,6 +56,11 @@ void interleaver_cpu::deinterleave(const uint8_t* in, uint8_t* out, size_t n_sym
 void interleaver_cpu::deinterleave(const float* in, float* out, size_t n_symbols)
 {
     permute(d_perm, in, out, n_symbols, true);
+}
+
+std::unique_ptr<interleaver> make_interleaver_cpu(const interleaver_params& p)
+{
+    return std::make_unique<interleaver_cpu>(p);
 }
 
 } // namespace gr::gpuofdm::core

@@ -8,9 +8,12 @@
 // (up to 2^20 entries, too large for constant memory in general) and is read through the
 // read-only cache.
 
-#include "fec/tx_bit_stages_cuda.h"
+#include "fec/interleaver.h"
+#include "fec/bit_launch.cuh"
+#include "runtime/bit_stage_cuda.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace gr::gpuofdm::core {
 
@@ -107,6 +110,24 @@ void launch_permute(const float* in,
     launch_permute_runs(in, out, perm, nullptr, run, 1, run.n, inverse, stream);
 }
 
+//! CUDA interleaver: one thread per value through the permutation table.
+class interleaver_cuda : public interleaver
+{
+public:
+    interleaver_cuda(const interleaver_params& p, const device_spec& dev);
+    device_spec device() const override { return d_staging.device(); }
+    void interleave(const uint8_t* in, uint8_t* out, size_t n_symbols) override;
+    void deinterleave(const uint8_t* in, uint8_t* out, size_t n_symbols) override;
+    void deinterleave(const float* in, float* out, size_t n_symbols) override;
+
+private:
+    template <typename T>
+    void run(const T* in, T* out, size_t n_symbols, bool inverse);
+
+    cuda_bit_staging d_staging;
+    device_buffer<uint32_t> d_dev_perm;
+};
+
 interleaver_cuda::interleaver_cuda(const interleaver_params& p, const device_spec& dev)
     : interleaver(p),
       d_staging(
@@ -148,6 +169,12 @@ void interleaver_cuda::deinterleave(const uint8_t* in, uint8_t* out, size_t n_sy
 void interleaver_cuda::deinterleave(const float* in, float* out, size_t n_symbols)
 {
     run(in, out, n_symbols, true);
+}
+
+std::unique_ptr<interleaver> make_interleaver_cuda(const interleaver_params& p,
+                                                   const device_spec& dev)
+{
+    return std::make_unique<interleaver_cuda>(p, dev);
 }
 
 } // namespace gr::gpuofdm::core

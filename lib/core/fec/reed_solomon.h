@@ -71,18 +71,10 @@ std::unique_ptr<reed_solomon> make_reed_solomon(const rs_profile& p,
                                                 const device_spec& dev,
                                                 size_t batch = 0);
 
-//! CPU twin: rs_encode_one / rs_decode_one over the batch.
-class reed_solomon_cpu : public reed_solomon
-{
-public:
-    explicit reed_solomon_cpu(const rs_profile& p);
-    device_spec device() const override { return {}; }
-    void encode(const uint8_t* in, uint8_t* out, size_t n_codewords) override;
-    size_t decode(const uint8_t* in, uint8_t* out, int32_t* status, size_t n_codewords) override;
-};
-
+//! The backends make_reed_solomon() picks (reed_solomon_cpu.cc, reed_solomon_cuda.cu);
+//! callers use make_reed_solomon().
+std::unique_ptr<reed_solomon> make_reed_solomon_cpu(const rs_profile& p);
 #ifdef GPUOFDM_HAVE_CUDA
-//! CUDA backend (defined in reed_solomon_cuda.cu).
 std::unique_ptr<reed_solomon> make_reed_solomon_cuda(const rs_profile& p,
                                                      const device_spec& dev,
                                                      size_t batch);

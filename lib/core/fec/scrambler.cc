@@ -7,11 +7,6 @@
 // Scrambler parameters, the period table and the factory (shared by both backends).
 
 #include "fec/scrambler.h"
-#include "fec/tx_bit_stages_cpu.h"
-
-#ifdef GPUOFDM_HAVE_CUDA
-#include "fec/tx_bit_stages_cuda.h"
-#endif
 
 #include <stdexcept>
 #include <string>
@@ -29,14 +24,23 @@ uint32_t reverse_bits(uint32_t v, unsigned n)
     return r;
 }
 
-lfsr_spec checked_lfsr(phy_standard s)
-{
-    if (s != phy_standard::ieee80211a && s != phy_standard::ieee80216)
-        throw std::invalid_argument("standard: must be 802.11a or 802.16");
-    return lfsr_for(s);
-}
-
 } // namespace
+
+void scrambler_params::validate() const
+{
+    if (standard != phy_standard::ieee80211a && standard != phy_standard::ieee80216)
+        throw std::invalid_argument("standard: must be 802.11a or 802.16, got " +
+                                    std::to_string(int(standard)));
+    const int max_seed = int(lfsr_for(standard).mask());
+    if (seed == 0 || seed > max_seed)
+        throw std::invalid_argument("seed: must be 1.." + std::to_string(max_seed) + " for " +
+                                    to_string(standard) + " (the all-zero register never " +
+                                    "scrambles), or negative for the default, got " +
+                                    std::to_string(seed));
+    if (batch > (size_t(1) << 31))
+        throw std::invalid_argument("batch: must be 0 (default) or 1..2^31 bits, got " +
+                                    std::to_string(batch));
+}
 
 lfsr_period_table::lfsr_period_table(lfsr_spec spec)
     : d_bits(spec.period()), d_state(spec.period()), d_index(size_t(spec.mask()) + 1, 0)
@@ -53,18 +57,12 @@ lfsr_period_table::lfsr_period_table(lfsr_spec spec)
 }
 
 scrambler::scrambler(const scrambler_params& p)
-    : d_params(p), d_spec(checked_lfsr(p.standard)), d_batch(p.batch ? p.batch : default_bit_batch)
+    : d_params(validated(p)), d_spec(lfsr_for(p.standard)),
+      d_batch(p.batch ? p.batch : default_bit_batch)
 {
     const bool wifi = p.standard == phy_standard::ieee80211a;
-    const int max_seed = int(d_spec.mask());
-    if (p.seed == 0 || p.seed > max_seed)
-        throw std::invalid_argument("seed: must be 1.." + std::to_string(max_seed) + " for " +
-                                    to_string(p.standard) + " (the all-zero register never " +
-                                    "scrambles), or negative for the default");
     const uint32_t seed = p.seed < 0 ? (wifi ? 0x5Du : 0x4A80u) : uint32_t(p.seed);
     d_initial = wifi ? seed : reverse_bits(seed, d_spec.length);
-    if (p.batch > (size_t(1) << 31))
-        throw std::invalid_argument("batch: must be 0 (default) or 1..2^31 bits");
 }
 
 void scrambler::check_state(const scrambler_state& state) const
@@ -76,10 +74,11 @@ void scrambler::check_state(const scrambler_state& state) const
 
 std::unique_ptr<scrambler> make_scrambler(const scrambler_params& p, const device_spec& dev)
 {
+    p.validate();
     if (!dev.is_cuda())
-        return std::make_unique<scrambler_cpu>(p);
+        return make_scrambler_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<scrambler_cuda>(p, dev);
+    return make_scrambler_cuda(p, dev);
 #else
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif

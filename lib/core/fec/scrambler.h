@@ -92,7 +92,10 @@ private:
 struct scrambler_params {
     phy_standard standard = phy_standard::ieee80211a;
     int seed = -1;    //!< 1..127 (802.11a) or 1..32767 (802.16); < 0: default
-    size_t batch = 0; //!< bits per CUDA launch; 0: default_bit_batch
+    size_t batch = 0; //!< bits per CUDA launch; 0: default_bit_batch, else 1..2^31
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
 
 //! The register content of a scrambler between calls (bit i-1 = x_i / reg_i).
@@ -130,7 +133,7 @@ public:
                          scrambler_state& state) = 0;
 
 protected:
-    //! Checks every parameter; throws std::invalid_argument naming the bad one.
+    //! Validates \p p (scrambler_params::validate()).
     explicit scrambler(const scrambler_params& p);
     //! Throws std::invalid_argument when \p state cannot be this scrambler's register.
     void check_state(const scrambler_state& state) const;
@@ -143,6 +146,12 @@ protected:
 
 //! The CPU twin (bit-serial LFSR) or the CUDA backend (jump-ahead via the period table).
 std::unique_ptr<scrambler> make_scrambler(const scrambler_params& p, const device_spec& dev);
+
+//! The backends make_scrambler() picks (scrambler_cpu.cc, scrambler_cuda.cu); callers use make_scrambler().
+std::unique_ptr<scrambler> make_scrambler_cpu(const scrambler_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<scrambler> make_scrambler_cuda(const scrambler_params& p, const device_spec& dev);
+#endif
 
 } // namespace gr::gpuofdm::core
 

@@ -6,9 +6,20 @@
 
 // CPU twin of the scrambler: the LFSR stepped bit by bit, as the standards draw it.
 
-#include "fec/tx_bit_stages_cpu.h"
+#include "fec/scrambler.h"
+
+#include <memory>
 
 namespace gr::gpuofdm::core {
+
+//! CPU twin of the scrambler: the LFSR stepped bit by bit.
+class scrambler_cpu : public scrambler
+{
+public:
+    explicit scrambler_cpu(const scrambler_params& p);
+    device_spec device() const override { return {}; }
+    void process(const uint8_t* in, uint8_t* out, size_t n_bits, scrambler_state& state) override;
+};
 
 scrambler_cpu::scrambler_cpu(const scrambler_params& p) : scrambler(p) {}
 
@@ -21,6 +32,11 @@ void scrambler_cpu::process(const uint8_t* in, uint8_t* out, size_t n_bits, scra
         reg = lfsr_step(reg, d_spec);
     }
     state.reg = reg;
+}
+
+std::unique_ptr<scrambler> make_scrambler_cpu(const scrambler_params& p)
+{
+    return std::make_unique<scrambler_cpu>(p);
 }
 
 } // namespace gr::gpuofdm::core

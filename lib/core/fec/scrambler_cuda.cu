@@ -7,9 +7,12 @@
 // CUDA scrambler: jump-ahead through the period table, so every bit is independent.
 // Bit i of a batch that starts at cycle index s takes table bit (s + i) mod period.
 
-#include "fec/tx_bit_stages_cuda.h"
+#include "fec/scrambler.h"
+#include "fec/bit_launch.cuh"
+#include "runtime/bit_stage_cuda.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace gr::gpuofdm::core {
 
@@ -69,6 +72,20 @@ void launch_scramble(const uint8_t* in,
     GPUOFDM_CUDA_CHECK_LAUNCH(scramble_kernel);
 }
 
+//! CUDA scrambler: every bit indexes the LFSR's period table (jump-ahead).
+class scrambler_cuda : public scrambler
+{
+public:
+    scrambler_cuda(const scrambler_params& p, const device_spec& dev);
+    device_spec device() const override { return d_staging.device(); }
+    void process(const uint8_t* in, uint8_t* out, size_t n_bits, scrambler_state& state) override;
+
+private:
+    lfsr_period_table d_table;
+    cuda_bit_staging d_staging;
+    device_buffer<uint8_t> d_seq; //!< d_table.bits() on the device
+};
+
 scrambler_cuda::scrambler_cuda(const scrambler_params& p, const device_spec& dev)
     : scrambler(p), d_table(d_spec), d_staging(dev, d_batch, d_batch), d_seq(d_table.period())
 {
@@ -92,6 +109,11 @@ void scrambler_cuda::process(const uint8_t* in, uint8_t* out, size_t n_bits, scr
         out += n;
         n_bits -= n;
     }
+}
+
+std::unique_ptr<scrambler> make_scrambler_cuda(const scrambler_params& p, const device_spec& dev)
+{
+    return std::make_unique<scrambler_cuda>(p, dev);
 }
 
 } // namespace gr::gpuofdm::core

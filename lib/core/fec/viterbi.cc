@@ -8,6 +8,7 @@
 // bookkeeping that cuts a continuous stream into whole chunks, so a backend only decodes jobs.
 
 #include "fec/viterbi.h"
+#include "runtime/phy_standard.h"
 
 #include <algorithm>
 #include <limits>
@@ -50,17 +51,14 @@ void viterbi_params::validate() const
 viterbi_params viterbi_params::for_protocol(const std::string& protocol, const std::string& rate)
 {
     viterbi_params p;
-    if (protocol == "80211a" || protocol == "802.11a") {
+    if (parse_phy_standard(protocol, "protocol") == phy_standard::ieee80211a) {
         // IEEE 802.11a-1999 17.3.5.5: A = 133, B = 171, A first.
         p.poly0 = 0133;
         p.poly1 = 0171;
-    } else if (protocol == "80216" || protocol == "802.16") {
+    } else {
         // IEEE 802.16-2004 8.3.3.2.3: X = 171, Y = 133, X first.
         p.poly0 = 0171;
         p.poly1 = 0133;
-    } else {
-        throw std::invalid_argument("protocol: must be \"80211a\" or \"80216\", got \"" + protocol +
-                                    "\"");
     }
     size_t overlap;
     if (rate == "1/2")
@@ -286,8 +284,9 @@ std::unique_ptr<viterbi_decoder> make_viterbi_decoder(const viterbi_params& p,
                                                       const device_spec& dev,
                                                       const cuda_context_ptr& ctx)
 {
+    p.validate();
     if (!dev.is_cuda())
-        return std::make_unique<viterbi_decoder_cpu>(p);
+        return make_viterbi_decoder_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
     return make_viterbi_decoder_cuda(p, dev, ctx);
 #else

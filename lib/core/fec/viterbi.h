@@ -42,7 +42,8 @@ struct viterbi_params {
     void validate() const;
 
     /*!
-     * \brief Polynomials and overlaps for a protocol ("80211a" or "80216") and code rate
+     * \brief Polynomials and overlaps for a protocol ("80211a" or "80216", as
+     * parse_phy_standard() reads it) and code rate
      * ("1/2", "2/3", "3/4", "5/6"). Punctured rates get longer overlaps (64, 96, 128, 160
      * steps), since their free distance is smaller and survivors merge later.
      */
@@ -213,38 +214,14 @@ std::unique_ptr<viterbi_decoder> make_viterbi_decoder(const viterbi_params& p,
                                                       const device_spec& dev,
                                                       const cuda_context_ptr& ctx = nullptr);
 
-/*!
- * \brief CPU twin: the same chunk algorithm and arithmetic as the kernel (butterflies on
- * AVX2 or SSE2 where the CPU has them), one chunk per thread at a time, params().cpu_threads
- * threads.
- */
-class viterbi_decoder_cpu : public viterbi_decoder
-{
-public:
-    explicit viterbi_decoder_cpu(const viterbi_params& p);
-    ~viterbi_decoder_cpu() override;
-    device_spec device() const override { return {}; }
-    void run(const float* llr, const viterbi_job& job, uint8_t* out) override;
-    //! Threads run() uses at most.
-    unsigned threads() const { return d_threads; }
+//! Host threads the CPU twin decodes on: params().cpu_threads, at most one a core; every
+//! core when 0.
+unsigned viterbi_cpu_threads(const viterbi_params& p);
 
-private:
-    //! Decodes chunks [first, end) of the job (counted over all segments) with decision
-    //! memory dec (two words per step of chunk_len + traceback).
-    void run_chunks(const float* llr,
-                    const viterbi_job& job,
-                    uint8_t* out,
-                    uint64_t first,
-                    uint64_t end,
-                    uint32_t* dec) const;
-
-    unsigned d_threads = 1;
-    std::vector<uint32_t> d_dec;         //!< decisions of one chunk per thread, two words a step
-    std::unique_ptr<worker_pool> d_pool; //!< d_threads - 1 workers (none for one thread)
-};
-
+//! The backends make_viterbi_decoder() picks (viterbi_cpu.cc, viterbi_cuda.cu); callers use
+//! make_viterbi_decoder().
+std::unique_ptr<viterbi_decoder> make_viterbi_decoder_cpu(const viterbi_params& p);
 #ifdef GPUOFDM_HAVE_CUDA
-//! CUDA backend (defined in viterbi_cuda.cu).
 std::unique_ptr<viterbi_decoder> make_viterbi_decoder_cuda(const viterbi_params& p,
                                                            const device_spec& dev,
                                                            const cuda_context_ptr& ctx = nullptr);

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
@@ -239,10 +240,45 @@ forward_fn pick_forward() { return forward; }
 
 } // namespace
 
-viterbi_decoder_cpu::viterbi_decoder_cpu(const viterbi_params& p) : viterbi_decoder(p)
+/*!
+ * \brief CPU twin: the same chunk algorithm and arithmetic as the kernel (butterflies on
+ * AVX2 or SSE2 where the CPU has them), one chunk per thread at a time, params().cpu_threads
+ * threads.
+ */
+class viterbi_decoder_cpu : public viterbi_decoder
+{
+public:
+    explicit viterbi_decoder_cpu(const viterbi_params& p);
+    ~viterbi_decoder_cpu() override;
+    device_spec device() const override { return {}; }
+    void run(const float* llr, const viterbi_job& job, uint8_t* out) override;
+    //! Threads run() uses at most.
+    unsigned threads() const { return d_threads; }
+
+private:
+    //! Decodes chunks [first, end) of the job (counted over all segments) with decision
+    //! memory dec (two words per step of chunk_len + traceback).
+    void run_chunks(const float* llr,
+                    const viterbi_job& job,
+                    uint8_t* out,
+                    uint64_t first,
+                    uint64_t end,
+                    uint32_t* dec) const;
+
+    unsigned d_threads = 1;
+    std::vector<uint32_t> d_dec;         //!< decisions of one chunk per thread, two words a step
+    std::unique_ptr<worker_pool> d_pool; //!< d_threads - 1 workers (none for one thread)
+};
+
+unsigned viterbi_cpu_threads(const viterbi_params& p)
 {
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    d_threads = d_params.cpu_threads ? std::min<unsigned>(d_params.cpu_threads, hw) : hw;
+    return p.cpu_threads ? std::min<unsigned>(unsigned(p.cpu_threads), hw) : hw;
+}
+
+viterbi_decoder_cpu::viterbi_decoder_cpu(const viterbi_params& p) : viterbi_decoder(p)
+{
+    d_threads = viterbi_cpu_threads(d_params);
     d_dec.resize(size_t(d_threads) * 2 * (d_params.chunk_len + d_params.traceback));
     if (d_threads > 1)
         d_pool = std::make_unique<worker_pool>(d_threads - 1);
@@ -357,6 +393,11 @@ std::vector<uint8_t> viterbi_decode_reference(
         state = from[t][state];
     }
     return bits;
+}
+
+std::unique_ptr<viterbi_decoder> make_viterbi_decoder_cpu(const viterbi_params& p)
+{
+    return std::make_unique<viterbi_decoder_cpu>(p);
 }
 
 } // namespace gr::gpuofdm::core

@@ -30,9 +30,6 @@
 #include <cstdint>
 #include <memory>
 
-#ifdef GPUOFDM_HAVE_CUDA
-#include <cuda_runtime_api.h>
-#endif
 
 namespace gr::gpuofdm::core {
 
@@ -41,7 +38,14 @@ struct demapper_params {
     modulation mod = modulation::qam16;
     bool hard = false; //!< true: +1 (bit 0) / -1 (bit 1) instead of LLRs: nearest-point bits
     size_t batch = 0;  //!< points per CUDA launch, 0 (2^20) or 1..2^26
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
+
+//! \p noise_var when it is finite and > 0 (what demapper::process() takes); else throws
+//! std::invalid_argument("noise_var: ...").
+float checked_noise_var(float noise_var);
 
 namespace demap_detail {
 
@@ -132,50 +136,12 @@ protected:
 //! The CPU twin or the CUDA backend ("cpu" / "cuda:N" resolved).
 std::unique_ptr<demapper> make_demapper(const demapper_params& p, const device_spec& dev);
 
-//! CPU twin.
-class demapper_cpu : public demapper
-{
-public:
-    explicit demapper_cpu(const demapper_params& p) : demapper(p) {}
-    device_spec device() const override { return {}; }
-
-protected:
-    void run(const cfloat* in, const float* gain, float* out, size_t n_points, float w) override;
-};
-
+//! The backends make_demapper() picks (demapper_cpu.cc, demapper_cuda.cu); callers use
+//! make_demapper().
+std::unique_ptr<demapper> make_demapper_cpu(const demapper_params& p);
 #ifdef GPUOFDM_HAVE_CUDA
-//! CUDA backend (demapper_cuda.cu).
 std::unique_ptr<demapper> make_demapper_cuda(const demapper_params& p, const device_spec& dev);
 
-/*!
- * \brief One run of launch_demap(): n_points points of \p mod from in[in_offset] to
- * bits_per_symbol(mod) values a point at out[out_offset], with weight w (1 / noise_var)
- * times, when gain_period > 0, gain[gain_offset + j % gain_period] for point j (the
- * per-carrier gains of OFDM symbols), as demapper::process() computes it.
- */
-struct demap_run {
-    unsigned long long in_offset;  //!< first point in in
-    unsigned long long out_offset; //!< first value in out
-    unsigned long long n_points;
-    unsigned long long gain_offset; //!< first gain in gain
-    unsigned int gain_period;       //!< 0: no gain
-    modulation mod;
-    float w;
-};
-
-/*!
- * \brief Device-level entry point (demapper_cuda.cu): demaps every run of the device array
- * \p runs (max_n: the most points of a run) on \p stream; device pointers, no copy, no
- * sync. \p gain may be null when no run has a gain.
- */
-void launch_demap(const cfloat* in,
-                  const float* gain,
-                  float* out,
-                  const demap_run* runs,
-                  size_t n_runs,
-                  size_t max_n,
-                  bool hard,
-                  cudaStream_t stream);
 #endif
 
 } // namespace gr::gpuofdm::core

@@ -8,7 +8,20 @@
 
 #include "ofdm/demapper.h"
 
+#include <memory>
+
 namespace gr::gpuofdm::core {
+
+//! CPU twin: demap_point() for each point.
+class demapper_cpu : public demapper
+{
+public:
+    explicit demapper_cpu(const demapper_params& p) : demapper(p) {}
+    device_spec device() const override { return {}; }
+
+protected:
+    void run(const cfloat* in, const float* gain, float* out, size_t n_points, float w) override;
+};
 
 void demapper_cpu::run(const cfloat* in, const float* gain, float* out, size_t n_points, float w)
 {
@@ -19,6 +32,11 @@ void demapper_cpu::run(const cfloat* in, const float* gain, float* out, size_t n
         const float wj = gain ? demap_detail::mul(w, gain[j]) : w;
         demap_point(in[j].real(), in[j].imag(), m, wj, hard, out + j * n);
     }
+}
+
+std::unique_ptr<demapper> make_demapper_cpu(const demapper_params& p)
+{
+    return std::make_unique<demapper_cpu>(p);
 }
 
 } // namespace gr::gpuofdm::core

@@ -7,9 +7,10 @@
 // CUDA soft demapper: one thread per point, demap_point() from demapper.h as in the CPU
 // twin (products and differences rounded one by one, so the floats agree).
 
+#include "ofdm/demapper.h"
+#include "ofdm/map_launch.cuh"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
-#include "ofdm/demapper.h"
 
 #include <algorithm>
 #include <cstring>

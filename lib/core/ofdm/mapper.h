@@ -20,6 +20,9 @@ struct mapper_params {
     size_t batch = 0; //!< points per CUDA launch; 0: 2^20
     //! Whose labels: 802.11a 17.3.5.7 or 802.16-2004 8.3.3.4.1 (see constellation.h).
     phy_standard standard = phy_standard::ieee80211a;
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
 
 /*!
@@ -47,6 +50,12 @@ protected:
 
 //! The CPU twin or the CUDA backend.
 std::unique_ptr<mapper> make_mapper(const mapper_params& p, const device_spec& dev);
+
+//! The backends make_mapper() picks (mapper_cpu.cc, mapper_cuda.cu); callers use make_mapper().
+std::unique_ptr<mapper> make_mapper_cpu(const mapper_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<mapper> make_mapper_cuda(const mapper_params& p, const device_spec& dev);
+#endif
 
 } // namespace gr::gpuofdm::core
 

@@ -6,9 +6,20 @@
 
 // CPU twin of the mapper.
 
-#include "fec/tx_bit_stages_cpu.h"
+#include "ofdm/mapper.h"
+
+#include <memory>
 
 namespace gr::gpuofdm::core {
+
+//! CPU twin of the mapper.
+class mapper_cpu : public mapper
+{
+public:
+    explicit mapper_cpu(const mapper_params& p);
+    device_spec device() const override { return {}; }
+    void process(const uint8_t* bits, cfloat* out, size_t n_points) override;
+};
 
 mapper_cpu::mapper_cpu(const mapper_params& p) : mapper(p) {}
 
@@ -20,6 +31,11 @@ void mapper_cpu::process(const uint8_t* bits, cfloat* out, size_t n_points)
         map_bits(bits + i * n, d_params.mod, re, im, d_params.standard);
         out[i] = cfloat(re, im);
     }
+}
+
+std::unique_ptr<mapper> make_mapper_cpu(const mapper_params& p)
+{
+    return std::make_unique<mapper_cpu>(p);
 }
 
 } // namespace gr::gpuofdm::core

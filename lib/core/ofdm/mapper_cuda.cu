@@ -7,9 +7,12 @@
 // CUDA mapper: one thread per point, the same map_bits() as the CPU twin (a Gray-to-binary
 // step and one multiply, so both give the same floats).
 
-#include "fec/tx_bit_stages_cuda.h"
+#include "ofdm/mapper.h"
+#include "ofdm/map_launch.cuh"
+#include "runtime/bit_stage_cuda.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace gr::gpuofdm::core {
 
@@ -67,6 +70,18 @@ void launch_map(const uint8_t* bits,
     GPUOFDM_CUDA_CHECK_LAUNCH(map_kernel);
 }
 
+//! CUDA mapper: one thread per point.
+class mapper_cuda : public mapper
+{
+public:
+    mapper_cuda(const mapper_params& p, const device_spec& dev);
+    device_spec device() const override { return d_staging.device(); }
+    void process(const uint8_t* bits, cfloat* out, size_t n_points) override;
+
+private:
+    cuda_bit_staging d_staging;
+};
+
 mapper_cuda::mapper_cuda(const mapper_params& p, const device_spec& dev)
     : mapper(p), d_staging(dev, d_batch * bits_per_point(), d_batch * sizeof(cfloat))
 {
@@ -86,6 +101,11 @@ void mapper_cuda::process(const uint8_t* bits, cfloat* out, size_t n_points)
         out += k;
         n_points -= k;
     }
+}
+
+std::unique_ptr<mapper> make_mapper_cuda(const mapper_params& p, const device_spec& dev)
+{
+    return std::make_unique<mapper_cuda>(p, dev);
 }
 
 } // namespace gr::gpuofdm::core

@@ -7,7 +7,9 @@
 // CUDA OFDM demodulator: CP removal, shift and scale in one pass, then batched cuFFT.
 
 #include "ofdm/ofdm_cuda_kernels.cuh"
-#include "ofdm/ofdm_stages_cuda.h"
+#include "ofdm/ofdm_stage_cuda.h"
+
+#include <memory>
 
 namespace gr::gpuofdm::core {
 
@@ -40,6 +42,19 @@ __global__ void remove_cp_kernel(const float2* __restrict__ in,
 
 } // namespace
 
+//! CUDA OFDM demodulator: one kernel drops the CP and applies shift and scale, then cuFFT.
+class ofdm_fft_cuda : public ofdm_cuda_stage
+{
+public:
+    ofdm_fft_cuda(const ofdm_params& p, const device_spec& dev);
+    void launch(size_t n_symbols, uint64_t first) override;
+    size_t input_items(uint64_t first, size_t n) const override
+    {
+        return d_layout.samples(first, n);
+    }
+    size_t output_items(uint64_t, size_t n) const override { return n * d_layout.fft_len(); }
+};
+
 ofdm_fft_cuda::ofdm_fft_cuda(const ofdm_params& p, const device_spec& dev)
     : ofdm_cuda_stage(p, dev, true)
 {
@@ -56,6 +71,11 @@ void ofdm_fft_cuda::launch(size_t n_symbols, uint64_t first)
     GPUOFDM_CUDA_CHECK_LAUNCH(remove_cp_kernel);
     auto* bins = reinterpret_cast<cufftComplex*>(d_out.get());
     d_plans->exec(bins, bins, n_symbols, CUFFT_FORWARD);
+}
+
+std::unique_ptr<ofdm_stage> make_ofdm_fft_cuda(const ofdm_params& p, const device_spec& dev)
+{
+    return std::make_unique<ofdm_fft_cuda>(p, dev);
 }
 
 } // namespace gr::gpuofdm::core

@@ -6,11 +6,25 @@
 
 // CPU twin of the transmit-side OFDM stage: unshift, inverse FFT, scale, prepend the CP.
 
-#include "ofdm/ofdm_stages_cpu.h"
+#include "ofdm/ofdm_stage.h"
+#include "runtime/fftw_plan.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace gr::gpuofdm::core {
+
+//! CPU twin of the OFDM modulator (FFTW, one symbol at a time).
+class ofdm_ifft_cpu : public ofdm_stage
+{
+public:
+    explicit ofdm_ifft_cpu(const ofdm_params& p);
+    device_spec device() const override { return {}; }
+    void process(const cfloat* in, cfloat* out, size_t n_symbols, uint64_t first) override;
+
+private:
+    fftw_plan_1d d_plan;
+};
 
 ofdm_ifft_cpu::ofdm_ifft_cpu(const ofdm_params& p)
     : ofdm_stage(p), d_plan(d_layout.fft_len(), false)
@@ -33,6 +47,11 @@ void ofdm_ifft_cpu::process(const cfloat* in, cfloat* out, size_t n_symbols, uin
         in += n;
         out += cp + n;
     }
+}
+
+std::unique_ptr<ofdm_stage> make_ofdm_ifft_cpu(const ofdm_params& p)
+{
+    return std::make_unique<ofdm_ifft_cpu>(p);
 }
 
 } // namespace gr::gpuofdm::core

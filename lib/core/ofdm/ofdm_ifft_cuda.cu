@@ -7,7 +7,9 @@
 // CUDA OFDM modulator: batched inverse cuFFT, then shift, scale and CP in one pass.
 
 #include "ofdm/ofdm_cuda_kernels.cuh"
-#include "ofdm/ofdm_stages_cuda.h"
+#include "ofdm/ofdm_stage_cuda.h"
+
+#include <memory>
 
 namespace gr::gpuofdm::core {
 
@@ -41,6 +43,19 @@ __global__ void add_cp_kernel(const float2* __restrict__ time,
 
 } // namespace
 
+//! CUDA OFDM modulator: cuFFT, then one kernel applies shift and scale and writes the CP.
+class ofdm_ifft_cuda : public ofdm_cuda_stage
+{
+public:
+    ofdm_ifft_cuda(const ofdm_params& p, const device_spec& dev);
+    void launch(size_t n_symbols, uint64_t first) override;
+    size_t input_items(uint64_t, size_t n) const override { return n * d_layout.fft_len(); }
+    size_t output_items(uint64_t first, size_t n) const override
+    {
+        return d_layout.samples(first, n);
+    }
+};
+
 ofdm_ifft_cuda::ofdm_ifft_cuda(const ofdm_params& p, const device_spec& dev)
     : ofdm_cuda_stage(p, dev, false)
 {
@@ -58,6 +73,11 @@ void ofdm_ifft_cuda::launch(size_t n_symbols, uint64_t first)
         d_starts.get(), unsigned(d_layout.period()), unsigned(first % d_layout.period()), n,
         unsigned(n_symbols), d_layout.scale(), d_layout.shift());
     GPUOFDM_CUDA_CHECK_LAUNCH(add_cp_kernel);
+}
+
+std::unique_ptr<ofdm_stage> make_ofdm_ifft_cuda(const ofdm_params& p, const device_spec& dev)
+{
+    return std::make_unique<ofdm_ifft_cuda>(p, dev);
 }
 
 } // namespace gr::gpuofdm::core

@@ -24,25 +24,30 @@ size_t ofdm_layout::default_batch(size_t fft_len)
     return std::max<size_t>(1, (size_t(1) << 18) / fft_len);
 }
 
-ofdm_layout::ofdm_layout(const ofdm_params& p)
+void ofdm_params::validate() const
 {
-    if (p.fft_len < 1 || p.fft_len > max_fft_len)
+    if (fft_len < 1 || fft_len > max_fft_len)
         throw std::invalid_argument("fft_len: must be in 1.." + std::to_string(max_fft_len) +
-                                    ", got " + std::to_string(p.fft_len));
-    if (p.cp_lengths.empty() || p.cp_lengths.size() > max_cp_period)
+                                    ", got " + std::to_string(fft_len));
+    if (cp_lengths.empty() || cp_lengths.size() > max_cp_period)
         throw std::invalid_argument("cp_lengths: give 1.." + std::to_string(max_cp_period) +
                                     " CP lengths (use [0] for none), got " +
-                                    std::to_string(p.cp_lengths.size()));
-    for (int cp : p.cp_lengths)
-        if (cp < 0 || cp > p.fft_len)
+                                    std::to_string(cp_lengths.size()));
+    for (int cp : cp_lengths)
+        if (cp < 0 || cp > fft_len)
             throw std::invalid_argument("cp_lengths: each CP must be in 0..fft_len (" +
-                                        std::to_string(p.fft_len) + "), got " + std::to_string(cp));
-    if (!std::isfinite(p.scale) || p.scale == 0.0f)
-        throw std::invalid_argument("scale: must be finite and nonzero");
-    if (p.batch < 0 || p.batch > max_batch)
+                                        std::to_string(fft_len) + "), got " + std::to_string(cp));
+    if (!std::isfinite(scale) || scale == 0.0f)
+        throw std::invalid_argument("scale: must be finite and nonzero, got " +
+                                    std::to_string(scale));
+    if (batch < 0 || batch > max_batch)
         throw std::invalid_argument("batch: must be 0 (default) or 1.." +
-                                    std::to_string(max_batch) + ", got " + std::to_string(p.batch));
+                                    std::to_string(max_batch) + ", got " + std::to_string(batch));
+}
 
+ofdm_layout::ofdm_layout(const ofdm_params& p)
+{
+    p.validate();
     d_fft_len = size_t(p.fft_len);
     d_cp.assign(p.cp_lengths.begin(), p.cp_lengths.end());
     d_starts.resize(d_cp.size() + 1);

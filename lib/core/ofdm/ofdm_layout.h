@@ -23,6 +23,9 @@ struct ofdm_params {
     bool shift = true;                 //!< DC in the middle of the bin vector (fft_vcc's shift)
     float scale = 1.0f;                //!< multiplies every output sample (finite, nonzero)
     int batch = 0;                     //!< symbols per launch; 0 picks a default for fft_len
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
 
 /*!

@@ -59,6 +59,16 @@ std::unique_ptr<ofdm_stage> make_ofdm_fft(const ofdm_params& p, const device_spe
 //! Inverse FFT and CP insertion, on the CPU twin or a CUDA device.
 std::unique_ptr<ofdm_stage> make_ofdm_ifft(const ofdm_params& p, const device_spec& dev);
 
+//! The backends the factories pick (ofdm_fft_cpu.cc, ofdm_fft_cuda.cu, ...); callers use
+//! make_ofdm_fft() / make_ofdm_ifft(). The CUDA classes derive from ofdm_cuda_stage
+//! (ofdm_stage_cuda.h), whose launch() works on device-resident data.
+std::unique_ptr<ofdm_stage> make_ofdm_fft_cpu(const ofdm_params& p);
+std::unique_ptr<ofdm_stage> make_ofdm_ifft_cpu(const ofdm_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<ofdm_stage> make_ofdm_fft_cuda(const ofdm_params& p, const device_spec& dev);
+std::unique_ptr<ofdm_stage> make_ofdm_ifft_cuda(const ofdm_params& p, const device_spec& dev);
+#endif
+
 //! Index of the bin that holds frequency bin k of the unshifted transform when shifted.
 inline size_t shifted_bin(size_t k, size_t n) { return (k + n / 2) % n; }
 

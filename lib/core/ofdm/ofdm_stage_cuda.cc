@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "ofdm/ofdm_stages_cuda.h"
+#include "ofdm/ofdm_stage_cuda.h"
 
 #include <algorithm>
 #include <cstring>

@@ -8,26 +8,22 @@
 #define GPUOFDM_CORE_BIT_STAGE_H
 
 // What the transmit bit stages (scrambler, convolutional encoder, interleaver, mapper)
-// share: the protocol selector and the host/device qualifier for helpers that both the
-// CPU twin (g++) and the CUDA kernel (nvcc) call, so the logic is written once.
+// share: the standard selector, the default batch and the host/device qualifier for helpers
+// that both the CPU twin (g++) and the CUDA kernel (nvcc) call, so the logic is written once.
 
 #include <cstddef>
-#include <string>
 
 #include "runtime/host_device.h"
+#include "runtime/phy_standard.h"
 
 namespace gr::gpuofdm::core {
 
-//! The OFDM standard whose bit-level conventions a stage follows.
-enum class phy_standard {
-    ieee80211a, //!< IEEE 802.11a-1999 clause 17 (also 802.11g ERP-OFDM)
-    ieee80216   //!< IEEE 802.16-2004 clause 8.3 (WirelessMAN-OFDM, 256 carriers)
-};
-
-//! "802.11a" or "802.16", for messages.
-inline const char* to_string(phy_standard s)
+//! \p p once its validate() passed: for a stage's member initializer list.
+template <typename Params>
+const Params& validated(const Params& p)
 {
-    return s == phy_standard::ieee80211a ? "802.11a" : "802.16";
+    p.validate();
+    return p;
 }
 
 //! Items per launch when a stage's batch parameter is 0: about 4 Mi bits.

@@ -67,6 +67,13 @@ inline unsigned int grid_for(size_t n)
     return unsigned(blocks < 65535 * 16 ? (blocks ? blocks : 1) : 65535 * 16);
 }
 
+//! The grid of a runs launch: x covers the longest run (256 threads a block, strided),
+//! y the runs (strided past 65535).
+inline dim3 runs_grid(size_t max_n, size_t n_runs)
+{
+    return dim3(grid_for(max_n), unsigned(n_runs < 65535 ? (n_runs ? n_runs : 1) : 65535));
+}
+
 } // namespace gr::gpuofdm::core
 
 #endif

@@ -19,17 +19,19 @@
 
 namespace gr::gpuofdm::core {
 
-wifi_decoder::wifi_decoder(const wifi_decode_params& p) : d_params(p)
+void wifi_decode_params::validate() const
 {
-    if (p.max_frames_per_batch < 1 || p.max_frames_per_batch > 65535)
+    if (max_frames_per_batch < 1 || max_frames_per_batch > 65535)
         throw std::invalid_argument("max_frames_per_batch: must be 1..65535, got " +
-                                    std::to_string(p.max_frames_per_batch));
+                                    std::to_string(max_frames_per_batch));
     const size_t min_symbols = wifi_n_sym(4095, 6);
-    if (p.max_symbols_per_batch < min_symbols || p.max_symbols_per_batch > (size_t(1) << 20))
+    if (max_symbols_per_batch < min_symbols || max_symbols_per_batch > (size_t(1) << 20))
         throw std::invalid_argument("max_symbols_per_batch: must be " +
                                     std::to_string(min_symbols) + "..2^20, got " +
-                                    std::to_string(p.max_symbols_per_batch));
+                                    std::to_string(max_symbols_per_batch));
 }
+
+wifi_decoder::wifi_decoder(const wifi_decode_params& p) : d_params(p) { d_params.validate(); }
 
 void wifi_decoder::validate(const wifi_rx_frame* frames, size_t n_frames) const
 {
@@ -139,6 +141,7 @@ std::unique_ptr<wifi_decoder> make_wifi_decoder(const wifi_decode_params& p,
                                                 const device_spec& dev,
                                                 const cuda_context_ptr& ctx)
 {
+    p.validate();
     if (!dev.is_cuda())
         return make_wifi_decoder_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA

@@ -66,6 +66,9 @@ struct wifi_decode_params {
     size_t max_frames_per_batch = 64; //!< 1 .. 65535
     //! 1366 (one 4095-octet frame at 6 Mb/s) .. 2^20
     size_t max_symbols_per_batch = 16384;
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
 
 /*!

@@ -18,23 +18,23 @@
 
 namespace gr::gpuofdm::core {
 
-wifi_sync::wifi_sync(const wifi_sync_params& p) : d_params(p)
+void wifi_sync_params::validate() const
 {
-    if (!(p.min_ltf_metric >= 0.0f && p.min_ltf_metric < 1.0f))
+    if (!(min_ltf_metric >= 0.0f && min_ltf_metric < 1.0f))
         throw std::invalid_argument("min_ltf_metric: must be in [0, 1), got " +
-                                    std::to_string(p.min_ltf_metric));
-    if (!(p.threshold > 0.0f && p.threshold < 1.0f))
+                                    std::to_string(min_ltf_metric));
+    if (!(threshold > 0.0f && threshold < 1.0f))
         throw std::invalid_argument("threshold: must be in (0, 1), got " +
-                                    std::to_string(p.threshold));
-    if (p.min_plateau < 16 || p.min_plateau > 96)
+                                    std::to_string(threshold));
+    if (min_plateau < 16 || min_plateau > 96)
         throw std::invalid_argument("min_plateau: must be 16..96 samples, got " +
-                                    std::to_string(p.min_plateau));
-    if (!(p.min_power >= 0.0f) || !std::isfinite(p.min_power))
+                                    std::to_string(min_plateau));
+    if (!(min_power >= 0.0f) || !std::isfinite(min_power))
         throw std::invalid_argument("min_power: must be finite and >= 0, got " +
-                                    std::to_string(p.min_power));
-    if (p.max_samples_per_batch < 4096 || p.max_samples_per_batch > (size_t(1) << 26))
+                                    std::to_string(min_power));
+    if (max_samples_per_batch < 4096 || max_samples_per_batch > (size_t(1) << 26))
         throw std::invalid_argument("max_samples_per_batch: must be 4096..2^26, got " +
-                                    std::to_string(p.max_samples_per_batch));
+                                    std::to_string(max_samples_per_batch));
 }
 
 std::vector<cfloat> wifi_long_training_time()
@@ -82,8 +82,9 @@ std::vector<wifi_sync_result> wifi_sync_select(const std::vector<wifi_sync_candi
     return out;
 }
 
-wifi_sync_base::wifi_sync_base(const wifi_sync_params& p) : wifi_sync(p)
+wifi_sync::wifi_sync(const wifi_sync_params& p) : d_params(p)
 {
+    p.validate();
     const auto l = wifi_long_training_time();
     d_ltf.resize(l.size());
     for (size_t k = 0; k < l.size(); k++)
@@ -91,35 +92,30 @@ wifi_sync_base::wifi_sync_base(const wifi_sync_params& p) : wifi_sync(p)
     d_ltf_energy = sync_detail::energy64(d_ltf.data());
 }
 
-std::vector<wifi_sync_result> wifi_sync::detect_device(const cfloat*, size_t, size_t)
+void wifi_sync::find_candidates_device(const cfloat*,
+                                       size_t,
+                                       size_t,
+                                       std::vector<wifi_sync_candidate>&)
 {
     throw std::logic_error("wifi_sync: device-resident input needs the CUDA backend");
 }
 
-void wifi_sync_base::find_candidates_device(const cfloat*,
-                                            size_t,
-                                            size_t,
-                                            std::vector<wifi_sync_candidate>&)
-{
-    throw std::logic_error("wifi_sync: device-resident input needs the CUDA backend");
-}
-
-std::vector<wifi_sync_result> wifi_sync_base::detect(const cfloat* x, size_t n, size_t search_from)
+std::vector<wifi_sync_result> wifi_sync::detect(const cfloat* x, size_t n, size_t search_from)
 {
     return detect_any(x, n, search_from, false);
 }
 
-std::vector<wifi_sync_result> wifi_sync_base::detect_device(const cfloat* d_x,
-                                                            size_t n,
-                                                            size_t search_from)
+std::vector<wifi_sync_result> wifi_sync::detect_device(const cfloat* d_x,
+                                                       size_t n,
+                                                       size_t search_from)
 {
     return detect_any(d_x, n, search_from, true);
 }
 
-std::vector<wifi_sync_result> wifi_sync_base::detect_any(const cfloat* x,
-                                                         size_t n,
-                                                         size_t search_from,
-                                                         bool on_device)
+std::vector<wifi_sync_result> wifi_sync::detect_any(const cfloat* x,
+                                                    size_t n,
+                                                    size_t search_from,
+                                                    bool on_device)
 {
     if (!x && n > 0)
         throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
@@ -139,6 +135,7 @@ std::unique_ptr<wifi_sync> make_wifi_sync(const wifi_sync_params& p,
                                           const device_spec& dev,
                                           const cuda_context_ptr& ctx)
 {
+    p.validate(); // a bad parameter reads the same on every build
     if (!dev.is_cuda())
         return make_wifi_sync_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA

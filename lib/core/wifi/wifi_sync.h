@@ -14,6 +14,7 @@
 
 #include "ofdm/constellation.h"
 #include "runtime/device.h"
+#include "runtime/rounded_math.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -53,7 +54,13 @@ struct wifi_sync_params {
      * detection point is decided and timed inside one piece. 4096 .. 2^26.
      */
     size_t max_samples_per_batch = size_t(1) << 22;
+
+    //! The ranges above; throws std::invalid_argument("name: range, got value").
+    void validate() const;
 };
+
+//! A detection point and its fine timing, as a backend finds it (wifi_sync_common.h).
+struct wifi_sync_candidate;
 
 //! One detected frame.
 struct wifi_sync_result {
@@ -120,9 +127,7 @@ public:
      * already reported from the kept tail is not reported twice. Throws
      * std::invalid_argument ("x: ") for a null pointer with n > 0.
      */
-    virtual std::vector<wifi_sync_result> detect(const cfloat* x,
-                                                 size_t n,
-                                                 size_t search_from = 0) = 0;
+    std::vector<wifi_sync_result> detect(const cfloat* x, size_t n, size_t search_from = 0);
 
     /*!
      * \brief As detect(), but \p d_x is device memory of this synchronizer's GPU holding
@@ -132,9 +137,9 @@ public:
      * waited for); it returns once the detections are back. The CUDA backend only; the
      * CPU twin throws std::logic_error.
      */
-    virtual std::vector<wifi_sync_result> detect_device(const cfloat* d_x,
-                                                        size_t n,
-                                                        size_t search_from = 0);
+    std::vector<wifi_sync_result> detect_device(const cfloat* d_x,
+                                                size_t n,
+                                                size_t search_from = 0);
 
     /*!
      * Samples before the end of a buffer where a frame may start but not be found yet: a
@@ -148,10 +153,37 @@ public:
     static constexpr size_t lookback() { return 512; }
 
 protected:
-    //! Checks every parameter; throws std::invalid_argument naming the bad one.
+    //! Validates \p p and builds the long training symbol both backends match against.
     explicit wifi_sync(const wifi_sync_params& p);
 
+    /*!
+     * Backend: appends, in increasing n, every candidate n < n_end of x[0 .. n_samples),
+     * with its fine timing (n_end + cand_span - 1 <= n_samples; wifi_sync_common.h).
+     */
+    virtual void find_candidates(const cfloat* x,
+                                 size_t n_samples,
+                                 size_t n_end,
+                                 std::vector<wifi_sync_candidate>& out) = 0;
+    //! As find_candidates(), x clean device memory (detect_device()); by default throws.
+    virtual void find_candidates_device(const cfloat* x,
+                                        size_t n_samples,
+                                        size_t n_end,
+                                        std::vector<wifi_sync_candidate>& out);
+
     wifi_sync_params d_params;
+    //! The time-domain long training symbol.
+    std::vector<rounded::cpx> d_ltf;
+    //! sum |L|^2 in the order ltf_quality() expects.
+    float d_ltf_energy = 0.0f;
+
+private:
+    //! What detect() and detect_device() share: checks x, works out which detection points
+    //! have room for their fine timing, asks the backend for its candidates and applies
+    //! wifi_sync_select() (wifi_sync_common.h), so both backends take the same frames.
+    std::vector<wifi_sync_result> detect_any(const cfloat* x,
+                                             size_t n,
+                                             size_t search_from,
+                                             bool on_device);
 };
 
 //! The CPU twin or the CUDA backend (on \p ctx, the chain's context, when given); throws
@@ -159,6 +191,15 @@ protected:
 std::unique_ptr<wifi_sync> make_wifi_sync(const wifi_sync_params& p,
                                           const device_spec& dev,
                                           const cuda_context_ptr& ctx = nullptr);
+
+//! The backends make_wifi_sync() picks (wifi_sync_cpu.cc, wifi_sync_cuda.cu); callers use
+//! make_wifi_sync().
+std::unique_ptr<wifi_sync> make_wifi_sync_cpu(const wifi_sync_params& p);
+#ifdef GPUOFDM_HAVE_CUDA
+std::unique_ptr<wifi_sync> make_wifi_sync_cuda(const wifi_sync_params& p,
+                                               const device_spec& dev,
+                                               const cuda_context_ptr& ctx = nullptr);
+#endif
 
 //! The 64 samples of one long training symbol in time (17.3.3, Table G.6 without the
 //! GI2), at the level of wifi_tx with scale 1.

@@ -217,57 +217,6 @@ std::vector<wifi_sync_result> wifi_sync_select(const std::vector<wifi_sync_candi
                                                size_t search_from,
                                                float min_ltf_metric);
 
-/*!
- * \brief The part of detect() both backends share: checks x, works out which detection
- * points have room for their fine timing (n + cand_span <= n_samples), asks the backend for
- * its candidates and applies wifi_sync_select().
- */
-class wifi_sync_base : public wifi_sync
-{
-public:
-    std::vector<wifi_sync_result> detect(const cfloat* x,
-                                         size_t n,
-                                         size_t search_from = 0) override;
-    std::vector<wifi_sync_result> detect_device(const cfloat* d_x,
-                                                size_t n,
-                                                size_t search_from = 0) override;
-
-protected:
-    explicit wifi_sync_base(const wifi_sync_params& p);
-
-    /*!
-     * Appends, in increasing n, every candidate n < n_end of x[0 .. n_samples), with its
-     * fine timing (n_end + cand_span - 1 <= n_samples).
-     */
-    virtual void find_candidates(const cfloat* x,
-                                 size_t n_samples,
-                                 size_t n_end,
-                                 std::vector<wifi_sync_candidate>& out) = 0;
-    //! As find_candidates(), x clean device memory (detect_device()); by default throws.
-    virtual void find_candidates_device(const cfloat* x,
-                                        size_t n_samples,
-                                        size_t n_end,
-                                        std::vector<wifi_sync_candidate>& out);
-
-    //! The time-domain long training symbol, as sync_detail::cpx.
-    std::vector<sync_detail::cpx> d_ltf;
-    //! sum |L|^2 in the order ltf_quality() expects.
-    float d_ltf_energy = 0.0f;
-
-private:
-    std::vector<wifi_sync_result> detect_any(const cfloat* x,
-                                             size_t n,
-                                             size_t search_from,
-                                             bool on_device);
-};
-
-std::unique_ptr<wifi_sync> make_wifi_sync_cpu(const wifi_sync_params& p);
-#ifdef GPUOFDM_HAVE_CUDA
-std::unique_ptr<wifi_sync> make_wifi_sync_cuda(const wifi_sync_params& p,
-                                               const device_spec& dev,
-                                               const cuda_context_ptr& ctx = nullptr);
-#endif
-
 } // namespace gr::gpuofdm::core
 
 #endif

@@ -18,10 +18,10 @@ namespace {
 
 using sync_detail::cpx;
 
-class wifi_sync_cpu : public wifi_sync_base
+class wifi_sync_cpu : public wifi_sync
 {
 public:
-    explicit wifi_sync_cpu(const wifi_sync_params& p) : wifi_sync_base(p)
+    explicit wifi_sync_cpu(const wifi_sync_params& p) : wifi_sync(p)
     {
         const size_t m = chunk + sync_detail::metric_span;
         d_x.resize(m);

@@ -17,7 +17,7 @@
 //      derotated window in shared memory, one thread per offset for the joint T1 + T2
 //      metric, thread 0 takes the first maximum and the fine CFO;
 //   5. the count and the candidates' results come back (a few bytes each); the host sorts
-//      them by n and wifi_sync_base applies the same rule as for the CPU twin.
+//      them by n and wifi_sync::detect applies the same rule as for the CPU twin.
 // A piece with candidates [a, b) holds the samples [a - L, b - 1 + cand_span): the flags
 // from a - L decide the candidates at a exactly as over the whole buffer, and every
 // candidate's fine timing is inside the piece, so no frame is lost at a piece edge.
@@ -186,11 +186,11 @@ __global__ void ltf_kernel(const cpx* __restrict__ x,
     }
 }
 
-class wifi_sync_cuda : public wifi_sync_base
+class wifi_sync_cuda : public wifi_sync
 {
 public:
     wifi_sync_cuda(const wifi_sync_params& p, const device_spec& dev, const cuda_context_ptr& ctx)
-        : wifi_sync_base(p), d_device(dev), d_ctx(cuda_context::for_stage(dev, ctx)),
+        : wifi_sync(p), d_device(dev), d_ctx(cuda_context::for_stage(dev, ctx)),
           d_samples(p.max_samples_per_batch),
           // Candidates of one piece are at least L + 1 apart.
           d_max_cand(unsigned(p.max_samples_per_batch / (p.min_plateau + 1) + 2)), d_x(d_samples),

@@ -33,7 +33,7 @@
 #include "ofdm/demapper.h"
 #include "fec/depuncture.h"
 #include "fec/interleaver.h"
-#include "fec/tx_bit_stages_cuda.h"
+#include "fec/bit_launch.cuh"
 #include "fec/viterbi.h"
 #include "wimax/wimax_rx.h"
 #include "wimax/wimax_rx_common.h"

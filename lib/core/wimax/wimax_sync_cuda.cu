@@ -26,7 +26,7 @@
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
-#include "wimax/wimax_rx.h"
+#include "wimax/wimax_sync.h"
 #include "wimax/wimax_sync_common.h"
 
 #include <algorithm>

@@ -60,7 +60,7 @@ wimax_tx_cpu::wimax_tx_cpu(const wimax_tx_params& p) : wimax_tx(p)
     const device_spec cpu{};
     const auto s16 = phy_standard::ieee80216;
     for (const auto& r : wimax_profiles()) {
-        d_rs.push_back(std::make_unique<reed_solomon_cpu>(r.rs));
+        d_rs.push_back(make_reed_solomon(r.rs, cpu));
         d_encoders.push_back(make_conv_encoder({ s16, r.cc_rate, 0 }, cpu));
         d_interleavers.push_back(make_interleaver({ s16, r.n_cbps, r.n_bpsc, 0 }, cpu));
         d_mappers.push_back(make_mapper({ r.mod, 0, s16 }, cpu));

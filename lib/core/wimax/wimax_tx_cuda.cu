@@ -10,8 +10,9 @@
 
 #include "fec/conv_code.h"
 #include "fec/interleaver.h"
+#include "fec/bit_launch.cuh"
 #include "fec/scrambler.h"
-#include "fec/tx_bit_stages_cuda.h"
+#include "ofdm/map_launch.cuh"
 #include "runtime/burst_batch_cuda.h"
 #include "wimax/wimax_tx.h"
 #include "wimax/wimax_tx_common.h"

@@ -435,8 +435,8 @@ TEST(viterbi, twin_matches_per_state_acs_and_threads_do_not_change_the_output)
         const auto ref = decode_frames_per_state(p, llr, steps);
         EXPECT_EQ(decode_frames(*one, llr, steps), ref);
         p.cpu_threads = 0;
-        core::viterbi_decoder_cpu many(p);
-        EXPECT_EQ(decode_frames(many, llr, steps), ref);
+        auto many = core::make_viterbi_decoder(p, {});
+        EXPECT_EQ(decode_frames(*many, llr, steps), ref);
         p.cpu_threads = 3;
         auto three = core::make_viterbi_decoder(p, {});
         EXPECT_EQ(decode_frames(*three, llr, steps), ref);

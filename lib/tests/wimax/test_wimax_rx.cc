@@ -540,7 +540,8 @@ TEST(wimax_rx, cuda_device_chain_matches_host_chain)
                     // The smallest batch: one or two bursts a batch.
                     auto probe = core::make_wimax_receiver(q, cpu);
                     q.batch_samples = probe->burst_samples() +
-                                      core::wimax_sync(probe->params().sync).lookback() + 4096;
+                                      core::make_wimax_sync(probe->params().sync, {})->lookback() +
+                                      4096;
                 }
                 auto dev_rx = core::make_wimax_receiver(q, gpu);
                 auto host_rx = core::make_wimax_receiver(q, gpu);

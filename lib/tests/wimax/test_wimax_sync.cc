@@ -90,22 +90,17 @@ core::wimax_sync_params sync_params(int cp_div)
 
 } // namespace
 
-TEST(wimax_sync, factory_gives_the_cpu_twin_and_finds_every_burst)
+TEST(wimax_sync, cpu_twin_finds_every_burst)
 {
     for (int cp_div : { 4, 32 }) {
         std::vector<size_t> starts;
         const auto x = burst_stream(cp_div, 6, 0.01, 1e-2f, uint32_t(cp_div), &starts);
         auto s = core::make_wimax_sync(sync_params(cp_div), cpu);
         EXPECT_EQ(s->device().kind, core::backend::cpu);
-        core::wimax_sync ref(sync_params(cp_div));
         const auto a = s->detect(x.data(), x.size());
-        const auto b = ref.detect(x.data(), x.size());
         ASSERT_EQ(a.size(), starts.size());
-        ASSERT_EQ(b.size(), a.size());
         for (size_t i = 0; i < a.size(); i++) {
             EXPECT_LE(std::abs(long(a[i].start) - long(starts[i])), 4) << "burst " << i;
-            EXPECT_EQ(a[i].start, b[i].start);
-            EXPECT_EQ(a[i].cfo, b[i].cfo);
             EXPECT_NEAR(a[i].cfo, 0.01, 2e-3);
         }
     }
@@ -124,20 +119,20 @@ TEST(wimax_sync, cuda_matches_cpu_on_bursts_noise_and_nans)
             auto x = burst_stream(cp_div, 10, cfo, 3e-2f, uint32_t(cp_div * 100 + 7), &starts);
             auto g = core::make_wimax_sync(sync_params(cp_div), gpu);
             ASSERT_EQ(g->device().kind, core::backend::cuda);
-            core::wimax_sync c(sync_params(cp_div));
-            const auto a = c.detect(x.data(), x.size());
+            auto c = core::make_wimax_sync(sync_params(cp_div), cpu);
+            const auto a = c->detect(x.data(), x.size());
             EXPECT_EQ(a.size(), starts.size()) << "cp_div " << cp_div << " cfo " << cfo;
             EXPECT_TRUE(same_bursts(g->detect(x.data(), x.size()), a));
             // search_from in the middle, and again (the device memory is reused).
             const size_t from = starts[starts.size() / 2] + 1;
             EXPECT_TRUE(same_bursts(g->detect(x.data(), x.size(), from),
-                                    c.detect(x.data(), x.size(), from)));
+                                    c->detect(x.data(), x.size(), from)));
             // NaNs and Infs sprinkled in.
             std::mt19937 rng{ uint32_t(cp_div) };
             for (int k = 0; k < 40; k++)
                 x[rng() % x.size()] = k % 2 ? cfloat(std::numeric_limits<float>::quiet_NaN(), 0)
                                             : cfloat(1, std::numeric_limits<float>::infinity());
-            EXPECT_TRUE(same_bursts(g->detect(x.data(), x.size()), c.detect(x.data(), x.size())));
+            EXPECT_TRUE(same_bursts(g->detect(x.data(), x.size()), c->detect(x.data(), x.size())));
         }
     }
     // Noise only, and digital silence after loud samples: no burst on either.
@@ -149,8 +144,8 @@ TEST(wimax_sync, cuda_matches_cpu_on_bursts_noise_and_nans)
     for (size_t i = 200000; i < noise.size(); i++)
         noise[i] = 0;
     auto g = core::make_wimax_sync(sync_params(4), gpu);
-    core::wimax_sync c(sync_params(4));
-    const auto a = c.detect(noise.data(), noise.size());
+    auto c = core::make_wimax_sync(sync_params(4), cpu);
+    const auto a = c->detect(noise.data(), noise.size());
     EXPECT_TRUE(a.empty());
     EXPECT_TRUE(same_bursts(g->detect(noise.data(), noise.size()), a));
     EXPECT_TRUE(g->detect(noise.data(), 100).empty()); // shorter than any timing window
@@ -164,15 +159,15 @@ TEST(wimax_sync, cuda_matches_cpu_on_small_pieces)
     for (int cp_div : { 4, 32 }) {
         const auto x = burst_stream(cp_div, 8, 0.03, 1e-2f, uint32_t(cp_div + 1));
         auto g = core::make_wimax_sync(sync_params(cp_div), gpu);
-        core::wimax_sync c(sync_params(cp_div));
+        auto c = core::make_wimax_sync(sync_params(cp_div), cpu);
         // Pieces at every offset (not multiples of 128: the sums' grid moves with the
         // piece on both backends), of sizes around the lookback.
         size_t at = 0;
         while (at < x.size()) {
-            const size_t n = std::min(x.size() - at, size_t(c.lookback() + rng() % 4000));
+            const size_t n = std::min(x.size() - at, size_t(c->lookback() + rng() % 4000));
             const size_t from = rng() % 3 == 0 ? size_t(rng() % 500) : 0;
             EXPECT_TRUE(
-                same_bursts(g->detect(x.data() + at, n, from), c.detect(x.data() + at, n, from)))
+                same_bursts(g->detect(x.data() + at, n, from), c->detect(x.data() + at, n, from)))
                 << "piece at " << at << " of " << n;
             at += 1 + rng() % 3000;
         }

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef GPUOFDM_CORE_OFDM_STAGES_CUDA_H
-#define GPUOFDM_CORE_OFDM_STAGES_CUDA_H
+#ifndef GPUOFDM_CORE_OFDM_STAGE_CUDA_H
+#define GPUOFDM_CORE_OFDM_STAGE_CUDA_H
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
@@ -63,31 +63,6 @@ private:
     pinned_ranges d_pinned; //!< caller memory transfers go straight from / to
 };
 
-//! CUDA OFDM demodulator: one kernel drops the CP and applies shift and scale, then cuFFT.
-class ofdm_fft_cuda : public ofdm_cuda_stage
-{
-public:
-    ofdm_fft_cuda(const ofdm_params& p, const device_spec& dev);
-    void launch(size_t n_symbols, uint64_t first) override;
-    size_t input_items(uint64_t first, size_t n) const override
-    {
-        return d_layout.samples(first, n);
-    }
-    size_t output_items(uint64_t, size_t n) const override { return n * d_layout.fft_len(); }
-};
-
-//! CUDA OFDM modulator: cuFFT, then one kernel applies shift and scale and writes the CP.
-class ofdm_ifft_cuda : public ofdm_cuda_stage
-{
-public:
-    ofdm_ifft_cuda(const ofdm_params& p, const device_spec& dev);
-    void launch(size_t n_symbols, uint64_t first) override;
-    size_t input_items(uint64_t, size_t n) const override { return n * d_layout.fft_len(); }
-    size_t output_items(uint64_t first, size_t n) const override
-    {
-        return d_layout.samples(first, n);
-    }
-};
 
 } // namespace gr::gpuofdm::core
 

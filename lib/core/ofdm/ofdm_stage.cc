@@ -4,30 +4,30 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "ofdm/ofdm_stage.h"
-#include "ofdm/ofdm_stages_cpu.h"
+// The factories of the OFDM FFT stages: the backend follows the device_spec.
 
-#ifdef GPUOFDM_HAVE_CUDA
-#include "ofdm/ofdm_stages_cuda.h"
-#endif
+#include "ofdm/ofdm_stage.h"
 
 #include <stdexcept>
 
 namespace gr::gpuofdm::core {
 
+#ifndef GPUOFDM_HAVE_CUDA
 namespace {
 [[noreturn]] void no_cuda()
 {
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 }
 } // namespace
+#endif
 
 std::unique_ptr<ofdm_stage> make_ofdm_fft(const ofdm_params& p, const device_spec& dev)
 {
+    p.validate();
     if (!dev.is_cuda())
-        return std::make_unique<ofdm_fft_cpu>(p);
+        return make_ofdm_fft_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<ofdm_fft_cuda>(p, dev);
+    return make_ofdm_fft_cuda(p, dev);
 #else
     no_cuda();
 #endif
@@ -35,10 +35,11 @@ std::unique_ptr<ofdm_stage> make_ofdm_fft(const ofdm_params& p, const device_spe
 
 std::unique_ptr<ofdm_stage> make_ofdm_ifft(const ofdm_params& p, const device_spec& dev)
 {
+    p.validate();
     if (!dev.is_cuda())
-        return std::make_unique<ofdm_ifft_cpu>(p);
+        return make_ofdm_ifft_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
-    return std::make_unique<ofdm_ifft_cuda>(p, dev);
+    return make_ofdm_ifft_cuda(p, dev);
 #else
     no_cuda();
 #endif

@@ -1,0 +1,166 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Every stage's parameters carry their ranges in validate(): the defaults pass, a value out
+// of range throws std::invalid_argument("name: range, got value") without building a stage,
+// and the factory refuses it too, on every device kind (no backend is built first).
+
+#include "fec/conv_encoder.h"
+#include "fec/interleaver.h"
+#include "fec/reed_solomon.h"
+#include "fec/scrambler.h"
+#include "fec/viterbi.h"
+#include "ofdm/demapper.h"
+#include "ofdm/mapper.h"
+#include "ofdm/ofdm_stage.h"
+#include "wifi/wifi_decode.h"
+#include "wifi/wifi_sync.h"
+#include "wimax/wimax_sync.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+using namespace gr::gpuofdm;
+
+namespace {
+
+//! The message validate() gives for \p p, or "" when it passes.
+template <typename Params>
+std::string message(const Params& p)
+{
+    try {
+        p.validate();
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+//! "name: ... got value": the parameter first, the value that was refused last.
+::testing::AssertionResult names(const std::string& msg,
+                                 const std::string& name,
+                                 const std::string& value)
+{
+    if (msg.rfind(name + ": ", 0) != 0)
+        return ::testing::AssertionFailure() << "does not start with '" << name << ": ': " << msg;
+    const std::string tail = "got " + value;
+    if (msg.size() < tail.size() || msg.compare(msg.size() - tail.size(), tail.size(), tail) != 0)
+        return ::testing::AssertionFailure() << "does not end with '" << tail << "': " << msg;
+    return ::testing::AssertionSuccess();
+}
+
+const core::device_spec cuda0{ core::backend::cuda, 0 };
+
+} // namespace
+
+TEST(stage_params, defaults_pass)
+{
+    EXPECT_EQ(message(core::scrambler_params{}), "");
+    EXPECT_EQ(message(core::conv_encoder_params{}), "");
+    EXPECT_EQ(message(core::interleaver_params{}), "");
+    EXPECT_EQ(message(core::mapper_params{}), "");
+    EXPECT_EQ(message(core::demapper_params{}), "");
+    EXPECT_EQ(message(core::viterbi_params{}), "");
+    EXPECT_EQ(message(core::ofdm_params{}), "");
+    EXPECT_EQ(message(core::wifi_sync_params{}), "");
+    EXPECT_EQ(message(core::wimax_sync_params{}), "");
+    EXPECT_EQ(message(core::wifi_decode_params{}), "");
+}
+
+TEST(stage_params, out_of_range_names_parameter_and_value)
+{
+    core::scrambler_params s;
+    s.standard = core::phy_standard::ieee80216;
+    s.seed = 32768;
+    EXPECT_TRUE(names(message(s), "seed", "32768"));
+    s.seed = -1;
+    s.batch = (size_t(1) << 31) + 1;
+    EXPECT_TRUE(names(message(s), "batch", "2147483649"));
+
+    core::conv_encoder_params c;
+    c.rate = core::code_rate(7);
+    EXPECT_TRUE(names(message(c), "rate", "7"));
+
+    core::interleaver_params i;
+    i.n_bpsc = 3;
+    EXPECT_TRUE(names(message(i), "n_bpsc", "3"));
+    i.n_bpsc = 4;
+    i.n_cbps = 100;
+    EXPECT_TRUE(names(message(i), "n_cbps", "100"));
+
+    core::mapper_params m;
+    m.batch = (size_t(1) << 28) + 1;
+    EXPECT_TRUE(names(message(m), "batch", std::to_string(m.batch)));
+
+    core::demapper_params d;
+    d.mod = core::modulation(9);
+    EXPECT_TRUE(names(message(d), "mod", "9"));
+
+    core::ofdm_params o;
+    o.fft_len = 0;
+    EXPECT_TRUE(names(message(o), "fft_len", "0"));
+    o.fft_len = 64;
+    o.cp_lengths = { 65 };
+    EXPECT_TRUE(names(message(o), "cp_lengths", "65"));
+
+    core::wifi_sync_params ws;
+    ws.min_plateau = 8;
+    EXPECT_TRUE(names(message(ws), "min_plateau", "8"));
+
+    core::wimax_sync_params xs;
+    xs.cp_div = 5;
+    EXPECT_TRUE(names(message(xs), "cp_div", "5"));
+    xs.cp_div = 4;
+    xs.cfo_search = 5;
+    EXPECT_TRUE(names(message(xs), "cfo_search", "5"));
+
+    core::wifi_decode_params wd;
+    wd.max_frames_per_batch = 0;
+    EXPECT_TRUE(names(message(wd), "max_frames_per_batch", "0"));
+}
+
+// The factory validates before it picks a backend, so a CUDA device (usable or not, CUDA
+// built or not) gives the same parameter error as the CPU.
+TEST(stage_params, factories_validate_before_the_backend)
+{
+    for (const core::device_spec& dev : { core::device_spec{}, cuda0 }) {
+        core::scrambler_params s;
+        s.seed = 0;
+        EXPECT_THROW(core::make_scrambler(s, dev), std::invalid_argument);
+        core::conv_encoder_params c;
+        c.batch = size_t(1) << 32;
+        EXPECT_THROW(core::make_conv_encoder(c, dev), std::invalid_argument);
+        core::interleaver_params i;
+        i.n_cbps = 0;
+        EXPECT_THROW(core::make_interleaver(i, dev), std::invalid_argument);
+        core::mapper_params m;
+        m.standard = core::phy_standard(3);
+        EXPECT_THROW(core::make_mapper(m, dev), std::invalid_argument);
+        core::demapper_params d;
+        d.batch = size_t(1) << 27;
+        EXPECT_THROW(core::make_demapper(d, dev), std::invalid_argument);
+        core::viterbi_params v;
+        v.chunk_len = 0;
+        EXPECT_THROW(core::make_viterbi_decoder(v, dev), std::invalid_argument);
+        EXPECT_THROW(core::make_reed_solomon(core::rs_profile{ 40, 30, 2 }, dev),
+                     std::invalid_argument);
+        core::ofdm_params o;
+        o.scale = 0.0f;
+        EXPECT_THROW(core::make_ofdm_fft(o, dev), std::invalid_argument);
+        EXPECT_THROW(core::make_ofdm_ifft(o, dev), std::invalid_argument);
+        core::wifi_sync_params ws;
+        ws.threshold = 1.0f;
+        EXPECT_THROW(core::make_wifi_sync(ws, dev), std::invalid_argument);
+        core::wimax_sync_params xs;
+        xs.threshold = 0.9f;
+        EXPECT_THROW(core::make_wimax_sync(xs, dev), std::invalid_argument);
+        core::wifi_decode_params wd;
+        wd.max_symbols_per_batch = 1;
+        EXPECT_THROW(core::make_wifi_decoder(wd, dev), std::invalid_argument);
+    }
+}
