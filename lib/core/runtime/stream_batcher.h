@@ -25,6 +25,8 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -64,6 +66,17 @@ struct stream_batcher_params {
     size_t lookback = 0;
     //! Samples before a held-back detection that begin the next batch (< batch_samples).
     size_t keep_before_held = 0;
+
+    //! Throws std::invalid_argument("batch_samples: ...") unless a batch is larger than
+    //! what the next one keeps (else a full batch would never make room).
+    void validate() const
+    {
+        if (batch_samples <= lookback || batch_samples <= keep_before_held)
+            throw std::invalid_argument(
+                "batch_samples: must be more than the look-back (" + std::to_string(lookback) +
+                ") and the samples kept before a detection (" + std::to_string(keep_before_held) +
+                "), got " + std::to_string(batch_samples));
+    }
 };
 
 /*!
@@ -97,9 +110,11 @@ template <typename Detection>
 class stream_batcher
 {
 public:
+    //! Throws std::invalid_argument for bad sizes (stream_batcher_params::validate()).
     stream_batcher(const stream_batcher_params& p, stream_detector<Detection> d)
         : d_params(p), d_detector(std::move(d))
     {
+        d_params.validate();
     }
 
     const stream_batcher_params& params() const { return d_params; }

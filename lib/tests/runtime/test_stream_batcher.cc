@@ -234,3 +234,19 @@ TEST(stream_batcher, a_failed_detection_leaves_the_batch_to_decide_again)
     EXPECT_EQ(got, want_found);
     EXPECT_EQ(t.calls, want_calls);
 }
+
+TEST(stream_batcher, a_batch_must_exceed_what_the_next_one_keeps)
+{
+    toy t;
+    for (const stream_batcher_params& p :
+         { stream_batcher_params{ 16, 16, 4 }, stream_batcher_params{ 16, 4, 16 },
+           stream_batcher_params{ 0, 0, 0 } }) {
+        try {
+            stream_batcher<uint64_t> b(p, t.hooks());
+            ADD_FAILURE() << "batch " << p.batch_samples << " accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("batch_samples: ", 0), 0u) << e.what();
+        }
+    }
+    EXPECT_NO_THROW(stream_batcher<uint64_t>({ 17, 16, 16 }, t.hooks()));
+}
