@@ -7,8 +7,8 @@
 #ifndef INCLUDED_GPUOFDM_OFDM_SYNC_CC_IMPL_H
 #define INCLUDED_GPUOFDM_OFDM_SYNC_CC_IMPL_H
 
-#include "wifi/wifi_sync.h"
-#include "wimax/wimax_rx.h"
+#include "ofdm/ofdm_sync.h"
+#include "runtime/stream_batcher.h"
 #include <gr-gpuofdm/ofdm_sync_cc.h>
 
 #include <atomic>
@@ -33,9 +33,7 @@ struct ofdm_sync_config {
 class ofdm_sync_cc_impl : public ofdm_sync_cc
 {
 public:
-    ofdm_sync_cc_impl(const ofdm_sync_config& cfg,
-                      std::unique_ptr<core::wifi_sync> wifi,
-                      std::unique_ptr<core::wimax_sync> wimax);
+    ofdm_sync_cc_impl(const ofdm_sync_config& cfg, std::unique_ptr<core::ofdm_sync> sync);
 
     std::string device() const override;
     std::string standard() const override { return d_cfg.wimax ? "802.16" : "802.11a"; }
@@ -54,37 +52,33 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    //! A frame found and not yet output through its start.
-    struct frame {
-        uint64_t start;     //!< stream index of its first sample (the phase reference)
-        uint64_t ltf_start; //!< see the header: T1 (802.11a), the second symbol (802.16)
-        double cfo;         //!< rad/sample
-        float metric, ltf_metric;
-    };
+    using frame = core::ofdm_sync_frame;
 
-    //! Runs the synchronizer on d_buf[d_head ..) (stream index buf_abs); appends the new
-    //! frames. False when the call failed (logged).
-    bool search(uint64_t buf_abs);
-    //! Writes d_buf[d_head .. d_head + n) derotated to out (stream indices from out_abs),
-    //! with the tags and messages of the frames starting there.
+    //! The batcher's calls: samples into d_buf, and search().
+    core::stream_detector<frame> stream_hooks();
+    /*!
+     * Runs the synchronizer on the batch (in d_buf); appends to \p out the frames that
+     * come after the last one (logging those that do not), and returns where the search
+     * resumes. A failed call is logged and finds nothing.
+     */
+    core::batch_decision search(const core::stream_batch& b, std::vector<frame>& out);
+    //! Writes d_buf's samples from stream index out_abs, n of them, derotated to out, with
+    //! the tags and messages of the frames starting there.
     void emit(gr_complex* out, uint64_t out_abs, size_t n);
     pmt::pmt_t frame_dict(const frame& f) const;
-    //! Sleeps until the upstream writes more or finishes (at most 100 ms).
-    void wait_for_input();
 
     const ofdm_sync_config d_cfg;
-    std::unique_ptr<core::wifi_sync> d_wifi;   //!< 802.11a: CPU twin or CUDA
-    std::unique_ptr<core::wimax_sync> d_wimax; //!< 802.16: CPU twin or CUDA
+    std::unique_ptr<core::ofdm_sync> d_sync; //!< the standard's synchronizer: CPU twin or CUDA
     const size_t d_lookback;
     const pmt::pmt_t d_tag_key, d_port;
+    //! Batches of batch_samples, the last lookback() samples of each searched again.
+    core::stream_batcher<frame> d_batcher;
 
-    //! Samples read: d_buf[d_head ..) are those not yet output, [nitems_written, d_ingested).
+    //! Samples read and not yet output, and the batch held: [d_buf_start, d_ingested).
     std::vector<gr_complex> d_buf;
-    size_t d_head = 0;
-    uint64_t d_ingested = 0;      //!< stream index after the last sample copied into d_buf
-    uint64_t d_searched = 0;      //!< d_ingested at the last search
+    uint64_t d_buf_start = 0;     //!< stream index of d_buf[0]
+    uint64_t d_ingested = 0;      //!< stream index after the last sample read
     uint64_t d_decided = 0;       //!< samples before this are final (may be output)
-    uint64_t d_next_search = 0;   //!< no frame starts before this (search_from)
     std::deque<frame> d_frames;   //!< found, start not yet output (increasing start)
     std::deque<gr::tag_t> d_tags; //!< input tags of read samples, not yet output
     bool d_active = false;        //!< a frame's CFO is being removed

@@ -11,24 +11,21 @@
 // input and PDUs out) share: seeing the end of the stream in work(), calling the receiver's
 // finish() exactly once per end, and never letting an exception out of work().
 //
-// GNU Radio 3.10 has no end-of-stream call and calls work() no more once a finished input
-// is empty. So work() leaves the newest sample of each call unread until the next call;
-// when the upstream has finished and a call holds everything it wrote, the block feeds it
-// all and finishes. While only that one sample waits, the block sleeps until the upstream
-// writes more (at most 100 ms), as the scheduler does for a block blocked on input.
+// work() leaves the newest sample of each call unread until the next call; when the
+// upstream has finished and a call holds everything it wrote, the block feeds it all and
+// finishes; while only that one sample waits, forecast() asks for more (stream_end.h).
 //
 // rx_stream_end holds that logic; rx_sink_block<Iface, Packet> is the impl's base class that
-// makes start(), stop() and work() of it, leaving the block its receiver's calls and the
+// makes start(), stop(), forecast() and work() of it, leaving the block its receiver's calls and the
 // PDUs' contents. work() only copies the samples into chunks of memory of the block's own
 // (page-locked for a GPU receiver); a feed thread hands them to the receiver and a
 // publishing thread posts the PDUs, so the upstream is never held up by a batch being
 // decoded, whatever its buffer (a live source held up for a batch would overflow).
 
 #include "ordered_worker.h"
+#include "stream_end.h"
 
 #include <gnuradio/block.h>
-#include <gnuradio/block_detail.h>
-#include <gnuradio/buffer_reader.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/logger.h>
 #include <gnuradio/types.h>
@@ -110,24 +107,16 @@ public:
 
     /*!
      * The body of the block's work(): feeds all input but the newest sample (everything
-     * at the end of the stream, then finish("end of input")), or sleeps when only that
-     * sample waits. Returns what work() returns (WORK_DONE after max_failures failed
-     * receiver calls in a row).
+     * at the end of the stream, then finish("end of input")). Returns what work() returns
+     * (WORK_DONE after max_failures failed receiver calls in a row).
      */
     template <typename Feed, typename Finish>
     int work(gr::block& b, int noutput_items, const gr_complex* in, Feed&& feed, Finish&& finish)
     {
-        bool at_end = false;
-        {
-            const gr::buffer_reader_sptr& r = b.detail()->input(0);
-            gr::thread::scoped_lock guard(*r->mutex());
-            at_end = r->done() && r->items_available() <= noutput_items;
-        }
+        const bool at_end = input_at_end(b, noutput_items);
         const int take = at_end ? noutput_items : noutput_items - 1;
-        if (take <= 0) {
-            wait_for_input(b); // only the sample kept back: sleep, do not spin
-            return 0;
-        }
+        if (take <= 0)
+            return 0; // only the sample kept back (forecast() keeps this from happening)
 
         std::lock_guard<std::mutex> lock(d_mutex);
         d_finished = false; // new samples: the next end of stream decodes them
@@ -163,19 +152,6 @@ private:
             return;
         d_finished = true;
         finish(where);
-    }
-
-    //! Sleeps until the upstream writes more or finishes (at most 100 ms).
-    static void wait_for_input(gr::block& b)
-    {
-        // No interruption point here: a tb.stop() meanwhile ends the thread at the
-        // scheduler's next one, right after this returns.
-        boost::this_thread::disable_interruption no_interrupt;
-        gr::block_detail* d = b.detail().get();
-        gr::thread::scoped_lock guard(d->d_tpb.mutex);
-        if (!d->d_tpb.input_changed)
-            d->d_tpb.input_cond.timed_wait(guard, boost::get_system_time() +
-                                                      boost::posix_time::milliseconds(100));
     }
 
     gr::logger_ptr d_logger;
@@ -231,7 +207,7 @@ private:
 };
 
 /*!
- * \brief start(), stop() and work() of a receiver sink over an rx_stream_end: the block's
+ * \brief start(), stop(), forecast() and work() of a receiver sink over an rx_stream_end: the block's
  * impl derives from rx_sink_block<its public interface, its receiver's packet type>, calls
  * size_chunks() in its constructor and supplies receive(), receive_end(), samples_fed(),
  * publish(), refresh_counters() and log_end() (and pin_samples()/unpin_samples() for a GPU
@@ -260,6 +236,12 @@ public:
         drain_workers();
         unpin_samples();
         return Iface::stop();
+    }
+
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override
+    {
+        // A call of one item, the one kept back, has nothing to feed before the end.
+        ninput_items_required[0] = std::max(noutput_items, input_to_progress(*this));
     }
 
     int work(int noutput_items,

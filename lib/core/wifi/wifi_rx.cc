@@ -99,7 +99,10 @@ wifi_channel_fit wifi_channel_smoother(int taps)
 wifi_receiver::wifi_receiver(const wifi_rx_params& p,
                              const device_spec& dev,
                              const cuda_context_ptr& ctx)
-    : d_params(p)
+    : d_params(p),
+      // The next batch keeps the last lookback() samples (a frame may be starting there),
+      // or from keep_before_ltf before a frame it must decode again.
+      d_batcher({ p.batch_samples, wifi_sync::lookback(), keep_before_ltf }, stream_hooks())
 {
     if (p.channel_taps != 0 && (p.channel_taps < 8 || p.channel_taps > 48))
         throw std::invalid_argument("channel_taps: " + std::to_string(p.channel_taps) +
@@ -129,58 +132,46 @@ std::vector<wifi_rx_packet> wifi_receiver::process(const cfloat* x, size_t n)
 {
     if (!x && n > 0)
         throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
-    std::vector<wifi_rx_packet> out;
     d_stats.samples += n;
-    while (n > 0) {
+    return d_batcher.process(x, n);
+}
+
+std::vector<wifi_rx_packet> wifi_receiver::finish() { return d_batcher.finish(); }
+
+stream_detector<wifi_rx_packet> wifi_receiver::stream_hooks()
+{
+    stream_detector<wifi_rx_packet> d;
+    d.append = [this](const cfloat* x, size_t n, size_t at) {
         const auto t0 = timer::now();
-        // Never hold more than batch_samples: the backends size their buffers by it.
-        const size_t take = std::min(n, d_params.batch_samples - d_held);
-        append(x, take, d_held);
-        d_held += take;
-        x += take;
-        n -= take;
+        append(x, n, at);
         d_stats.t_input += since(t0);
-        if (d_held == d_params.batch_samples) {
-            auto p = decode_held(false);
-            out.insert(out.end(), p.begin(), p.end());
-        }
-    }
-    return out;
+    };
+    d.keep = [this](size_t from, size_t n) { keep(from, n); };
+    d.detect = [this](const stream_batch& b, std::vector<wifi_rx_packet>& out) {
+        return decode_batch(b, out);
+    };
+    return d;
 }
 
-std::vector<wifi_rx_packet> wifi_receiver::finish()
+batch_decision wifi_receiver::decode_batch(const stream_batch& b, std::vector<wifi_rx_packet>& out)
 {
-    auto out = decode_held(true);
-    d_held = 0;
-    d_buf_start = 0;
-    d_search = 0;
-    return out;
-}
-
-std::vector<wifi_rx_packet> wifi_receiver::decode_held(bool at_end)
-{
-    const size_t n = d_held;
-    if (n == 0)
-        return {};
     auto t0 = timer::now();
-    load(n);
+    load(b.n);
     d_stats.t_estimate += since(t0);
     t0 = timer::now();
-    const auto found = find_frames(n, d_search);
+    const auto found = find_frames(b.n, b.search_from);
     d_stats.t_sync += since(t0);
     std::vector<frame_job> jobs;
     for (const auto& f : found)
         jobs.push_back({ f.ltf_start, f.cfo, nullptr, 0.0f });
-    size_t resume = d_search, keep_from = 0;
-    auto out = decode_jobs(jobs, &found, n, at_end, &resume, &keep_from);
-    for (auto& p : out)
-        p.ltf_start += d_buf_start;
-    // The samples still needed move to the front (at most a frame and a lookback).
-    keep(keep_from, n - keep_from);
-    d_held = n - keep_from;
-    d_buf_start += keep_from;
-    d_search = resume > keep_from ? resume - keep_from : 0;
-    return out;
+    batch_decision d;
+    d.resume = b.search_from;
+    auto got = decode_jobs(jobs, &found, b.n, b.at_end, d);
+    for (auto& p : got) {
+        p.ltf_start += b.start;
+        out.push_back(std::move(p));
+    }
+    return d;
 }
 
 std::vector<wifi_rx_packet> wifi_receiver::decode_buffer(const cfloat* x,
@@ -197,7 +188,7 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_buffer(const cfloat* x,
     if (!known && n_known > 0)
         throw std::invalid_argument("known: null pointer with " + std::to_string(n_known) +
                                     " frames");
-    if (d_held > 0)
+    if (d_batcher.held() > 0)
         throw std::logic_error("decode_buffer: the stream holds samples; call finish() first");
     d_stats.samples += n;
     append(x, n, 0);
@@ -217,16 +208,15 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_buffer(const cfloat* x,
         for (const auto& f : found)
             jobs.push_back({ f.ltf_start, f.cfo, nullptr, 0.0f });
     }
-    size_t resume = 0, keep_from = 0;
-    return decode_jobs(jobs, known ? nullptr : &found, n, true, &resume, &keep_from);
+    batch_decision unused;
+    return decode_jobs(jobs, known ? nullptr : &found, n, true, unused);
 }
 
 std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_job>& jobs,
                                                        const std::vector<wifi_sync_result>* sync,
                                                        size_t n_buf,
                                                        bool at_end,
-                                                       size_t* resume,
-                                                       size_t* keep_from)
+                                                       batch_decision& decision)
 {
     // Part 1 for every frame whose SIGNAL is inside the buffer (cheap: 3 symbols a frame).
     size_t n_est = 0;
@@ -251,18 +241,14 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
     std::vector<frame_estimate> take_est;
     std::vector<wifi_signal_field> take_sig;
     std::vector<size_t> take_at; //!< index in out
-    size_t stop_at = n_buf;      //!< where the held samples start being needed again
-    bool stopped = false;
     for (size_t i = 0; i < jobs.size(); i++) {
         const frame_job& j = jobs[i];
-        if (j.ltf_start < *resume)
+        if (j.ltf_start < decision.resume)
             continue;
         if (i >= n_est) {
             // SIGNAL not held yet (or the frame starts too early to have a backoff).
-            if (j.ltf_start + ltf_and_signal > n_buf && !at_end) {
-                stopped = true;
-                stop_at = j.ltf_start;
-            }
+            if (j.ltf_start + ltf_and_signal > n_buf && !at_end)
+                decision.held_back = j.ltf_start;
             break;
         }
         wifi_rx_packet p;
@@ -277,7 +263,7 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
         if (!p.signal.ok) {
             d_stats.detected++;
             d_stats.signal_errors++;
-            *resume = j.ltf_start + ltf_and_signal;
+            decision.resume = j.ltf_start + ltf_and_signal;
             out.push_back(std::move(p));
             continue;
         }
@@ -286,15 +272,14 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
             if (at_end) {
                 d_stats.detected++;
                 d_stats.truncated++;
-                *resume = n_buf;
+                decision.resume = n_buf;
             } else {
-                stopped = true;
-                stop_at = j.ltf_start;
+                decision.held_back = j.ltf_start;
             }
             break;
         }
         d_stats.detected++;
-        *resume = end;
+        decision.resume = end;
         take_jobs.push_back(j);
         take_est.push_back(est[i]);
         take_sig.push_back(p.signal);
@@ -314,15 +299,6 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
     }
     d_stats.t_data += since(t0);
 
-    // What to keep: from before an unfinished frame's preamble, else the last lookback()
-    // samples (a frame may be starting there), never what a frame taken already covers.
-    if (stopped) {
-        *keep_from = stop_at > keep_before_ltf ? stop_at - keep_before_ltf : 0;
-        *resume = std::min(*resume, stop_at);
-    } else {
-        *keep_from = n_buf > wifi_sync::lookback() ? n_buf - wifi_sync::lookback() : 0;
-    }
-    *keep_from = std::min(*keep_from, n_buf);
     return out;
 }
 

@@ -16,6 +16,7 @@
 #include "ofdm/channel_fit.h"
 #include "ofdm/constellation.h"
 #include "runtime/device.h"
+#include "runtime/stream_batcher.h"
 #include "wifi/wifi_decode.h"
 #include "wifi/wifi_sync.h"
 #include "runtime/worker_pool.h"
@@ -255,18 +256,22 @@ protected:
     void copy_finite(const cfloat* x, size_t n, cfloat* out);
 
 private:
-    //! Decodes the samples held from d_search on; returns packets, drops what is done.
-    std::vector<wifi_rx_packet> decode_held(bool at_end);
+    //! The batcher's calls: the backend's append() and keep(), and decode_batch().
+    stream_detector<wifi_rx_packet> stream_hooks();
+    //! Decodes the batch held from b.search_from on: the frames, and where to resume.
+    batch_decision decode_batch(const stream_batch& b, std::vector<wifi_rx_packet>& out);
+    /*!
+     * Decodes the frames of \p jobs (in stream order) from decision.resume on, moving it
+     * past each frame taken; a frame not wholly held (unless \p at_end) becomes
+     * decision.held_back and ends the batch.
+     */
     std::vector<wifi_rx_packet> decode_jobs(const std::vector<frame_job>& jobs,
                                             const std::vector<wifi_sync_result>* sync,
                                             size_t n_buf,
                                             bool at_end,
-                                            size_t* resume,
-                                            size_t* keep_from);
+                                            batch_decision& decision);
 
-    size_t d_held = 0;        //!< samples of the batch so far
-    uint64_t d_buf_start = 0; //!< stream index of the batch's first sample
-    size_t d_search = 0;      //!< next detection may start here (in the batch)
+    stream_batcher<wifi_rx_packet> d_batcher;
 };
 
 /*!

@@ -234,6 +234,10 @@ wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
                 " samples and the lookback must fit), got " + std::to_string(p.batch_samples));
         d_batch = p.batch_samples;
     }
+    // The next batch keeps the synchronizer's lookback, or from as far before a burst it
+    // must decode again.
+    d_batcher = std::make_unique<stream_batcher<wimax_rx_burst>>(
+        stream_batcher_params{ d_batch, d_sync->lookback(), d_sync->lookback() }, stream_hooks());
     d_chain = std::make_shared<chain>(r);
     for (size_t i = 0; i < max_slices(d_pool.get()); i++)
         d_finishers.push_back(std::make_shared<finisher>(r, p.seed));
@@ -243,83 +247,63 @@ std::vector<wimax_rx_burst> wimax_receiver::process(const cfloat* x, size_t n)
 {
     if (!x && n > 0)
         throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
-    std::vector<wimax_rx_burst> out;
     d_stats.samples += n;
-    while (n > 0) {
+    return d_batcher->process(x, n);
+}
+
+std::vector<wimax_rx_burst> wimax_receiver::finish() { return d_batcher->finish(); }
+
+stream_detector<wimax_rx_burst> wimax_receiver::stream_hooks()
+{
+    stream_detector<wimax_rx_burst> d;
+    d.append = [this](const cfloat* x, size_t n, size_t at) {
         const auto t0 = timer::now();
-        const size_t take = std::min(n, d_batch - d_buf.size());
-        const size_t at = d_buf.size();
-        d_buf.resize(at + take);
-        for (size_t i = 0; i < take; i++)
+        d_buf.resize(at + n); // a new stream (at 0) drops the last one's tail
+        for (size_t i = 0; i < n; i++)
             d_buf[at + i] = clean_sample(x[i]) ? x[i] : cfloat();
-        x += take;
-        n -= take;
         d_stats.t_input += since(t0);
-        if (d_buf.size() == d_batch) {
-            auto p = decode_held(false);
-            out.insert(out.end(), p.begin(), p.end());
-        }
-    }
-    return out;
+    };
+    d.keep = [this](size_t from, size_t) {
+        d_buf.erase(d_buf.begin(), d_buf.begin() + long(from));
+    };
+    d.detect = [this](const stream_batch& b, std::vector<wimax_rx_burst>& out) {
+        return decode_batch(b, out);
+    };
+    return d;
 }
 
-std::vector<wimax_rx_burst> wimax_receiver::finish()
+batch_decision wimax_receiver::decode_batch(const stream_batch& b, std::vector<wimax_rx_burst>& out)
 {
-    auto out = decode_held(true);
-    d_buf.clear();
-    d_buf_start = 0;
-    d_search = 0;
-    return out;
-}
-
-std::vector<wimax_rx_burst> wimax_receiver::decode_held(bool at_end)
-{
-    const size_t n = d_buf.size();
-    if (n == 0)
-        return {};
+    const size_t n = b.n;
     auto t0 = timer::now();
     load(d_buf.data(), n);
     d_stats.t_input += since(t0);
     t0 = timer::now();
-    const auto found = d_sync->detect(d_buf.data(), n, d_search);
+    const auto found = d_sync->detect(d_buf.data(), n, b.search_from);
     d_stats.t_sync += since(t0);
     std::vector<burst_job> jobs;
     std::vector<wimax_sync_result> taken;
-    size_t resume = d_search, stop_at = n;
-    bool stopped = false;
+    batch_decision d;
+    d.resume = b.search_from;
     for (const auto& f : found) {
         if (f.start + burst_samples() > n) {
-            if (at_end) {
+            if (b.at_end) {
                 d_stats.truncated++;
-                resume = n;
+                d.resume = n;
             } else {
-                stopped = true;
-                stop_at = f.start;
+                d.held_back = f.start; // decided again from before its plateau
             }
             break;
         }
         jobs.push_back({ f.start, f.cfo, nullptr, 0.0f });
         taken.push_back(f);
-        resume = f.start + burst_samples();
+        d.resume = f.start + burst_samples();
     }
-    auto out = decode_jobs(jobs, &taken);
-    for (auto& p : out)
-        p.start += d_buf_start;
-
-    // Keep from before an unfinished burst's plateau, else the last lookback() samples.
-    size_t keep_from;
-    if (stopped) {
-        const size_t before = d_sync->lookback();
-        keep_from = stop_at > before ? stop_at - before : 0;
-        resume = std::min(resume, stop_at);
-    } else {
-        keep_from = n > d_sync->lookback() ? n - d_sync->lookback() : 0;
+    for (auto& p : decode_jobs(jobs, &taken)) {
+        p.start += b.start;
+        out.push_back(std::move(p));
     }
-    keep_from = std::min(keep_from, n);
-    d_buf.erase(d_buf.begin(), d_buf.begin() + long(keep_from));
-    d_buf_start += keep_from;
-    d_search = resume > keep_from ? resume - keep_from : 0;
-    return out;
+    return d;
 }
 
 std::vector<wimax_rx_burst> wimax_receiver::decode_buffer(const cfloat* x,

@@ -19,6 +19,7 @@
 #include "ofdm/channel_fit.h"
 #include "ofdm/constellation.h"
 #include "runtime/device.h"
+#include "runtime/stream_batcher.h"
 #include "wimax/wimax_sync.h"
 #include "runtime/worker_pool.h"
 
@@ -264,7 +265,10 @@ protected:
     size_t d_batch = 0;
 
 private:
-    std::vector<wimax_rx_burst> decode_held(bool at_end);
+    //! The batcher's calls: the samples into d_buf, and decode_batch().
+    stream_detector<wimax_rx_burst> stream_hooks();
+    //! Decodes the bursts of the batch held from b.search_from on, and where to resume.
+    batch_decision decode_batch(const stream_batch& b, std::vector<wimax_rx_burst>& out);
     std::vector<wimax_rx_burst> decode_jobs(const std::vector<burst_job>& jobs,
                                             const std::vector<wimax_sync_result>* sync);
 
@@ -275,9 +279,8 @@ private:
     std::vector<std::shared_ptr<finisher>> d_finishers;
     std::unique_ptr<wimax_sync> d_sync;
     wimax_rx_stats d_stats;
-    std::vector<cfloat> d_buf; //!< samples held (clean)
-    uint64_t d_buf_start = 0;  //!< stream index of d_buf[0]
-    size_t d_search = 0;       //!< next burst may start here (in d_buf)
+    std::vector<cfloat> d_buf;                                 //!< the batch's samples held (clean)
+    std::unique_ptr<stream_batcher<wimax_rx_burst>> d_batcher; //!< sized in the constructor
     bool d_host_chain = false;
     std::vector<float> d_llr;
     std::vector<uint8_t> d_bits, d_hard; //!< decoded bits and hard decisions of a batch
