@@ -14,6 +14,6 @@ gpuofdm_build() {
         cuda=OFF
     fi
     cmake -S "$GPUOFDM_SRC" -B "$GPUOFDM_BUILD" -DCMAKE_BUILD_TYPE=Release -DGPUOFDM_CUDA=$cuda \
-        ${GPUOFDM_CMAKE_ARGS:-}
+        -DGPUOFDM_WERROR="${GPUOFDM_WERROR:-OFF}" ${GPUOFDM_CMAKE_ARGS:-}
     cmake --build "$GPUOFDM_BUILD" -j "$GPUOFDM_JOBS"
 }

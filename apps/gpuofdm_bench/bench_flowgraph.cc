@@ -137,7 +137,7 @@ double run_once(const case_spec& c, uint64_t n_symbols)
 //! Grows the run until it lasts a useful fraction of the target, then runs for it.
 row measure_case(const case_spec& c, const char* impl, const std::string& device, double seconds)
 {
-    const uint64_t sym_len = uint64_t(c.fft_len + c.cp);
+    const uint64_t sym_len = uint64_t(c.fft_len) + uint64_t(c.cp);
     uint64_t n_sym = std::max<uint64_t>(4 * c.batch, (uint64_t(1) << 20) / sym_len);
     double t = run_once(c, n_sym);
     while (t < std::min(0.25, 0.2 * seconds)) {
