@@ -302,8 +302,9 @@ TEST(viterbi_ber, soft_at_least_1p5_db_better_than_hard)
         EXPECT_GE(e_hard.total, 40u); // the hard side has errors to beat
         EXPECT_LT(e_soft.total, e_hard.total);
         EXPECT_LE(e_soft.ber(), 2e-4); // the region the claim is about
-        if (x == 4.0)
+        if (x == 4.0) {
             EXPECT_LT(e_soft.ber(), 1e-4); // literature: K = 7 soft, 4 dB
+        }
     }
     // Sanity of the hard channel: raw bit errors of the coded stream = Q(sqrt(2 R Eb/N0)).
     const auto h = hard_bits(l, 4.0);
