@@ -263,8 +263,9 @@ void expect_frames_match(const flow_out<gr_complex>& got,
             in_frame[i] = true;
     }
     for (size_t i = 0; i < got.data.size(); i++)
-        if (!in_frame[i])
+        if (!in_frame[i]) {
             ASSERT_EQ(got.data[i], gr_complex(0)) << "gap sample " << i;
+        }
 }
 
 const int wifi_rates[] = { 6, 9, 12, 18, 24, 36, 48, 54 };

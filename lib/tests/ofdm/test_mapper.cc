@@ -83,8 +83,9 @@ TEST(mapper, unit_average_power_and_gray_neighbours)
         const double step = 2 * kmod(m);
         for (size_t a = 0; a < pts.size(); a++)
             for (size_t b = 0; b < pts.size(); b++)
-                if (std::abs(std::abs(pts[a] - pts[b]) - step) < 1e-4)
+                if (std::abs(std::abs(pts[a] - pts[b]) - step) < 1e-4) {
                     EXPECT_EQ(__builtin_popcount(unsigned(a ^ b)), 1) << a << " " << b;
+                }
     }
 }
 
@@ -163,8 +164,9 @@ TEST(mapper, every_point_matches_the_802_16_labels)
         EXPECT_NEAR(power / pts.size(), 1.0, 1e-6);
         for (size_t a = 0; a < pts.size(); a++)
             for (size_t b = 0; b < pts.size(); b++)
-                if (std::abs(std::abs(pts[a] - pts[b]) - 2 * kmod(m)) < 1e-4)
+                if (std::abs(std::abs(pts[a] - pts[b]) - 2 * kmod(m)) < 1e-4) {
                     EXPECT_EQ(__builtin_popcount(unsigned(a ^ b)), 1) << a << " " << b;
+                }
     }
     EXPECT_TRUE(test::throws_invalid(
         [] {

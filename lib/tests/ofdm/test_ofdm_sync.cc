@@ -9,6 +9,7 @@
 // the derotation against exp(-j cfo k) in long double.
 
 #include "ofdm/ofdm_sync.h"
+#include "wifi/wifi_sync_common.h"
 #include "test_util.h"
 
 #include <cmath>
@@ -20,24 +21,30 @@ using core::cfloat;
 
 namespace {
 
-//! A wifi_sync that reports fixed frames (their ltf_start relative to the buffer).
+//! A wifi_sync whose backend reports fixed candidates (ltf_start relative to the buffer);
+//! wifi_sync's own rule (wifi_sync_select) turns them into frames.
 class stub_wifi_sync : public core::wifi_sync
 {
 public:
-    explicit stub_wifi_sync(std::vector<core::wifi_sync_result> r)
-        : core::wifi_sync(core::wifi_sync_params{}), d_results(std::move(r))
+    explicit stub_wifi_sync(std::vector<core::wifi_sync_candidate> c)
+        : core::wifi_sync(core::wifi_sync_params{}), d_cands(std::move(c))
     {
     }
     core::device_spec device() const override { return {}; }
-    std::vector<core::wifi_sync_result> detect(const cfloat*, size_t, size_t from) override
+
+protected:
+    void find_candidates(const cfloat*,
+                         size_t,
+                         size_t n_end,
+                         std::vector<core::wifi_sync_candidate>& out) override
     {
-        last_from = from;
-        return d_results;
+        for (const auto& c : d_cands)
+            if (c.n < n_end)
+                out.push_back(c);
     }
-    size_t last_from = 0;
 
 private:
-    std::vector<core::wifi_sync_result> d_results;
+    std::vector<core::wifi_sync_candidate> d_cands;
 };
 
 //! A wimax_sync that reports fixed bursts.
@@ -53,6 +60,7 @@ public:
           d_results(std::move(r))
     {
     }
+    core::device_spec device() const override { return {}; }
     std::vector<core::wimax_sync_result> detect(const cfloat*, size_t, size_t) override
     {
         return d_results;
@@ -66,35 +74,37 @@ private:
 
 TEST(ofdm_sync, wifi_frame_geometry)
 {
-    // T1 at buffer index 300 and 100 of a buffer that starts at stream index 1000 and 50:
-    // the frame starts 192 before T1 (10 short periods and GI2), not before 0; the search
-    // resumes 208 after T1 (T1, T2, SIGNAL).
-    std::vector<core::wifi_sync_result> r(2);
-    r[0].ltf_start = 300;
-    r[0].cfo = 0.01f;
-    r[0].metric = 0.9f;
-    r[0].ltf_metric = 0.8f;
-    r[1].ltf_start = 100;
-    auto stub = std::make_unique<stub_wifi_sync>(r);
-    auto* s = stub.get();
-    core::ofdm_sync sync(std::move(stub));
+    // Candidates with T1 at buffer index 150 and 600 (well apart: the search resumes 208
+    // after T1). The frame starts 192 before T1 (10 short periods and GI2), not before 0;
+    // the search resumes 208 after T1 (T1, T2, SIGNAL).
+    std::vector<core::wifi_sync_candidate> c(2);
+    c[0].n = 0;
+    c[0].ltf_start = 150;
+    c[0].ltf_metric = 0.8f;
+    c[1].n = 400;
+    c[1].ltf_start = 600;
+    c[1].cfo = 0.01f;
+    c[1].metric = 0.9f;
+    c[1].ltf_metric = 0.8f;
+    core::ofdm_sync sync(std::make_unique<stub_wifi_sync>(c));
     EXPECT_FALSE(sync.wimax());
     EXPECT_EQ(sync.lookback(), 512u);
-    std::vector<cfloat> x(1000);
-    auto f = sync.detect(x.data(), x.size(), 1000, 7);
-    EXPECT_EQ(s->last_from, 7u);
-    ASSERT_EQ(f.size(), 2u);
-    EXPECT_EQ(f[0].ltf_start, 1300u);
-    EXPECT_EQ(f[0].start, 1108u);
-    EXPECT_EQ(f[0].resume, 1508u);
+    std::vector<cfloat> x(2000);
+    // The buffer starts at stream index 1000; T1 at 150 is before search_from.
+    auto f = sync.detect(x.data(), x.size(), 1000, 200);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].ltf_start, 1600u);
+    EXPECT_EQ(f[0].start, 1408u);
+    EXPECT_EQ(f[0].resume, 1808u);
     EXPECT_EQ(f[0].cfo, double(0.01f));
     EXPECT_EQ(f[0].metric, 0.9f);
     EXPECT_EQ(f[0].ltf_metric, 0.8f);
-    EXPECT_EQ(f[1].start, 908u);
-    f = sync.detect(x.data(), x.size(), 50, 0);
-    EXPECT_EQ(f[1].ltf_start, 150u);
-    EXPECT_EQ(f[1].start, 0u) << "T1 at 150: the frame cannot start 192 before it";
-    EXPECT_EQ(f[1].resume, 358u);
+    f = sync.detect(x.data(), x.size(), 0, 0);
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[0].ltf_start, 150u);
+    EXPECT_EQ(f[0].start, 0u) << "T1 at 150: the frame cannot start 192 before it";
+    EXPECT_EQ(f[0].resume, 358u);
+    EXPECT_EQ(f[1].start, 408u);
 }
 
 TEST(ofdm_sync, wimax_burst_geometry)

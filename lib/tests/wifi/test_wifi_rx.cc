@@ -343,8 +343,9 @@ TEST(wifi_rx, cuda_equals_cpu_twin)
     auto run = [&](const core::device_spec& d, bool pin) {
         auto rx = core::make_wifi_receiver(p, d);
         // Page-locked, the samples go straight to the device (as from a block's buffer).
-        if (pin)
+        if (pin) {
             EXPECT_TRUE(rx->pin_host_range(x.data(), x.size() * sizeof(cfloat)));
+        }
         std::vector<core::wifi_rx_packet> got;
         for (size_t at = 0; at < x.size(); at += 50000) {
             auto g = rx->process(x.data() + at, std::min<size_t>(50000, x.size() - at));
@@ -453,8 +454,9 @@ void ten_thousand_frames(const core::device_spec& dev, bool pin = false)
     core::wifi_rx_params p;
     p.batch_samples = size_t(1) << 17;
     auto rx = core::make_wifi_receiver(p, dev);
-    if (pin)
+    if (pin) {
         ASSERT_TRUE(rx->pin_host_range(x.data(), x.size() * sizeof(cfloat)));
+    }
     std::vector<core::wifi_rx_packet> got;
     std::mt19937 cut(5);
     for (size_t at = 0; at < x.size();) {

@@ -146,8 +146,9 @@ TEST(wifi_sync, long_training_time_matches_transmitter)
     for (size_t k = 0; k < 64; k++) {
         EXPECT_NEAR(std::abs(x[192 + k] - l[k]), 0.0, 1e-6) << "T1 sample " << k;
         EXPECT_NEAR(std::abs(x[256 + k] - l[k]), 0.0, 1e-6) << "T2 sample " << k;
-        if (k > 0 && k < 32) // GI2 (its first sample is windowed)
+        if (k > 0 && k < 32) { // GI2 (its first sample is windowed)
             EXPECT_NEAR(std::abs(x[160 + k] - l[32 + k]), 0.0, 1e-6) << "GI2 sample " << k;
+        }
         e += std::norm(l[k]);
     }
     EXPECT_NEAR(e, 52.0 / 64.0, 1e-5); // 52 unit carriers, 1/64 scaling
