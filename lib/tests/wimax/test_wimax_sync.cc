@@ -169,7 +169,7 @@ std::vector<cfloat> cleaned(const std::vector<cfloat>& x)
 
 TEST(wimax_sync, cpu_twin_reads_non_finite_samples_as_zero)
 {
-    for (int cp_div : { 4, 32 }) {
+    for (int cp_div : { 4, 8, 16, 32 }) {
         std::vector<size_t> starts;
         auto x = burst_stream(cp_div, 9, 0.05, 1e-2f, uint32_t(cp_div * 3 + 1), &starts);
         dirty_gaps(x, starts, 2 * (256 + 256 / size_t(cp_div)), uint32_t(cp_div));
