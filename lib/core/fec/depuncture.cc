@@ -75,7 +75,7 @@ depuncturing_decoder::depuncturing_decoder(std::unique_ptr<viterbi_decoder> dec,
 {
 #ifdef GPUOFDM_HAVE_CUDA
     if (punctured() && d_dec->device().is_cuda())
-        d_device.reset(make_device_frames(*d_dec));
+        d_device.reset(make_device_state(*d_dec));
 #endif
 }
 
@@ -83,6 +83,10 @@ depuncturing_decoder::~depuncturing_decoder() = default;
 
 void depuncturing_decoder::reserve(size_t n_periods)
 {
+#ifdef GPUOFDM_HAVE_CUDA
+    if (d_device)
+        return reserve_device(n_periods * d_pattern.kept);
+#endif
     if (punctured())
         d_mother.resize(std::max(d_mother.size(), n_periods * 2 * d_pattern.period));
 }
@@ -131,6 +135,11 @@ size_t depuncturing_decoder::decode_window(const float* in,
                                            uint8_t* out,
                                            size_t max_bits)
 {
+#ifdef GPUOFDM_HAVE_CUDA
+    if (d_device)
+        return decode_window_on_device(in, base, n_periods, next_out, zero_start, end, zero_end,
+                                       out, max_bits);
+#endif
     return d_dec->decode_window(host_mother(in, n_periods), base, n_periods * d_pattern.period,
                                 next_out, zero_start, end, zero_end, out, max_bits);
 }

@@ -87,10 +87,10 @@ private:
  * viterbi_decoder, so that a block hands its input over as it came.
  *
  * At rate 1/2 the input goes to the decoder as it is. Punctured, the CPU twin depunctures
- * on the host; the CUDA backend copies terminated frames to the device as they came,
- * depunctures them there (depuncture_cuda) and decodes them there (device_load_from_device,
- * device_decode_frames). A continuous stream (decode_window) is depunctured on the host on
- * both backends: the decoder reads a stream's window from host memory. The bits equal
+ * on the host; the CUDA backend copies the punctured values to the device as they came,
+ * once, on the decoder's stream, depunctures them there (depuncture_cuda) and decodes them
+ * there: terminated frames through device_load_from_device and enqueue_decode_frames, a
+ * continuous stream's window through decode_window_device. The bits equal
  * depuncturer::process() followed by the decoder.
  */
 class depuncturing_decoder
@@ -123,7 +123,8 @@ public:
                          bool zero_end,
                          uint8_t* out,
                          size_t max_bits);
-    //! Sizes the host depuncturing buffer for n_periods periods (no allocation later).
+    //! Sizes the depuncturing buffers (the host's, or the device's on CUDA) for windows of
+    //! n_periods periods (no allocation later).
     void reserve(size_t n_periods);
 
 private:
@@ -135,14 +136,27 @@ private:
     depuncture_pattern d_pattern;
     std::vector<float> d_mother; //!< host depuncturing buffer, grown once
 #ifdef GPUOFDM_HAVE_CUDA
-    //! The device buffers of the CUDA frames path (depuncture_cuda.cu).
-    struct device_frames;
-    struct device_frames_deleter {
-        void operator()(device_frames* p) const;
+    //! The decoder's context and the device buffers of the CUDA paths (depuncture_cuda.cu).
+    struct device_state;
+    struct device_state_deleter {
+        void operator()(device_state* p) const;
     };
-    static device_frames* make_device_frames(const viterbi_decoder& dec);
+    static device_state* make_device_state(const viterbi_decoder& dec);
+    //! The device buffers hold n_in punctured values and their depunctured ones.
+    void reserve_device(size_t n_in);
+    //! Uploads n_in punctured values and depunctures them on the decoder's stream.
+    const float* device_mother(const float* in, size_t n_in);
     void decode_frames_on_device(const float* in, size_t n_in, size_t frame_steps, uint8_t* out);
-    std::unique_ptr<device_frames, device_frames_deleter> d_device;
+    size_t decode_window_on_device(const float* in,
+                                   uint64_t base,
+                                   size_t n_periods,
+                                   uint64_t next_out,
+                                   bool zero_start,
+                                   bool end,
+                                   bool zero_end,
+                                   uint8_t* out,
+                                   size_t max_bits);
+    std::unique_ptr<device_state, device_state_deleter> d_device;
 #endif
 };
 

@@ -5,12 +5,17 @@
  */
 
 // Device depuncturing: one thread per output value, the CPU twin's depunctured_llr(); and
-// the CUDA frames path of depuncturing_decoder.
+// the CUDA paths of depuncturing_decoder (frames and stream windows): the punctured values
+// go up once, on the decoder's stream, and are depunctured and decoded there.
 
 #include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
 #include "fec/depuncture.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace gr::gpuofdm::core {
 
@@ -40,22 +45,53 @@ void depuncture_cuda(
     GPUOFDM_CUDA_CHECK_LAUNCH(depuncture_kernel);
 }
 
-struct depuncturing_decoder::device_frames {
-    explicit device_frames(size_t max_llr) : punctured(max_llr), mother(max_llr) {}
-    cuda_stream stream;
-    device_buffer<float> punctured; //!< the frames as they came
-    device_buffer<float> mother;    //!< depunctured, for device_load_from_device()
+struct depuncturing_decoder::device_state {
+    device_state(cuda_context_ptr c, size_t max_llr)
+        : ctx(std::move(c)), punctured(max_llr), mother(max_llr)
+    {
+    }
+    cuda_context_ptr ctx;           //!< the decoder's: upload, depuncturing, decoding in order
+    device_buffer<float> punctured; //!< the values as they came
+    device_buffer<float> mother;    //!< depunctured, read by the decoder
 };
 
-void depuncturing_decoder::device_frames_deleter::operator()(device_frames* p) const { delete p; }
+void depuncturing_decoder::device_state_deleter::operator()(device_state* p) const { delete p; }
 
-depuncturing_decoder::device_frames* depuncturing_decoder::make_device_frames(
+depuncturing_decoder::device_state* depuncturing_decoder::make_device_state(
     const viterbi_decoder& dec)
 {
-    // One launch decodes at most max_steps steps: 2 max_steps mother-code values, fewer
-    // punctured ones.
-    use_device(dec.device().cuda_index);
-    return new device_frames(2 * dec.params().max_steps);
+    // One launch of frames decodes at most max_steps steps: 2 max_steps mother-code
+    // values, fewer punctured ones. Windows grow the buffers (reserve()).
+    cuda_context_ptr ctx = dec.context();
+    ctx->activate();
+    return new device_state(std::move(ctx), 2 * dec.params().max_steps);
+}
+
+void depuncturing_decoder::reserve_device(size_t n_in)
+{
+    device_state& d = *d_device;
+    const size_t n_out = n_in / d_pattern.kept * 2 * d_pattern.period;
+    if (d.punctured.size() >= n_in && d.mother.size() >= n_out)
+        return;
+    d.ctx->activate();
+    d.ctx->synchronize(); // queued work may still read the old buffers
+    if (d.punctured.size() < n_in)
+        d.punctured = device_buffer<float>(n_in);
+    if (d.mother.size() < n_out)
+        d.mother = device_buffer<float>(n_out);
+}
+
+const float* depuncturing_decoder::device_mother(const float* in, size_t n_in)
+{
+    reserve_device(n_in);
+    device_state& d = *d_device;
+    d.ctx->activate();
+    if (n_in > 0) {
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d.punctured.get(), in, n_in * sizeof(float),
+                                           cudaMemcpyHostToDevice, d.ctx->stream()));
+        depuncture_cuda(d.punctured.get(), n_in, d.mother.get(), d_pattern, d.ctx->stream());
+    }
+    return d.mother.get();
 }
 
 void depuncturing_decoder::decode_frames_on_device(const float* in,
@@ -69,21 +105,40 @@ void depuncturing_decoder::decode_frames_on_device(const float* in,
         throw std::invalid_argument("n_in: must hold whole frames of " + std::to_string(frame_in) +
                                     " values, got " + std::to_string(n_in));
     const size_t n_frames = n_in / frame_in;
-    use_device(d_dec->device().cuda_index);
     for (size_t f = 0; f < n_frames; f += group) {
         const size_t k = std::min(group, n_frames - f);
-        const size_t n = k * frame_in;
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_device->punctured.get(), in + f * frame_in,
-                                           n * sizeof(float), cudaMemcpyHostToDevice,
-                                           d_device->stream.get()));
-        depuncture_cuda(d_device->punctured.get(), n, d_device->mother.get(), d_pattern,
-                        d_device->stream.get());
-        // device_load_from_device() copies on the decoder's stream: ours must be done.
-        d_device->stream.synchronize();
-        d_dec->device_load_from_device(d_device->mother.get(), 2 * k * frame_steps);
-        d_dec->device_decode_frames(frame_steps, k);
+        // All on the decoder's stream: only the bits are waited for.
+        const float* mother = device_mother(in + f * frame_in, k * frame_in);
+        d_dec->device_load_from_device(mother, 2 * k * frame_steps);
+        d_dec->enqueue_decode_frames(frame_steps, k);
         d_dec->device_fetch(out + f * frame_steps, k * frame_steps);
     }
+}
+
+size_t depuncturing_decoder::decode_window_on_device(const float* in,
+                                                     uint64_t base,
+                                                     size_t n_periods,
+                                                     uint64_t next_out,
+                                                     bool zero_start,
+                                                     bool end,
+                                                     bool zero_end,
+                                                     uint8_t* out,
+                                                     size_t max_bits)
+{
+    const float* mother = device_mother(in, n_periods * d_pattern.kept);
+    size_t written = 0;
+    try {
+        written = d_dec->decode_window_device(mother, base, n_periods * d_pattern.period, next_out,
+                                              zero_start, end, zero_end, out, max_bits);
+    } catch (...) {
+        d_device->ctx->synchronize(); // the upload reads the caller's memory
+        throw;
+    }
+    // Every launch waited for its bits, the upload before them; with none, wait for the
+    // upload, which reads the caller's memory.
+    if (written == 0)
+        d_device->ctx->synchronize();
+    return written;
 }
 
 } // namespace gr::gpuofdm::core

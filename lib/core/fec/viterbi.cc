@@ -174,6 +174,37 @@ size_t viterbi_decoder::decode_window(const float* llr,
                                       uint8_t* out,
                                       size_t max_bits)
 {
+    return decode_window_any(llr, base, n_steps, next_out, zero_start, end, zero_end, out, max_bits,
+                             false);
+}
+
+size_t viterbi_decoder::decode_window_device(const float* d_llr,
+                                             uint64_t base,
+                                             size_t n_steps,
+                                             uint64_t next_out,
+                                             bool zero_start,
+                                             bool end,
+                                             bool zero_end,
+                                             uint8_t* out,
+                                             size_t max_bits)
+{
+    if (!device().is_cuda())
+        throw std::logic_error("viterbi_decoder: decode_window_device needs the CUDA backend");
+    return decode_window_any(d_llr, base, n_steps, next_out, zero_start, end, zero_end, out,
+                             max_bits, true);
+}
+
+size_t viterbi_decoder::decode_window_any(const float* llr,
+                                          uint64_t base,
+                                          size_t n_steps,
+                                          uint64_t next_out,
+                                          bool zero_start,
+                                          bool end,
+                                          bool zero_end,
+                                          uint8_t* out,
+                                          size_t max_bits,
+                                          bool on_device)
+{
     const uint64_t L = d_params.chunk_len, T = d_params.traceback;
     const uint64_t total = base + n_steps;
     if (next_out < base || next_out > total)
@@ -191,12 +222,18 @@ size_t viterbi_decoder::decode_window(const float* llr,
     job.n_segments = 1;
     job.known_start = zero_start;
     job.zero_end = false;
+    const auto launch = [&](const float* from, uint8_t* to) {
+        if (on_device)
+            run_device(from, job, to);
+        else
+            run(from, job, to);
+    };
     while (next_out < ready) {
         job.out_begin = next_out;
         job.out_end = std::min<uint64_t>(ready, next_out + per_run);
         job.base = std::max<uint64_t>(base, window_begin(job.out_begin));
         job.seg_steps = job.out_end + T - job.base;
-        run(llr + 2 * (job.base - base), job, out + written);
+        launch(llr + 2 * (job.base - base), out + written);
         written += size_t(job.out_end - job.out_begin);
         next_out = job.out_end;
     }
@@ -209,7 +246,7 @@ size_t viterbi_decoder::decode_window(const float* llr,
         job.out_end = total;
         job.base = std::max<uint64_t>(base, window_begin(job.out_begin));
         job.seg_steps = total - job.base;
-        run(llr + 2 * (job.base - base), job, out + written);
+        launch(llr + 2 * (job.base - base), out + written);
         written += size_t(total - next_out);
     }
     return written;
@@ -253,6 +290,11 @@ size_t viterbi_decoder::flush(uint8_t* out, viterbi_stream_state& st, bool zero_
                       zero_end, out, std::numeric_limits<size_t>::max());
     st.reset();
     return written;
+}
+
+void viterbi_decoder::run_device(const float*, const viterbi_job&, uint8_t*)
+{
+    throw std::logic_error("viterbi_decoder: run_device needs the CUDA backend");
 }
 
 void viterbi_decoder::device_load(const float*, size_t)

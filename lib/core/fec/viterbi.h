@@ -143,6 +143,22 @@ public:
                          bool zero_end,
                          uint8_t* out,
                          size_t max_bits);
+    /*!
+     * \brief As decode_window(), but \p d_llr is memory of this decoder's device (a chain's
+     * depunctured LLRs): the launches read it in place, nothing goes up. The work is queued
+     * on the decoder's stream after what the caller queued there (context()), and it
+     * returns once the bits are in \p out. The CUDA backend only; the CPU twin throws
+     * std::logic_error.
+     */
+    size_t decode_window_device(const float* d_llr,
+                                uint64_t base,
+                                size_t n_steps,
+                                uint64_t next_out,
+                                bool zero_start,
+                                bool end,
+                                bool zero_end,
+                                uint8_t* out,
+                                size_t max_bits);
     //! First stream position the chunk decoded from next_out reads (its warm-up).
     uint64_t window_begin(uint64_t next_out) const
     {
@@ -162,6 +178,12 @@ public:
     //! Backend primitive: decodes one job from host memory; out gets
     //! n_segments * (out_end - out_begin) bits, segment after segment.
     virtual void run(const float* llr, const viterbi_job& job, uint8_t* out) = 0;
+
+    /*!
+     * \brief The CUDA context the decoder enqueues on (CUDA backend; null on the CPU twin):
+     * a chain queues there what the device entry points then read.
+     */
+    virtual cuda_context_ptr context() const { return nullptr; }
 
     /*!
      * \brief Device-resident entry points (CUDA backend; the CPU twin throws
@@ -203,9 +225,25 @@ protected:
     viterbi_job make_job() const;
     //! Largest number of chunks one run() may hold (device decision memory).
     size_t max_chunks() const;
+    //! As run(), \p llr device memory (decode_window_device()); by default throws.
+    virtual void run_device(const float* llr, const viterbi_job& job, uint8_t* out);
 
     viterbi_params d_params;
     std::vector<float> d_hard; //!< hard input mapped to +-1, reused across calls
+
+private:
+    //! What decode_window() and decode_window_device() share: the stream's whole chunks
+    //! cut into jobs, each run() or run_device() from \p llr (host or device memory).
+    size_t decode_window_any(const float* llr,
+                             uint64_t base,
+                             size_t n_steps,
+                             uint64_t next_out,
+                             bool zero_start,
+                             bool end,
+                             bool zero_end,
+                             uint8_t* out,
+                             size_t max_bits,
+                             bool on_device);
 };
 
 //! Chunked decoder on the CPU twin or a CUDA device ("cpu" / "cuda:N" resolved).

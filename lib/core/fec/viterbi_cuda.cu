@@ -115,35 +115,22 @@ public:
 
     void run(const float* llr, const viterbi_job& job, uint8_t* out) override
     {
-        const uint64_t n_chunks = viterbi_chunks_per_segment(job);
-        const uint64_t n_in = job.n_segments * job.seg_steps;
-        const uint64_t n_out = job.n_segments * (job.out_end - job.out_begin);
-        if (n_in > d_params.max_steps || n_out > d_params.max_steps ||
-            job.n_segments * n_chunks > max_chunks())
-            throw std::logic_error("viterbi_decoder_cuda: job larger than the buffers");
+        const uint64_t n_out = check_job(job);
         if (n_out == 0)
             return;
         use_device(d_device.cuda_index);
         // Pinned caller memory (a GNU Radio buffer) goes straight over PCIe; other memory
         // through our staging buffers.
-        const size_t in_bytes = 2 * n_in * sizeof(float);
+        const size_t in_bytes = 2 * job.n_segments * job.seg_steps * sizeof(float);
         const bool direct_in = d_pinned.contains(llr, in_bytes);
-        const bool direct_out = d_pinned.contains(out, n_out);
         if (!direct_in)
             std::memcpy(d_host_llr.get(), llr, in_bytes);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), direct_in ? llr : d_host_llr.get(),
                                            in_bytes, cudaMemcpyHostToDevice, d_ctx->stream()));
-        const uint64_t warps = job.n_segments * n_chunks;
-        const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
-        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_ctx->stream()>>>(
-            d_llr.get(), job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
-        GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(), n_out,
-                                           cudaMemcpyDeviceToHost, d_ctx->stream()));
-        d_ctx->synchronize();
-        if (!direct_out)
-            std::memcpy(out, d_host_out.get(), n_out);
+        launch_and_fetch(d_llr.get(), job, out, n_out);
     }
+
+    cuda_context_ptr context() const override { return d_ctx; }
 
     bool pin_host_range(const void* p, size_t bytes) override { return d_pinned.pin(p, bytes); }
     void unpin_host_ranges() override { d_pinned.clear(); }
@@ -224,7 +211,48 @@ public:
         d_ctx->synchronize();
     }
 
+protected:
+    //! The kernel reads the job from device memory \p llr in place (on our stream, after
+    //! what the caller queued there).
+    void run_device(const float* llr, const viterbi_job& job, uint8_t* out) override
+    {
+        const uint64_t n_out = check_job(job);
+        if (n_out == 0)
+            return;
+        use_device(d_device.cuda_index);
+        launch_and_fetch(llr, job, out, n_out);
+    }
+
 private:
+    //! A job's output bits; throws when it does not fit the buffers.
+    uint64_t check_job(const viterbi_job& job) const
+    {
+        const uint64_t n_chunks = viterbi_chunks_per_segment(job);
+        const uint64_t n_in = job.n_segments * job.seg_steps;
+        const uint64_t n_out = job.n_segments * (job.out_end - job.out_begin);
+        if (n_in > d_params.max_steps || n_out > d_params.max_steps ||
+            job.n_segments * n_chunks > max_chunks())
+            throw std::logic_error("viterbi_decoder_cuda: job larger than the buffers");
+        return n_out;
+    }
+
+    //! The kernel over device LLRs \p llr, its n_out bits to \p out; waits for them.
+    void launch_and_fetch(const float* llr, const viterbi_job& job, uint8_t* out, uint64_t n_out)
+    {
+        const uint64_t n_chunks = viterbi_chunks_per_segment(job);
+        const bool direct_out = d_pinned.contains(out, n_out);
+        const uint64_t warps = job.n_segments * n_chunks;
+        const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
+        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_ctx->stream()>>>(
+            llr, job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(), n_out,
+                                           cudaMemcpyDeviceToHost, d_ctx->stream()));
+        d_ctx->synchronize();
+        if (!direct_out)
+            std::memcpy(out, d_host_out.get(), n_out);
+    }
+
     device_spec d_device;
     size_t d_dec_words;     //!< decision words per chunk: two per step of L_d + L_t
     cuda_context_ptr d_ctx; //!< made current before the buffers are allocated

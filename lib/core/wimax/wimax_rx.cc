@@ -279,7 +279,7 @@ batch_decision wimax_receiver::decode_batch(const stream_batch& b, std::vector<w
     load(d_buf.data(), n);
     d_stats.t_input += since(t0);
     t0 = timer::now();
-    const auto found = d_sync->detect(d_buf.data(), n, b.search_from);
+    const auto found = find_bursts(n, b.search_from);
     d_stats.t_sync += since(t0);
     std::vector<burst_job> jobs;
     std::vector<wimax_sync_result> taken;
@@ -343,7 +343,7 @@ std::vector<wimax_rx_burst> wimax_receiver::decode_buffer(const cfloat* x,
         for (size_t i = 0; i < n_known; i++)
             add({ known[i].start, known[i].cfo, known[i].channel, known[i].noise_var });
     } else {
-        for (const auto& f : d_sync->detect(buf.data(), n, 0))
+        for (const auto& f : find_bursts(n, 0))
             if (add({ f.start, f.cfo, nullptr, 0.0f }))
                 taken.push_back(f);
     }

@@ -220,8 +220,15 @@ protected:
         (void)jobs, (void)n, (void)out, (void)bits, (void)hard;
         return false;
     }
-    //! Backend: the buffer the next calls read (valid until then).
+    //! Backend: the buffer the next calls read (valid until then), its non-finite samples
+    //! already 0.
     virtual void load(const cfloat* x, size_t n) = 0;
+    /*!
+     * Backend: the synchronizer's bursts in the first \p n samples of the last load() from
+     * search_from on (wimax_sync::detect(); the CUDA backend detects on its device copy,
+     * detect_device(), so the batch goes up once).
+     */
+    virtual std::vector<wimax_sync_result> find_bursts(size_t n, size_t search_from) = 0;
 
     //! Trellis steps of a burst: 8 x its RS-coded octets (the tail byte included).
     size_t decoded_steps() const;
@@ -252,6 +259,8 @@ protected:
     {
         d_sync = make_wimax_sync(d_params.sync, dev, ctx);
     }
+
+    wimax_sync& sync() const { return *d_sync; }
 
     //! pilot_mode of d_params (wifi_rx_common.h).
     int pilot_mode() const

@@ -47,6 +47,11 @@ protected:
         d_n = n;
     }
 
+    std::vector<wimax_sync_result> find_bursts(size_t n, size_t search_from) override
+    {
+        return sync().detect(d_x, n, search_from);
+    }
+
     void front_end(const burst_job* jobs, size_t n, wimax_rx_burst* out, float* llr) override
     {
         const wimax_profile_info& r = wimax_profile(d_params.rate_id);

@@ -21,7 +21,8 @@
 // on the same LLRs both give the same bursts (set_host_chain(true): the LLRs come back and
 // the CPU stages run them, the reference). Before this, the host ran the whole chain
 // (wimax_receiver::decode_bits), as for the
-// CPU twin; the synchronizer is wimax_sync's CUDA backend (wimax_sync_cuda.cu). The
+// CPU twin; the synchronizer is wimax_sync's CUDA backend (wimax_sync_cuda.cu), detecting
+// on the front end's device copy of the batch (detect_device: no second upload). The
 // synchronizer's results are the same on both backends; the LLRs agree within float
 // rounding (cuFFT vs FFTW, sums in another order). The synchronizer, the front end and
 // the Viterbi decoder share one cuda_context: one stream, and the host waits only for the
@@ -358,6 +359,12 @@ protected:
         std::memcpy(d_host_x.get(), x, n * sizeof(cfloat));
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get(), d_host_x.get(), n * sizeof(cfloat),
                                            cudaMemcpyHostToDevice, d_ctx->stream()));
+    }
+
+    //! On the batch load() queued (clean, on the shared stream): no second upload.
+    std::vector<wimax_sync_result> find_bursts(size_t n, size_t search_from) override
+    {
+        return sync().detect_device(reinterpret_cast<const cfloat*>(d_x.get()), n, search_from);
     }
 
     //! The host-chain path (set_host_chain(true)): the LLRs come back.

@@ -74,6 +74,11 @@ wimax_sync::wimax_sync(const wimax_sync_params& p) : d_params(p)
     }
 }
 
+std::vector<wimax_sync_result> wimax_sync::detect_device(const cfloat*, size_t, size_t)
+{
+    throw std::logic_error("wimax_sync: device-resident input needs the CUDA backend");
+}
+
 int wimax_sync::back() const
 {
     // Latest detection point: where the first symbol's plateau ends, L1 - 64 - thr W after

@@ -106,6 +106,17 @@ public:
     virtual std::vector<wimax_sync_result> detect(const cfloat* x,
                                                   size_t n,
                                                   size_t search_from = 0) = 0;
+    /*!
+     * \brief As detect(), but \p d_x is device memory of this synchronizer's GPU holding
+     * samples already free of non-finite values (a receiver's uploaded batch), so nothing
+     * is copied in. The work is queued on the synchronizer's stream after what the caller
+     * queued there (a chain whose stages share one cuda_context: the upload need not be
+     * waited for); it returns once the bursts are found. The CUDA backend only; the CPU
+     * twin throws std::logic_error.
+     */
+    virtual std::vector<wimax_sync_result> detect_device(const cfloat* d_x,
+                                                         size_t n,
+                                                         size_t search_from = 0);
 
     //! Samples before a buffer's end in which a burst may start but not be found yet.
     size_t lookback() const;

@@ -7,7 +7,9 @@
 // CUDA backend of the 802.16 long-preamble synchronizer (wimax_sync). Per detect() call,
 // on the synchronizer's context's stream (a receiver's, when it hands one), over the whole buffer (no pieces: the buffer is at most a
 // receiver batch or an ofdm_sync_cc batch, and the device memory grows to the largest n):
-//   1. the samples go up and clean_kernel replaces non-finite ones by 0, in place;
+//   1. detect(): the samples go up and clean_kernel replaces non-finite ones by 0, in
+//      place; detect_device() starts here from the caller's clean device samples (a
+//      receiver's batch, uploaded once, on the same stream);
 //   2. metric_kernel: one thread per 128 samples (a multiple of W from the buffer's start)
 //      computes the exact sums at its first sample and slides them over the other 127,
 //      with wimax_sync_common.h's functions, so every flag is the CPU twin's bit for bit;
@@ -130,28 +132,52 @@ public:
     {
         if (!x && n > 0)
             throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
-        std::vector<wimax_sync_result> out;
-        const long n_end = detect_end(n);
-        if (n_end <= 0)
-            return out;
+        if (detect_end(n) <= 0)
+            return {};
         use_device(d_device.cuda_index);
-        reserve(n, size_t(n_end));
+        if (d_x.size() < n)
+            d_x = device_buffer<cpx>(n);
         cudaStream_t s = d_ctx->stream();
-
         GPUOFDM_CUDA_CHECK(
             cudaMemcpyAsync(d_x.get(), x, n * sizeof(cfloat), cudaMemcpyHostToDevice, s));
         const size_t clean_blocks = std::min<size_t>((n + 255) / 256, 65535 * 4);
         clean_kernel<<<unsigned(clean_blocks), 256, 0, s>>>(d_x.get(), n);
         GPUOFDM_CUDA_CHECK_LAUNCH(clean_kernel);
+        return detect_clean(d_x.get(), n, search_from);
+    }
+
+    std::vector<wimax_sync_result> detect_device(const cfloat* d_in,
+                                                 size_t n,
+                                                 size_t search_from) override
+    {
+        if (!d_in && n > 0)
+            throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
+        if (detect_end(n) <= 0)
+            return {};
+        use_device(d_device.cuda_index);
+        return detect_clean(reinterpret_cast<const cpx*>(d_in), n, search_from);
+    }
+
+private:
+    /*!
+     * Steps 2 to 4 over x[0 .. n), clean device memory, queued after what is on the
+     * stream; the host's fine timing on the gathered windows.
+     */
+    std::vector<wimax_sync_result> detect_clean(const cpx* x, size_t n, size_t search_from)
+    {
+        std::vector<wimax_sync_result> out;
+        const long n_end = detect_end(n);
+        reserve(size_t(n_end));
+        cudaStream_t s = d_ctx->stream();
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_count.get(), 0, sizeof(unsigned), s));
         const size_t chunks = (size_t(n_end) + sd::corr_window - 1) / sd::corr_window;
         metric_kernel<<<unsigned((chunks + block - 1) / block), block, 0, s>>>(
-            d_x.get(), n_end, d_flag.get(), double(d_params.threshold), double(d_params.min_power));
+            x, n_end, d_flag.get(), double(d_params.threshold), double(d_params.min_power));
         GPUOFDM_CUDA_CHECK_LAUNCH(metric_kernel);
         const size_t cand_blocks = std::min<size_t>((size_t(n_end) + 255) / 256, 65535 * 4);
         candidate_kernel<<<unsigned(cand_blocks), 256, 0, s>>>(
-            d_flag.get(), d_x.get(), n_end, unsigned(d_params.min_plateau), d_cand.get(),
-            d_count.get(), d_max_cand);
+            d_flag.get(), x, n_end, unsigned(d_params.min_plateau), d_cand.get(), d_count.get(),
+            d_max_cand);
         GPUOFDM_CUDA_CHECK_LAUNCH(candidate_kernel);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(h_count.get(), d_count.get(), sizeof(unsigned),
                                            cudaMemcpyDeviceToHost, s));
@@ -178,8 +204,8 @@ public:
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_first.get(), h_first.get(),
                                                m * sizeof(unsigned long long),
                                                cudaMemcpyHostToDevice, s));
-            window_kernel<<<unsigned(m), block, 0, s>>>(d_x.get(), n, d_first.get(),
-                                                        unsigned(d_win_len), d_win.get());
+            window_kernel<<<unsigned(m), block, 0, s>>>(x, n, d_first.get(), unsigned(d_win_len),
+                                                        d_win.get());
             GPUOFDM_CUDA_CHECK_LAUNCH(window_kernel);
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
                 h_win.get(), d_win.get(), m * d_win_len * sizeof(cpx), cudaMemcpyDeviceToHost, s));
@@ -201,12 +227,9 @@ public:
         return out;
     }
 
-private:
-    //! Device memory for n samples and the flags and candidates of n_end points.
-    void reserve(size_t n, size_t n_end)
+    //! Device memory for the flags and candidates of n_end points.
+    void reserve(size_t n_end)
     {
-        if (d_x.size() < n)
-            d_x = device_buffer<cpx>(n);
         if (d_flag.size() < n_end)
             d_flag = device_buffer<unsigned char>(n_end);
         // Candidates are at least L + 1 apart.
@@ -220,7 +243,7 @@ private:
     cuda_context_ptr d_ctx; //!< made current before the buffers are allocated
     size_t d_win_len;
     unsigned d_max_cand = 0;
-    device_buffer<cpx> d_x;
+    device_buffer<cpx> d_x; //!< detect()'s upload, grown to the largest n
     device_buffer<unsigned char> d_flag;
     device_buffer<raw_candidate> d_cand;
     device_buffer<unsigned long long> d_first;

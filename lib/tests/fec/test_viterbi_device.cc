@@ -5,12 +5,13 @@
  */
 
 // The Viterbi decoder's device-resident entry points (device_load, device_load_from_device,
-// device_decode_frames, device_fetch): the same bits as decode_frames() on the CPU twin;
-// the twin refuses them. frames_per_launch() keeps one launch within the buffers.
+// device_decode_frames, device_fetch, decode_window_device): the same bits as
+// decode_frames() and decode_window() on the CPU twin; the twin refuses them. frames_per_launch() keeps one launch within the buffers.
 
 #include "test_util.h"
 #include "fec/viterbi.h"
 
+#include <iterator>
 #include <random>
 #include <stdexcept>
 
@@ -61,6 +62,76 @@ TEST(viterbi_device, cpu_twin_refuses_device_to_device_load)
     EXPECT_THROW(dec->device_load_from_device(llr, 2), std::logic_error);
     EXPECT_THROW(dec->device_load_from_device(llr, 2, 4), std::logic_error);
 }
+
+TEST(viterbi_device, cpu_twin_refuses_device_window)
+{
+    auto dec = core::make_viterbi_decoder(core::viterbi_params{}, core::device_spec{});
+    std::vector<float> llr(2000, 1.0f);
+    std::vector<uint8_t> out(1000);
+    EXPECT_THROW(
+        dec->decode_window_device(llr.data(), 0, 1000, 0, true, true, true, out.data(), 1000),
+        std::logic_error);
+    EXPECT_EQ(dec->context(), nullptr);
+}
+
+#ifdef GPUOFDM_HAVE_CUDA
+TEST(viterbi_device, device_window_matches_cpu_twin)
+{
+    // decode_window_device() on LLRs already on the device (queued on the decoder's stream,
+    // not waited for) against decode_window() on the CPU twin: windows from stream
+    // position 0 and later ones, many launches a window (small max_steps), a room that
+    // cuts the window, the end with and without state 0, an unknown start.
+    GPUOFDM_REQUIRE_GPU();
+    for (const char* rate : { "1/2", "3/4" }) {
+        auto p = core::viterbi_params::for_protocol("80216", rate);
+        p.max_steps = 3000;
+        const size_t n_steps = 20000;
+        std::mt19937 rng(99);
+        std::normal_distribution<float> g(0.3f, 1.2f);
+        std::vector<float> llr(2 * n_steps);
+        for (auto& v : llr)
+            v = g(rng);
+        auto cpu = core::make_viterbi_decoder(p, core::device_spec{});
+        auto gpu = core::make_viterbi_decoder(p, core::resolve_device("cuda:0"));
+        ASSERT_NE(gpu->context(), nullptr);
+        core::device_buffer<float> d_llr(llr.size());
+        gpu->context()->activate();
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), llr.data(), llr.size() * sizeof(float),
+                                           cudaMemcpyHostToDevice, gpu->context()->stream()));
+        struct window {
+            uint64_t base;
+            size_t n_steps;
+            uint64_t next_out;
+            bool zero_start, end, zero_end;
+            size_t max_bits;
+        };
+        const window windows[] = {
+            { 0, n_steps, 0, true, false, false, n_steps },
+            { 0, n_steps, 0, true, true, true, n_steps },
+            { 0, n_steps, 0, false, true, false, n_steps },
+            { 1000, 15000, 1024, true, false, false, n_steps },
+            { 4000, 16000, 4096, true, true, false, n_steps },
+            { 4000, 16000, 4096, true, false, false, 700 },
+            { 0, 300, 0, true, false, false, n_steps }, // no whole chunk ready: nothing
+        };
+        for (size_t w = 0; w < std::size(windows); w++) {
+            const window& x = windows[w];
+            SCOPED_TRACE(std::string(rate) + " window " + std::to_string(w));
+            std::vector<uint8_t> want(n_steps, 2), got(n_steps, 3);
+            const size_t a =
+                cpu->decode_window(llr.data() + 2 * x.base, x.base, x.n_steps, x.next_out,
+                                   x.zero_start, x.end, x.zero_end, want.data(), x.max_bits);
+            const size_t b =
+                gpu->decode_window_device(d_llr.get() + 2 * x.base, x.base, x.n_steps, x.next_out,
+                                          x.zero_start, x.end, x.zero_end, got.data(), x.max_bits);
+            ASSERT_EQ(a, b);
+            want.resize(a);
+            got.resize(b);
+            EXPECT_EQ(got, want);
+        }
+    }
+}
+#endif
 
 // One launch of frames_per_launch(frame_steps) frames fits max_steps and the chunk
 // (decision memory) limit of 2 ceil(max_steps / chunk_len) chunks, and is at least 1.

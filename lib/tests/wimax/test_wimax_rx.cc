@@ -9,8 +9,8 @@
 // a 3-tap channel, with the receiver's own sync and estimates; the interpolating pilot
 // tracker follows a sampling-clock offset that the common phase cannot; the 8.3.3.5.1 burst
 // decodes to its input; a stream fed in random pieces loses no burst; noise, NaNs and
-// truncated bursts give no false good burst; the known-timing path; bad parameters; CUDA
-// against the CPU twin.
+// truncated bursts give no false good burst, NaNs in the gaps lose none; the known-timing
+// path; bad parameters; CUDA against the CPU twin.
 
 #include "rx_test_util.h"
 #include "test_util.h"
@@ -319,6 +319,53 @@ TEST(wimax_rx, noise_nans_and_truncation_give_no_false_burst)
     }
 }
 
+namespace {
+
+//! Bursts of \p p with random gaps, through noise and a 2-tap channel with CFO, then
+//! NaN and infinite samples in the gaps (about one in 30, and a run of 500 NaNs).
+std::vector<cfloat> stream_with_dirty_gaps(std::vector<sent>& bursts,
+                                           const core::wimax_rx_params& p,
+                                           std::mt19937& rng)
+{
+    auto x = make_stream_gaps(
+        bursts, p, [&](size_t i) { return i % 3 == 0 ? size_t(700) : size_t(700 + rng() % 3000); },
+        1500);
+    apply_channel(x, { { 0.9f, 0.1f }, { 0.3f, -0.2f } }, hz_to_rad(25e3), 1e-3f, uint32_t(rng()));
+    auto rx = core::make_wimax_receiver(p, cpu);
+    std::vector<bool> in_burst(x.size(), false);
+    for (const auto& b : bursts)
+        for (size_t i = b.start; i < b.start + rx->burst_samples(); i++)
+            in_burst[i] = true;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const cfloat bad[] = { { nan, 0.0f }, { 0.5f, inf }, { -inf, -inf }, { nan, nan } };
+    for (size_t i = 0; i < x.size(); i++)
+        if (!in_burst[i] && rng() % 30 == 0)
+            x[i] = bad[rng() % 4];
+    for (size_t i = 200; i < 700; i++) // in the lead
+        x[i] = cfloat(nan, 1.0f);
+    return x;
+}
+
+} // namespace
+
+TEST(wimax_rx, nans_in_gaps_lose_no_burst)
+{
+    std::mt19937 rng(23);
+    for (int rate : { 1, 5 }) {
+        auto p = rx_params(rate, 3, rate == 5 ? 16 : 4);
+        std::vector<sent> bursts(10);
+        for (auto& b : bursts)
+            b.data = random_octets(p.burst_bytes, rng);
+        const auto x = stream_with_dirty_gaps(bursts, p, rng);
+        auto rx = core::make_wimax_receiver(p, cpu);
+        const auto got = feed_in_pieces(*rx, x, 9000, rng);
+        size_t false_ok = 0;
+        EXPECT_EQ(count_received(bursts, got, &false_ok), bursts.size()) << "rate " << rate;
+        EXPECT_EQ(false_ok, 0u);
+    }
+}
+
 TEST(wimax_rx, known_timing_cfo_and_channel)
 {
     std::mt19937 rng(19);
@@ -474,6 +521,47 @@ TEST(wimax_rx, cuda_matches_cpu)
                 EXPECT_EQ(c[i].payload, d[i].payload);
                 EXPECT_NEAR(c[i].snr_db, d[i].snr_db, 0.01);
             }
+        }
+    }
+}
+
+TEST(wimax_rx, cuda_detects_on_its_device_copy_with_nans_in_gaps)
+{
+    // The CUDA synchronizer reads the front end's device copy of the batch (cleaned on the
+    // host before the upload); NaNs and infinities in the gaps, around the detection
+    // windows, must give the CPU twin's bursts and sync metrics, in a stream with small
+    // and default batches, and in one buffer.
+    GPUOFDM_REQUIRE_GPU();
+    const core::device_spec gpu{ core::backend::cuda, 0 };
+    std::mt19937 rng(71);
+    for (int rate : { 1, 5 }) {
+        for (bool small_batches : { false, true }) {
+            SCOPED_TRACE("rate " + std::to_string(rate) + (small_batches ? " small" : ""));
+            auto p = rx_params(rate, 3, rate == 5 ? 16 : 4);
+            std::vector<sent> bursts(10);
+            for (auto& b : bursts)
+                b.data = random_octets(p.burst_bytes, rng);
+            const auto x = stream_with_dirty_gaps(bursts, p, rng);
+            if (small_batches) {
+                auto probe = core::make_wimax_receiver(p, cpu);
+                p.batch_samples = probe->burst_samples() +
+                                  core::make_wimax_sync(probe->params().sync, {})->lookback() +
+                                  4096;
+            }
+            auto cpu_rx = core::make_wimax_receiver(p, cpu);
+            auto gpu_rx = core::make_wimax_receiver(p, gpu);
+            std::mt19937 r1(rate), r2(rate);
+            const auto a = feed_in_pieces(*cpu_rx, x, 7000, r1);
+            const auto b = feed_in_pieces(*gpu_rx, x, 7000, r2);
+            EXPECT_EQ(count_received(bursts, b), bursts.size());
+            expect_same_bursts(a, b);
+            for (size_t i = 0; i < std::min(a.size(), b.size()); i++) {
+                EXPECT_NEAR(a[i].sync_metric, b[i].sync_metric, 1e-5);
+                EXPECT_NEAR(a[i].preamble_metric, b[i].preamble_metric, 1e-5);
+            }
+            const size_t n = std::min(x.size(), gpu_rx->batch_samples());
+            expect_same_bursts(cpu_rx->decode_buffer(x.data(), n),
+                               gpu_rx->decode_buffer(x.data(), n));
         }
     }
 }

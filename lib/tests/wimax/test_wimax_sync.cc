@@ -7,7 +7,9 @@
 // The 802.16 long-preamble synchronizer's backends: make_wimax_sync gives the CPU twin for
 // the CPU; the CUDA backend gives the CPU twin's bursts (same start, CFO within 1e-4
 // rad/sample, same metrics) on streams of bursts with noise, CFO and multipath, on noise
-// alone, with NaNs, on small pieces with search_from, for every cyclic prefix.
+// alone, with NaNs, on small pieces with search_from, for every cyclic prefix; its
+// detect_device() on clean samples already on the device gives the same bursts (the CPU
+// twin refuses it).
 
 #include "rx_test_util.h"
 #include "test_util.h"
@@ -18,6 +20,12 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <stdexcept>
+
+#ifdef GPUOFDM_HAVE_CUDA
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
+#endif
 
 using namespace gr::gpuofdm;
 using core::cfloat;
@@ -107,7 +115,124 @@ TEST(wimax_sync, cpu_twin_finds_every_burst)
     EXPECT_TRUE(test::throws_invalid([] { core::make_wimax_sync(sync_params(5), cpu); }, "cp_div"));
 }
 
+TEST(wimax_sync, cpu_twin_refuses_device_input)
+{
+    auto s = core::make_wimax_sync(sync_params(4), cpu);
+    std::vector<cfloat> x(4000);
+    EXPECT_THROW(s->detect_device(x.data(), x.size()), std::logic_error);
+}
+
+namespace {
+
+//! \p x with a NaN, an Inf or a -Inf part in about one sample of 40 outside the
+//! preambles [starts[i], starts[i] + len), and a run of 300 NaNs in the longest gap.
+void dirty_gaps(std::vector<cfloat>& x,
+                const std::vector<size_t>& starts,
+                size_t len,
+                uint32_t seed)
+{
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const cfloat bad[] = { { nan, 0.0f }, { 0.5f, inf }, { -inf, -inf }, { nan, nan } };
+    std::vector<bool> in_burst(x.size(), false);
+    for (size_t s : starts)
+        for (size_t i = s; i < std::min(x.size(), s + len); i++)
+            in_burst[i] = true;
+    std::mt19937 rng(seed);
+    size_t run_at = 0, run_len = 0, gap_at = 0;
+    for (size_t i = 0; i <= x.size(); i++) {
+        if (i < x.size() && !in_burst[i]) {
+            if (rng() % 40 == 0)
+                x[i] = bad[rng() % 4];
+            continue;
+        }
+        if (i - gap_at > run_len) {
+            run_at = gap_at;
+            run_len = i - gap_at;
+        }
+        gap_at = i + 1;
+    }
+    for (size_t i = run_at; i < run_at + std::min<size_t>(run_len, 300); i++)
+        x[i] = cfloat(nan, 1.0f);
+}
+
+//! x with every sample that has a non-finite part as 0.
+std::vector<cfloat> cleaned(const std::vector<cfloat>& x)
+{
+    std::vector<cfloat> c(x.size());
+    for (size_t i = 0; i < x.size(); i++)
+        c[i] = std::isfinite(x[i].real()) && std::isfinite(x[i].imag()) ? x[i] : cfloat();
+    return c;
+}
+
+} // namespace
+
+TEST(wimax_sync, cpu_twin_reads_non_finite_samples_as_zero)
+{
+    for (int cp_div : { 4, 8, 16, 32 }) {
+        std::vector<size_t> starts;
+        auto x = burst_stream(cp_div, 9, 0.05, 1e-2f, uint32_t(cp_div * 3 + 1), &starts);
+        dirty_gaps(x, starts, 2 * (256 + 256 / size_t(cp_div)), uint32_t(cp_div));
+        const auto clean = cleaned(x);
+        auto s = core::make_wimax_sync(sync_params(cp_div), cpu);
+        const auto a = s->detect(x.data(), x.size());
+        const auto b = s->detect(clean.data(), clean.size());
+        EXPECT_EQ(a.size(), starts.size()) << "cp_div " << cp_div;
+        ASSERT_EQ(a.size(), b.size());
+        for (size_t i = 0; i < a.size(); i++) {
+            EXPECT_EQ(a[i].start, b[i].start);
+            EXPECT_EQ(a[i].cfo, b[i].cfo);
+            EXPECT_EQ(a[i].preamble_metric, b[i].preamble_metric);
+        }
+    }
+}
+
 #ifdef GPUOFDM_HAVE_CUDA
+
+TEST(wimax_sync, cuda_device_input_matches_cpu_with_nans_in_gaps)
+{
+    // detect_device() on the clean samples a receiver uploads (non-finite ones as 0,
+    // cleaned here on the host) against the CPU twin's detect() on the raw samples: the
+    // same bursts, for every prefix, from several search positions and pieces; detect()
+    // between the calls (the device memory is shared); the upload queued on the shared
+    // context's stream and not waited for.
+    GPUOFDM_REQUIRE_GPU();
+    const core::device_spec gpu{ core::backend::cuda, 0 };
+    std::mt19937 rng(77);
+    for (int cp_div : { 4, 8, 16, 32 }) {
+        SCOPED_TRACE("cp_div " + std::to_string(cp_div));
+        std::vector<size_t> starts;
+        auto x = burst_stream(cp_div, 9, 0.05, 1e-2f, uint32_t(cp_div * 3 + 1), &starts);
+        const size_t l1 = 256 + 256 / size_t(cp_div);
+        dirty_gaps(x, starts, 2 * l1, uint32_t(cp_div));
+        const auto clean = cleaned(x);
+
+        auto ctx = core::make_cuda_context(gpu);
+        auto g = core::make_wimax_sync(sync_params(cp_div), gpu, ctx);
+        auto c = core::make_wimax_sync(sync_params(cp_div), cpu);
+        core::device_buffer<cfloat> d_x(x.size());
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get(), clean.data(), x.size() * sizeof(cfloat),
+                                           cudaMemcpyHostToDevice, ctx->stream()));
+        const auto a = c->detect(x.data(), x.size());
+        EXPECT_EQ(a.size(), starts.size());
+        EXPECT_TRUE(same_bursts(g->detect_device(d_x.get(), x.size()), a));
+        EXPECT_TRUE(same_bursts(g->detect(x.data(), x.size()), a));
+        const size_t from = starts[starts.size() / 2] + 1;
+        EXPECT_TRUE(same_bursts(g->detect_device(d_x.get(), x.size(), from),
+                                c->detect(x.data(), x.size(), from)));
+        // Pieces at odd offsets (the sums' grid moves with the piece).
+        for (int k = 0; k < 12; k++) {
+            const size_t at = rng() % (x.size() / 2);
+            const size_t n = std::min(x.size() - at, size_t(c->lookback() + rng() % 20000));
+            const size_t piece_from = k % 3 == 0 ? size_t(rng() % 700) : 0;
+            EXPECT_TRUE(same_bursts(g->detect_device(d_x.get() + at, n, piece_from),
+                                    c->detect(x.data() + at, n, piece_from)))
+                << "piece at " << at << " of " << n;
+        }
+        EXPECT_TRUE(g->detect_device(d_x.get(), 100).empty()); // shorter than any window
+        EXPECT_TRUE(test::throws_invalid([&] { g->detect_device(nullptr, 10); }, "x"));
+    }
+}
 
 TEST(wimax_sync, cuda_matches_cpu_on_bursts_noise_and_nans)
 {
