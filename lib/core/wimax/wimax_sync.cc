@@ -65,8 +65,8 @@ wimax_sync::wimax_sync(const wimax_sync_params& p) : d_params(p)
         for (int t = 0; t < 256; t++) {
             cd acc = 0;
             for (int k = 0; k < 256; k++)
-                if (bins[size_t(256 * s + k)] != cfloat())
-                    acc += cd(bins[size_t(256 * s + k)]) *
+                if (bins[256 * size_t(s) + size_t(k)] != cfloat())
+                    acc += cd(bins[256 * size_t(s) + size_t(k)]) *
                            std::polar(1.0, two_pi * ((k * t) % 256) / 256.0);
             d_time[s][size_t(t)] = cfloat(acc / 256.0);
             d_energy[s] += std::norm(acc / 256.0);
@@ -103,7 +103,7 @@ size_t wimax_sync::lookback() const
 long wimax_sync::detect_end(size_t n) const
 {
     const long L1 = long(symbol_len());
-    const long span = long(corr_window + corr_delay);
+    const long span = long(corr_window) + long(corr_delay);
     return std::min(long(n) - fwd() - 2 * L1 + 1, long(n) - span + 1);
 }
 
