@@ -28,7 +28,8 @@
 // composes has entry points that take device pointers and queue the work on its
 // context's stream, after what the caller queued there (so the caller never waits for
 // its own work first): `enqueue_*()` (and the OFDM stages' launch()) return at once;
-// `*_device()` (wifi_sync::detect_device, wifi_decoder::process_device) return what the
+// `*_device()` (wifi_sync::detect_device, wimax_sync::detect_device,
+// wifi_decoder::process_device, viterbi_decoder::decode_window_device) return what the
 // host needs (detections, decoded bits) and wait for that only. The host-memory path
 // (process(), run(), detect(): stage in, enqueue, wait, copy out) is built on the same
 // kernels.
