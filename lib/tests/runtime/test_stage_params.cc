@@ -17,7 +17,9 @@
 #include "ofdm/mapper.h"
 #include "ofdm/ofdm_stage.h"
 #include "wifi/wifi_decode.h"
+#include "wifi/wifi_rx.h"
 #include "wifi/wifi_sync.h"
+#include "wimax/wimax_rx.h"
 #include "wimax/wimax_sync.h"
 
 #include <gtest/gtest.h>
@@ -70,6 +72,8 @@ TEST(stage_params, defaults_pass)
     EXPECT_EQ(message(core::wifi_sync_params{}), "");
     EXPECT_EQ(message(core::wimax_sync_params{}), "");
     EXPECT_EQ(message(core::wifi_decode_params{}), "");
+    EXPECT_EQ(message(core::wifi_rx_params{}), "");
+    EXPECT_EQ(message(core::wimax_rx_params{}), "");
 }
 
 TEST(stage_params, out_of_range_names_parameter_and_value)
@@ -124,6 +128,63 @@ TEST(stage_params, out_of_range_names_parameter_and_value)
     EXPECT_TRUE(names(message(wd), "max_frames_per_batch", "0"));
 }
 
+// The receivers' parameters: their own ranges, and the nested stages' through their
+// validate().
+TEST(stage_params, receivers_name_parameter_and_value)
+{
+    core::wifi_rx_params w;
+    w.channel_taps = 7;
+    EXPECT_TRUE(names(message(w), "channel_taps", "7"));
+    w.channel_taps = 0; // plain least squares
+    EXPECT_EQ(message(w), "");
+    w.fft_backoff = 9;
+    EXPECT_TRUE(names(message(w), "fft_backoff", "9"));
+    w.fft_backoff = 3;
+    w.batch_samples = (size_t(1) << 17) - 1;
+    EXPECT_TRUE(names(message(w), "batch_samples", "131071"));
+    w.batch_samples = (size_t(1) << 24) + 1;
+    EXPECT_TRUE(names(message(w), "batch_samples", "16777217"));
+    w.batch_samples = size_t(1) << 17;
+    EXPECT_EQ(message(w), "");
+    w.sync.min_plateau = 97;
+    EXPECT_TRUE(names(message(w), "min_plateau", "97"));
+    w.sync.min_plateau = 32;
+    w.decode.max_frames_per_batch = 0;
+    EXPECT_TRUE(names(message(w), "max_frames_per_batch", "0"));
+
+    core::wimax_rx_params x;
+    x.burst_bytes = 0;
+    EXPECT_TRUE(names(message(x), "burst_bytes", "0"));
+    x.burst_bytes = 100; // 101 octets are no whole number of 24-octet blocks
+    x.pad = false;
+    EXPECT_TRUE(names(message(x), "burst_bytes", "100"));
+    x.pad = true;
+    x.seed = 0;
+    EXPECT_TRUE(names(message(x), "seed", "0"));
+    x.seed = 1;
+    x.sync.cp_div = 32;
+    x.fft_backoff = 9; // the cyclic prefix is 8 samples
+    EXPECT_TRUE(names(message(x), "fft_backoff", "9"));
+    x.fft_backoff = 8;
+    EXPECT_EQ(message(x), "");
+    x.channel_taps = 65;
+    EXPECT_TRUE(names(message(x), "channel_taps", "65"));
+    x.channel_taps = 24;
+    x.max_coded_ber = 0.0f;
+    EXPECT_TRUE(names(message(x), "max_coded_ber", "0.000000"));
+    x.max_coded_ber = 0.06f;
+    x.batch_samples = 1000;
+    EXPECT_TRUE(names(message(x), "batch_samples", "1000"));
+    x.batch_samples = (size_t(1) << 26) + 1;
+    EXPECT_TRUE(names(message(x), "batch_samples", "67108865"));
+    x.batch_samples = 0;
+    x.sync.threshold = 0.9f;
+    EXPECT_TRUE(names(message(x), "threshold", "0.900000"));
+    x.sync.threshold = 0.5f;
+    x.rate_id = 7;
+    EXPECT_TRUE(names(message(x), "rate_id", "7"));
+}
+
 // The factory validates before it picks a backend, so a CUDA device (usable or not, CUDA
 // built or not) gives the same parameter error as the CPU.
 TEST(stage_params, factories_validate_before_the_backend)
@@ -162,5 +223,11 @@ TEST(stage_params, factories_validate_before_the_backend)
         core::wifi_decode_params wd;
         wd.max_symbols_per_batch = 1;
         EXPECT_THROW(core::make_wifi_decoder(wd, dev), std::invalid_argument);
+        core::wifi_rx_params wr;
+        wr.channel_taps = 49;
+        EXPECT_THROW(core::make_wifi_receiver(wr, dev), std::invalid_argument);
+        core::wimax_rx_params xr;
+        xr.channel_taps = 7;
+        EXPECT_THROW(core::make_wimax_receiver(xr, dev), std::invalid_argument);
     }
 }
