@@ -16,6 +16,7 @@
 #include "ofdm/demapper.h"
 #include "ofdm/mapper.h"
 #include "ofdm/ofdm_stage.h"
+#include "ofdm/ofdm_sync.h"
 #include "wifi/wifi_decode.h"
 #include "wifi/wifi_rx.h"
 #include "wifi/wifi_sync.h"
@@ -74,6 +75,7 @@ TEST(stage_params, defaults_pass)
     EXPECT_EQ(message(core::wifi_decode_params{}), "");
     EXPECT_EQ(message(core::wifi_rx_params{}), "");
     EXPECT_EQ(message(core::wimax_rx_params{}), "");
+    EXPECT_EQ(message(core::ofdm_sync_params{}), "");
 }
 
 TEST(stage_params, out_of_range_names_parameter_and_value)
@@ -126,6 +128,49 @@ TEST(stage_params, out_of_range_names_parameter_and_value)
     core::wifi_decode_params wd;
     wd.max_frames_per_batch = 0;
     EXPECT_TRUE(names(message(wd), "max_frames_per_batch", "0"));
+}
+
+// ofdm_sync_cc's synchronizer: each standard's ranges, and its lookback in batch_samples.
+TEST(stage_params, ofdm_sync_names_parameter_and_value)
+{
+    core::ofdm_sync_params p;
+    p.standard = core::phy_standard(2);
+    EXPECT_TRUE(names(message(p), "standard", "2"));
+    p.standard = core::phy_standard::ieee80211a;
+    p.threshold = 1.0f;
+    EXPECT_TRUE(names(message(p), "threshold", "1.000000"));
+    p.threshold = 0.9f; // 802.11a: (0, 1)
+    EXPECT_EQ(message(p), "");
+    p.min_plateau = 15;
+    EXPECT_TRUE(names(message(p), "min_plateau", "15"));
+    p.min_plateau = 97;
+    EXPECT_TRUE(names(message(p), "min_plateau", "97"));
+    p.min_plateau = 32;
+    p.sample_rate = 0.0;
+    EXPECT_TRUE(names(message(p), "sample_rate", "0.000000"));
+    p.sample_rate = 20e6;
+    // 802.11a: twice its lookback of 512 samples.
+    p.batch_samples = 1023;
+    EXPECT_TRUE(names(message(p), "batch_samples", "1023"));
+    p.batch_samples = 1024;
+    EXPECT_EQ(message(p), "");
+    p.batch_samples = (size_t(1) << 26) + 1;
+    EXPECT_TRUE(names(message(p), "batch_samples", "67108865"));
+    p.batch_samples = 65536;
+
+    p.standard = core::phy_standard::ieee80216;
+    EXPECT_TRUE(names(message(p), "threshold", "0.900000")); // 802.16: 0.2 .. 0.8
+    p.threshold = 0.5f;
+    p.cp_div = 5;
+    EXPECT_TRUE(names(message(p), "cp_div", "5"));
+    p.cp_div = 4;
+    EXPECT_EQ(message(p), "");
+    // 802.16 at cp_div 4, threshold 0.5 and min_plateau 32: a lookback of 985
+    // samples.
+    p.batch_samples = 1969;
+    EXPECT_TRUE(names(message(p), "batch_samples", "1969"));
+    p.batch_samples = 1970;
+    EXPECT_EQ(message(p), "");
 }
 
 // The receivers' parameters: their own ranges, and the nested stages' through their
@@ -226,6 +271,9 @@ TEST(stage_params, factories_validate_before_the_backend)
         core::wifi_rx_params wr;
         wr.channel_taps = 49;
         EXPECT_THROW(core::make_wifi_receiver(wr, dev), std::invalid_argument);
+        core::ofdm_sync_params os;
+        os.batch_samples = 1023;
+        EXPECT_THROW(core::make_ofdm_sync(os, dev), std::invalid_argument);
         core::wimax_rx_params xr;
         xr.channel_taps = 7;
         EXPECT_THROW(core::make_wimax_receiver(xr, dev), std::invalid_argument);
