@@ -9,6 +9,7 @@
 // and the factory refuses it too, on every device kind (no backend is built first).
 
 #include "fec/conv_encoder.h"
+#include "fec/depuncture.h"
 #include "fec/interleaver.h"
 #include "fec/reed_solomon.h"
 #include "fec/scrambler.h"
@@ -27,6 +28,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 using namespace gr::gpuofdm;
 
@@ -76,6 +78,7 @@ TEST(stage_params, defaults_pass)
     EXPECT_EQ(message(core::wifi_rx_params{}), "");
     EXPECT_EQ(message(core::wimax_rx_params{}), "");
     EXPECT_EQ(message(core::ofdm_sync_params{}), "");
+    EXPECT_EQ(message(core::depuncturing_decoder_params{}), "");
 }
 
 TEST(stage_params, out_of_range_names_parameter_and_value)
@@ -128,6 +131,41 @@ TEST(stage_params, out_of_range_names_parameter_and_value)
     core::wifi_decode_params wd;
     wd.max_frames_per_batch = 0;
     EXPECT_TRUE(names(message(wd), "max_frames_per_batch", "0"));
+}
+
+// viterbi_decoder_fb's decoder: the batch from a chunk and its two overlaps (per rate) to
+// 2^26, 0 for the default.
+TEST(stage_params, depuncturing_decoder_batch_per_rate)
+{
+    core::depuncturing_decoder_params p;
+    const std::pair<core::code_rate, size_t> least[] = { { core::code_rate::r1_2, 384 },
+                                                         { core::code_rate::r2_3, 448 },
+                                                         { core::code_rate::r3_4, 512 },
+                                                         { core::code_rate::r5_6, 576 } };
+    for (const auto& standard : { core::phy_standard::ieee80211a, core::phy_standard::ieee80216 })
+        for (const auto& [rate, min_batch] : least) {
+            p.standard = standard;
+            p.rate = rate;
+            p.batch = min_batch - 1;
+            EXPECT_TRUE(names(message(p), "batch", std::to_string(min_batch - 1)));
+            p.batch = min_batch;
+            EXPECT_EQ(message(p), "");
+            EXPECT_EQ(p.decoder_params().max_steps, min_batch);
+        }
+    p.batch = size_t(1) << 26;
+    EXPECT_EQ(message(p), "");
+    p.batch = (size_t(1) << 26) + 1;
+    EXPECT_TRUE(names(message(p), "batch", "67108865"));
+    p.batch = 0;
+    EXPECT_EQ(p.decoder_params().max_steps, size_t(1) << 20);
+    p.rate = core::code_rate(4);
+    EXPECT_TRUE(names(message(p), "rate", "4"));
+    p.rate = core::code_rate::r1_2;
+    p.standard = core::phy_standard(2);
+    EXPECT_TRUE(names(message(p), "standard", "2"));
+    p.standard = core::phy_standard::ieee80211a;
+    p.cpu_threads = 1025;
+    EXPECT_TRUE(names(message(p), "cpu_threads", "1025"));
 }
 
 // ofdm_sync_cc's synchronizer: each standard's ranges, and its lookback in batch_samples.
@@ -271,6 +309,9 @@ TEST(stage_params, factories_validate_before_the_backend)
         core::wifi_rx_params wr;
         wr.channel_taps = 49;
         EXPECT_THROW(core::make_wifi_receiver(wr, dev), std::invalid_argument);
+        core::depuncturing_decoder_params dd;
+        dd.batch = 100;
+        EXPECT_THROW(core::make_depuncturing_decoder(dd, dev), std::invalid_argument);
         core::ofdm_sync_params os;
         os.batch_samples = 1023;
         EXPECT_THROW(core::make_ofdm_sync(os, dev), std::invalid_argument);
