@@ -79,6 +79,7 @@ TEST(stage_params, defaults_pass)
     EXPECT_EQ(message(core::wimax_rx_params{}), "");
     EXPECT_EQ(message(core::ofdm_sync_params{}), "");
     EXPECT_EQ(message(core::depuncturing_decoder_params{}), "");
+    EXPECT_EQ(message(core::reed_solomon_params{}), "");
 }
 
 TEST(stage_params, out_of_range_names_parameter_and_value)
@@ -166,6 +167,18 @@ TEST(stage_params, depuncturing_decoder_batch_per_rate)
     p.standard = core::phy_standard::ieee80211a;
     p.cpu_threads = 1025;
     EXPECT_TRUE(names(message(p), "cpu_threads", "1025"));
+}
+
+// rs_encoder_bb / rs_decoder_bb: the profile, and up to 2^24 codewords a launch.
+TEST(stage_params, reed_solomon_batch)
+{
+    core::reed_solomon_params r;
+    r.batch = (size_t(1) << 24) + 1;
+    EXPECT_TRUE(names(message(r), "batch", "16777217"));
+    r.batch = size_t(1) << 24;
+    EXPECT_EQ(message(r), "");
+    r.profile = { 40, 30, 2 };
+    EXPECT_EQ(message(r).rfind("profile: ", 0), 0u) << message(r);
 }
 
 // ofdm_sync_cc's synchronizer: each standard's ranges, and its lookback in batch_samples.
@@ -312,6 +325,9 @@ TEST(stage_params, factories_validate_before_the_backend)
         core::depuncturing_decoder_params dd;
         dd.batch = 100;
         EXPECT_THROW(core::make_depuncturing_decoder(dd, dev), std::invalid_argument);
+        core::reed_solomon_params rp;
+        rp.batch = (size_t(1) << 24) + 1;
+        EXPECT_THROW(core::make_reed_solomon(rp, dev), std::invalid_argument);
         core::ofdm_sync_params os;
         os.batch_samples = 1023;
         EXPECT_THROW(core::make_ofdm_sync(os, dev), std::invalid_argument);
