@@ -5,6 +5,7 @@
  */
 
 #include "ofdm_sync_cc_impl.h"
+#include "block_params.h"
 #include "stream_end.h"
 
 #include <gnuradio/io_signature.h>
@@ -22,7 +23,6 @@ namespace gpuofdm {
 
 namespace {
 
-constexpr int max_batch = 1 << 26;
 constexpr int max_failures = 10; // failed synchronizer calls in a row
 
 } // namespace
@@ -35,76 +35,35 @@ ofdm_sync_cc::sptr ofdm_sync_cc::make(const std::string& standard,
                                       const std::string& device,
                                       int cp_div)
 {
-    ofdm_sync_config cfg;
-    cfg.wimax = core::parse_phy_standard(standard) == core::phy_standard::ieee80216;
-    cfg.threshold = threshold;
-    cfg.min_plateau = min_plateau;
-    cfg.batch_samples = batch_samples;
-    cfg.sample_rate = sample_rate;
-    cfg.cp_div = cp_div;
-    if (min_plateau < 16 || min_plateau > 96)
-        throw std::invalid_argument("min_plateau: must be 16 .. 96, got " +
-                                    std::to_string(min_plateau));
-    if (!(sample_rate > 0.0) || !std::isfinite(sample_rate))
-        throw std::invalid_argument("sample_rate: must be finite and > 0, got " +
-                                    std::to_string(sample_rate));
-
-    std::unique_ptr<core::wimax_sync> wimax;
-    size_t lookback;
-    if (!cfg.wimax) {
-        if (!(threshold > 0.0f && threshold < 1.0f))
-            throw std::invalid_argument("threshold: must be in (0, 1) for 802.11a, got " +
-                                        std::to_string(threshold));
-        lookback = core::wifi_sync::lookback();
-    } else {
-        core::wimax_sync_params p;
-        p.cp_div = cp_div;
-        p.threshold = threshold;
-        p.min_plateau = size_t(min_plateau);
-        wimax = core::make_wimax_sync(p, core::device_spec{}); // checks cp_div, threshold
-        lookback = wimax->lookback();
-    }
-    const int min_batch = int(std::max<size_t>(1024, 2 * lookback));
-    if (batch_samples < min_batch || batch_samples > max_batch)
-        throw std::invalid_argument("batch_samples: must be " + std::to_string(min_batch) + " .. " +
-                                    std::to_string(max_batch) +
-                                    " (at least twice the synchronizer's lookback), got " +
-                                    std::to_string(batch_samples));
-    std::unique_ptr<core::ofdm_sync> sync;
-    if (!cfg.wimax) {
-        core::wifi_sync_params p;
-        p.threshold = threshold;
-        p.min_plateau = size_t(min_plateau);
-        p.max_samples_per_batch = std::max<size_t>(4096, size_t(batch_samples));
-        sync = std::make_unique<core::ofdm_sync>(
-            core::make_wifi_sync(p, core::resolve_device(device)));
-    } else {
-        // The CPU twin above checked the parameters and gave the lookback; the device's
-        // backend (the CUDA one for "cuda", "cuda:N" or "auto" with a GPU) replaces it.
-        const core::wimax_sync_params p = wimax->params();
-        sync = std::make_unique<core::ofdm_sync>(
-            core::make_wimax_sync(p, core::resolve_device(device)));
-    }
-    return gnuradio::make_block_sptr<ofdm_sync_cc_impl>(cfg, std::move(sync));
+    core::ofdm_sync_params p;
+    p.standard = core::parse_phy_standard(standard);
+    p.threshold = threshold;
+    p.min_plateau = non_negative(min_plateau, "min_plateau");
+    p.batch_samples = non_negative(batch_samples, "batch_samples");
+    p.sample_rate = sample_rate;
+    p.cp_div = cp_div;
+    p.validate(); // every range, before a backend or GNU Radio's base class is built
+    auto sync = core::make_ofdm_sync(p, core::resolve_device(device));
+    return gnuradio::make_block_sptr<ofdm_sync_cc_impl>(p, std::move(sync));
 }
 
-ofdm_sync_cc_impl::ofdm_sync_cc_impl(const ofdm_sync_config& cfg,
+ofdm_sync_cc_impl::ofdm_sync_cc_impl(const core::ofdm_sync_params& params,
                                      std::unique_ptr<core::ofdm_sync> sync)
     : gr::block("ofdm_sync_cc",
                 gr::io_signature::make(1, 1, sizeof(gr_complex)),
                 gr::io_signature::make(1, 1, sizeof(gr_complex))),
-      d_cfg(cfg), d_sync(std::move(sync)), d_lookback(d_sync->lookback()),
+      d_params(params), d_sync(std::move(sync)), d_lookback(d_sync->lookback()),
       d_tag_key(pmt::mp("ofdm_sync")), d_port(pmt::mp("frames")),
       // The next batch starts with the last lookback() samples (no frame is held back: the
       // samples are output whatever follows).
-      d_batcher({ size_t(cfg.batch_samples), d_lookback, 0 }, stream_hooks())
+      d_batcher({ params.batch_samples, d_lookback, 0 }, stream_hooks())
 {
     set_relative_rate(1, 1);
     set_tag_propagation_policy(TPP_DONT); // input tags are passed on in general_work
     message_port_register_out(d_port);
-    d_buf.reserve(size_t(cfg.batch_samples));
+    d_buf.reserve(params.batch_samples);
     d_logger->debug("{} synchronizer on {}, {} samples per call, {} samples held back", standard(),
-                    device(), cfg.batch_samples, d_lookback + 1);
+                    device(), params.batch_samples, d_lookback + 1);
 }
 
 std::string ofdm_sync_cc_impl::device() const { return d_sync->device().to_string(); }
@@ -182,7 +141,7 @@ pmt::pmt_t ofdm_sync_cc_impl::frame_dict(const frame& f) const
     pmt::pmt_t d = pmt::make_dict();
     d = pmt::dict_add(d, pmt::mp("cfo"), pmt::from_double(f.cfo));
     d = pmt::dict_add(d, pmt::mp("cfo_hz"),
-                      pmt::from_double(f.cfo * d_cfg.sample_rate / (2.0 * M_PI)));
+                      pmt::from_double(f.cfo * d_params.sample_rate / (2.0 * M_PI)));
     d = pmt::dict_add(d, pmt::mp("metric"), pmt::from_double(f.metric));
     d = pmt::dict_add(d, pmt::mp("ltf_metric"), pmt::from_double(f.ltf_metric));
     d = pmt::dict_add(d, pmt::mp("ltf_start"), pmt::from_uint64(f.ltf_start));

@@ -20,27 +20,18 @@
 namespace gr {
 namespace gpuofdm {
 
-//! What make() checked, handed to the constructor.
-struct ofdm_sync_config {
-    bool wimax = false; //!< 802.16 (else 802.11a)
-    float threshold = 0.56f;
-    int min_plateau = 32;
-    int batch_samples = 65536;
-    double sample_rate = 20e6;
-    int cp_div = 4;
-};
-
 class ofdm_sync_cc_impl : public ofdm_sync_cc
 {
 public:
-    ofdm_sync_cc_impl(const ofdm_sync_config& cfg, std::unique_ptr<core::ofdm_sync> sync);
+    //! \p params validated, \p sync made from them (core::make_ofdm_sync()).
+    ofdm_sync_cc_impl(const core::ofdm_sync_params& params, std::unique_ptr<core::ofdm_sync> sync);
 
     std::string device() const override;
-    std::string standard() const override { return d_cfg.wimax ? "802.16" : "802.11a"; }
-    float threshold() const override { return d_cfg.threshold; }
-    int min_plateau() const override { return d_cfg.min_plateau; }
-    int batch_samples() const override { return d_cfg.batch_samples; }
-    double sample_rate() const override { return d_cfg.sample_rate; }
+    std::string standard() const override { return core::to_string(d_params.standard); }
+    float threshold() const override { return d_params.threshold; }
+    int min_plateau() const override { return int(d_params.min_plateau); }
+    int batch_samples() const override { return int(d_params.batch_samples); }
+    double sample_rate() const override { return d_params.sample_rate; }
     int lookback() const override { return int(d_lookback); }
     uint64_t frames_detected() const override { return d_frames_out.load(); }
 
@@ -67,7 +58,7 @@ private:
     void emit(gr_complex* out, uint64_t out_abs, size_t n);
     pmt::pmt_t frame_dict(const frame& f) const;
 
-    const ofdm_sync_config d_cfg;
+    const core::ofdm_sync_params d_params;
     std::unique_ptr<core::ofdm_sync> d_sync; //!< the standard's synchronizer: CPU twin or CUDA
     const size_t d_lookback;
     const pmt::pmt_t d_tag_key, d_port;

@@ -5,6 +5,7 @@
  */
 
 #include "rs_codec_impl.h"
+#include "bit_block_util.h" // checked_batch()
 
 #include <gnuradio/io_signature.h>
 #include <pmt/pmt.h>
@@ -17,45 +18,39 @@ namespace gpuofdm {
 
 namespace {
 
-// Validates in the core before GNU Radio sees a size; the codec is built after.
-core::rs_profile make_profile(int n, int k, int t, int batch)
+// Validates in the core (reed_solomon_params::validate()) before GNU Radio sees a size; the
+// codec is built after.
+core::reed_solomon_params make_params(int n, int k, int t, int batch)
 {
     if (n < 0 || k < 0 || t < 0)
         throw std::invalid_argument("profile: n, k and t must not be negative");
-    if (batch < 0)
-        throw std::invalid_argument("batch: must be 0 (default) or positive, got " +
-                                    std::to_string(batch));
-    core::rs_profile p{ unsigned(n), unsigned(k), unsigned(t) };
+    core::reed_solomon_params p{ { unsigned(n), unsigned(k), unsigned(t) }, checked_batch(batch) };
     p.validate();
     return p;
 }
-
-size_t chunk_for(int batch) { return batch > 0 ? size_t(batch) : 16384; }
 
 } // namespace
 
 rs_encoder_bb::sptr rs_encoder_bb::make(int n, int k, int t, int batch, const std::string& device)
 {
-    return gnuradio::make_block_sptr<rs_encoder_bb_impl>(make_profile(n, k, t, batch),
-                                                         chunk_for(batch), device);
+    return gnuradio::make_block_sptr<rs_encoder_bb_impl>(make_params(n, k, t, batch), device);
 }
 
 rs_decoder_bb::sptr rs_decoder_bb::make(int n, int k, int t, int batch, const std::string& device)
 {
-    return gnuradio::make_block_sptr<rs_decoder_bb_impl>(make_profile(n, k, t, batch),
-                                                         chunk_for(batch), device);
+    return gnuradio::make_block_sptr<rs_decoder_bb_impl>(make_params(n, k, t, batch), device);
 }
 
-rs_encoder_bb_impl::rs_encoder_bb_impl(const core::rs_profile& p,
-                                       size_t chunk,
+rs_encoder_bb_impl::rs_encoder_bb_impl(const core::reed_solomon_params& params,
                                        const std::string& device)
     : gr::block("rs_encoder_bb",
                 gr::io_signature::make(1, 1, sizeof(uint8_t)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t))),
-      d_codec(core::make_reed_solomon(p, core::resolve_device(device), chunk)), d_chunk(chunk)
+      d_codec(core::make_reed_solomon(params, core::resolve_device(device))),
+      d_chunk(params.codewords_per_launch())
 {
-    set_output_multiple(int(p.n));
-    set_relative_rate(p.n, p.k);
+    set_output_multiple(int(params.profile.n));
+    set_relative_rate(params.profile.n, params.profile.k);
 }
 
 void rs_encoder_bb_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
@@ -78,17 +73,16 @@ int rs_encoder_bb_impl::general_work(int noutput_items,
     return int(n_cw * p.n);
 }
 
-rs_decoder_bb_impl::rs_decoder_bb_impl(const core::rs_profile& p,
-                                       size_t chunk,
+rs_decoder_bb_impl::rs_decoder_bb_impl(const core::reed_solomon_params& params,
                                        const std::string& device)
     : gr::block("rs_decoder_bb",
                 gr::io_signature::make(1, 1, sizeof(uint8_t)),
                 gr::io_signature::make(1, 1, sizeof(uint8_t))),
-      d_codec(core::make_reed_solomon(p, core::resolve_device(device), chunk)), d_chunk(chunk),
-      d_status(chunk)
+      d_codec(core::make_reed_solomon(params, core::resolve_device(device))),
+      d_chunk(params.codewords_per_launch()), d_status(d_chunk)
 {
-    set_output_multiple(int(p.k));
-    set_relative_rate(p.k, p.n);
+    set_output_multiple(int(params.profile.k));
+    set_relative_rate(params.profile.k, params.profile.n);
 }
 
 void rs_decoder_bb_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)

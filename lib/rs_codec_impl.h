@@ -23,7 +23,8 @@ namespace gpuofdm {
 class rs_encoder_bb_impl : public rs_encoder_bb
 {
 public:
-    rs_encoder_bb_impl(const core::rs_profile& p, size_t chunk, const std::string& device);
+    //! \p params validated.
+    rs_encoder_bb_impl(const core::reed_solomon_params& params, const std::string& device);
 
     std::string device() const override { return d_codec->device().to_string(); }
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
@@ -40,7 +41,8 @@ private:
 class rs_decoder_bb_impl : public rs_decoder_bb
 {
 public:
-    rs_decoder_bb_impl(const core::rs_profile& p, size_t chunk, const std::string& device);
+    //! \p params validated.
+    rs_decoder_bb_impl(const core::reed_solomon_params& params, const std::string& device);
 
     std::string device() const override { return d_codec->device().to_string(); }
     uint64_t codewords() const override { return d_codewords; }

@@ -18,13 +18,6 @@
 namespace gr {
 namespace gpuofdm {
 
-namespace {
-const char* protocol_of(core::phy_standard s)
-{
-    return s == core::phy_standard::ieee80211a ? "80211a" : "80216";
-}
-} // namespace
-
 viterbi_decoder_fb::sptr viterbi_decoder_fb::make(const std::string& standard,
                                                   const std::string& rate,
                                                   const std::string& mode,
@@ -33,43 +26,36 @@ viterbi_decoder_fb::sptr viterbi_decoder_fb::make(const std::string& standard,
                                                   const std::string& device)
 {
     // Every parameter is checked before GNU Radio sees the block.
-    const char* protocol = protocol_of(core::parse_phy_standard(standard));
-    const std::string r = core::to_string(parse_rate(rate));
+    core::depuncturing_decoder_params p;
+    p.standard = core::parse_phy_standard(standard);
+    p.rate = parse_rate(rate);
     const std::string m = detail::canonical(mode);
     if (m != "STREAM" && m != "FRAME")
         throw std::invalid_argument("mode: must be \"stream\" or \"frame\", got \"" + mode + "\"");
     const bool frames = m == "FRAME";
     if (frames && len_tag_key.empty())
         throw std::invalid_argument("len_tag_key: mode \"frame\" needs a length tag key");
-    core::viterbi_params p = core::viterbi_params::for_protocol(protocol, r);
-    const size_t min_batch = p.chunk_len + p.warmup + p.traceback;
-    const size_t b = checked_batch(batch);
-    if (b != 0 && (b < min_batch || b > (size_t(1) << 26)))
-        throw std::invalid_argument("batch: must be 0 (2^20) or " + std::to_string(min_batch) +
-                                    " .. 2^26 trellis steps at rate " + r + ", got " +
-                                    std::to_string(batch));
-    p.max_steps = b ? b : size_t(1) << 20;
+    p.batch = checked_batch(batch);
     p.cpu_threads = 0; // CPU twin: chunks on every core (the bits do not depend on it)
-    const auto pattern = core::depuncture_pattern::make(protocol, r);
-    auto dec = core::make_viterbi_decoder(p, core::resolve_device(device));
-    return gnuradio::make_block_sptr<viterbi_decoder_fb_impl>(std::move(dec), pattern, frames,
+    p.validate();      // the batch's range (depuncturing_decoder_params::validate())
+    auto dec = core::make_depuncturing_decoder(p, core::resolve_device(device));
+    return gnuradio::make_block_sptr<viterbi_decoder_fb_impl>(std::move(dec), frames,
                                                               frames ? len_tag_key : std::string());
 }
 
-viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_decoder> dec,
-                                                 const core::depuncture_pattern& pattern,
+viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::depuncturing_decoder> dec,
                                                  bool frames,
                                                  const std::string& len_tag_key)
     : gr::tagged_stream_block("viterbi_decoder_fb",
                               gr::io_signature::make(1, 1, sizeof(float)),
                               gr::io_signature::make(1, 1, sizeof(uint8_t)),
                               len_tag_key),
-      d_dec(std::move(dec), pattern), d_pat(pattern), d_frames(frames),
+      d_dec(std::move(dec)), d_pat(d_dec->pattern()), d_frames(frames),
       d_len_key(frames ? pmt::intern(len_tag_key) : pmt::PMT_NIL)
 {
     set_relative_rate(d_pat.period, d_pat.kept);
     set_tag_propagation_policy(TPP_DONT); // tags are moved to their trellis step here
-    const core::viterbi_decoder& decoder = d_dec.decoder();
+    const core::viterbi_decoder& decoder = d_dec->decoder();
     const auto& p = decoder.params();
     // One call decodes at most one launch's worth of bits; it reads their warm-up and
     // traceback tail too, plus up to a chunk and a period of rounding.
@@ -92,23 +78,23 @@ viterbi_decoder_fb_impl::viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_d
             multiple = std::min<size_t>(per_launch, 8 * threads * p.chunk_len);
         }
         set_output_multiple(int(multiple));
-        d_dec.reserve(d_max_steps_call / d_pat.period + 1); // no allocation in work
+        d_dec->reserve(d_max_steps_call / d_pat.period + 1); // no allocation in work
     }
     log_bit_device(d_logger, decoder.device(), p.max_steps, "trellis steps");
 }
 
 bool viterbi_decoder_fb_impl::start()
 {
-    if (d_dec.decoder().device().is_cuda())
+    if (d_dec->decoder().device().is_cuda())
         pin_block_buffers(
             *this, d_logger, sizeof(float), sizeof(uint8_t),
-            [this](const void* p, size_t n) { return d_dec.decoder().pin_host_range(p, n); });
+            [this](const void* p, size_t n) { return d_dec->decoder().pin_host_range(p, n); });
     return block::start();
 }
 
 bool viterbi_decoder_fb_impl::stop()
 {
-    d_dec.decoder().unpin_host_ranges();
+    d_dec->decoder().unpin_host_ranges();
     return block::stop();
 }
 
@@ -142,7 +128,7 @@ void viterbi_decoder_fb_impl::forecast(int noutput_items, gr_vector_int& ninput_
     // Exact: the steps that make noutput_items bits ready (their chunks' traceback tails
     // included) from the first unconsumed one, plus the one period held back until the end
     // of the stream is known.
-    const uint64_t T = d_dec.decoder().params().traceback;
+    const uint64_t T = d_dec->decoder().params().traceback;
     const uint64_t want = d_next_out + uint64_t(noutput_items) + T;
     const uint64_t steps = want > d_base ? want - d_base : 0;
     const uint64_t periods = (steps + d_pat.period - 1) / d_pat.period + 1;
@@ -161,7 +147,7 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
 
     const int n_avail = ninput_items[0];
     const uint64_t avail_periods = uint64_t(n_avail) / d_pat.kept;
-    const core::viterbi_decoder& dec = d_dec.decoder();
+    const core::viterbi_decoder& dec = d_dec->decoder();
     const uint64_t P = d_pat.period, L = dec.params().chunk_len, T = dec.params().traceback;
     const float* in = static_cast<const float*>(input_items[0]);
     uint8_t* out = static_cast<uint8_t*>(output_items[0]);
@@ -175,8 +161,8 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
     if (input_final(n_avail)) {
         const uint64_t end = d_base + avail_periods * P;
         if (end - d_next_out <= uint64_t(noutput_items) && avail_periods * P <= d_max_steps_call) {
-            const size_t n = d_dec.decode_window(in, d_base, size_t(avail_periods), d_next_out,
-                                                 true, true, false, out, size_t(noutput_items));
+            const size_t n = d_dec->decode_window(in, d_base, size_t(avail_periods), d_next_out,
+                                                  true, true, false, out, size_t(noutput_items));
             if (n_avail % d_pat.kept)
                 d_logger->warn("end of stream: {} LLRs short of a whole puncturing period "
                                "dropped",
@@ -198,8 +184,8 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
     m = std::min<uint64_t>(m, avail_periods > 0 ? avail_periods - 1 : 0);
     if (m == 0)
         return 0;
-    const size_t n = d_dec.decode_window(in, d_base, size_t(m), d_next_out, true, false, false, out,
-                                         size_t(room));
+    const size_t n = d_dec->decode_window(in, d_base, size_t(m), d_next_out, true, false, false,
+                                          out, size_t(room));
     d_next_out += n;
     queue_tags(read + m * d_pat.kept);
     emit_tags(nitems_written(0) + n, false);
@@ -266,7 +252,7 @@ int viterbi_decoder_fb_impl::frames_work(int noutput_items,
     // Every whole frame that is here and fits the output: runs of frames of one length go
     // to decode_frames() together, which puts as many in a launch as max_steps holds.
     const uint64_t read = nitems_read(0), written = nitems_written(0);
-    const size_t max_steps = d_dec.decoder().params().max_steps;
+    const size_t max_steps = d_dec->decoder().params().max_steps;
     size_t pos = 0, produced = 0;
     d_frame_need = 1;
     while (pos < size_t(n_avail)) {
@@ -296,7 +282,7 @@ int viterbi_decoder_fb_impl::frames_work(int noutput_items,
                produced + (k + 1) * steps <= size_t(noutput_items) &&
                frame_length(read + pos + k * len, next_len) && next_len == len)
             k++;
-        d_dec.decode_frames(in + pos, k * len, steps, out + produced);
+        d_dec->decode_frames(in + pos, k * len, steps, out + produced);
         // Tags: each frame's new length, the others to the bit of their trellis step.
         get_tags_in_window(d_tags, 0, pos, pos + k * len);
         for (size_t f = 0; f < k; f++)
@@ -323,7 +309,7 @@ int viterbi_decoder_fb_impl::work(int noutput_items,
     // One whole terminated frame (not called: general_work() batches frames itself).
     const size_t n = size_t(ninput_items[0]);
     const size_t steps = n / d_pat.kept * d_pat.period;
-    const size_t max_steps = d_dec.decoder().params().max_steps;
+    const size_t max_steps = d_dec->decoder().params().max_steps;
     if (n == 0 || n % d_pat.kept != 0 || steps > max_steps) {
         d_logger->warn("frame of {} LLRs dropped: it must be a positive multiple of {} LLRs "
                        "and at most {} trellis steps",
@@ -332,8 +318,8 @@ int viterbi_decoder_fb_impl::work(int noutput_items,
     }
     if (steps > size_t(noutput_items))
         return 0; // not reached: tagged_stream_block checked the space
-    d_dec.decode_frames(static_cast<const float*>(input_items[0]), n, steps,
-                        static_cast<uint8_t*>(output_items[0]));
+    d_dec->decode_frames(static_cast<const float*>(input_items[0]), n, steps,
+                         static_cast<uint8_t*>(output_items[0]));
     get_tags_in_window(d_tags, 0, 0, n);
     for (auto& tag : d_tags) {
         if (pmt::eqv(tag.key, d_len_key))

@@ -26,13 +26,13 @@ namespace gpuofdm {
 class viterbi_decoder_fb_impl : public viterbi_decoder_fb
 {
 public:
-    viterbi_decoder_fb_impl(std::unique_ptr<core::viterbi_decoder> dec,
-                            const core::depuncture_pattern& pattern,
+    //! \p dec from core::make_depuncturing_decoder() (its parameters validated).
+    viterbi_decoder_fb_impl(std::unique_ptr<core::depuncturing_decoder> dec,
                             bool frames,
                             const std::string& len_tag_key);
 
-    std::string device() const override { return d_dec.decoder().device().to_string(); }
-    int batch() const override { return int(d_dec.decoder().params().max_steps); }
+    std::string device() const override { return d_dec->decoder().device().to_string(); }
+    int batch() const override { return int(d_dec->decoder().params().max_steps); }
     int period_steps() const override { return int(d_pat.period); }
     int period_llrs() const override { return int(d_pat.kept); }
 
@@ -65,7 +65,7 @@ private:
     void queue_tags(uint64_t in_end);
     void emit_tags(uint64_t written_end, bool all);
 
-    core::depuncturing_decoder d_dec; //!< CPU twin or CUDA backend, punctured input
+    std::unique_ptr<core::depuncturing_decoder> d_dec; //!< CPU twin or CUDA, punctured input
     const core::depuncture_pattern d_pat;
     const bool d_frames;
     pmt::pmt_t d_len_key;

@@ -5,6 +5,7 @@
  */
 
 #include "wifi_rx_impl.h"
+#include "block_params.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -17,8 +18,6 @@ namespace gpuofdm {
 
 namespace {
 
-constexpr int min_batch = 1 << 17; // the longest frame (109681 samples) must fit
-constexpr int max_batch = 1 << 24;
 constexpr double sample_rate = 20e6;
 constexpr uint64_t preamble_before_ltf = 192; // 10 short periods + GI2
 
@@ -38,52 +37,31 @@ wifi_rx::sptr wifi_rx::make(int batch_samples,
                             int fft_backoff,
                             bool pilot_interpolation)
 {
-    if (batch_samples < min_batch || batch_samples > max_batch)
-        throw std::invalid_argument("batch_samples: must be " + std::to_string(min_batch) + ".." +
-                                    std::to_string(max_batch) +
-                                    " (the longest frame, 109681 samples, must fit), got " +
-                                    std::to_string(batch_samples));
-    if (!(threshold > 0.0f && threshold < 1.0f))
-        throw std::invalid_argument("threshold: must be in (0, 1), got " +
-                                    std::to_string(threshold));
-    if (fft_backoff < 0 || fft_backoff > 8)
-        throw std::invalid_argument("fft_backoff: must be 0..8 samples, got " +
-                                    std::to_string(fft_backoff));
-    return gnuradio::make_block_sptr<wifi_rx_impl>(
-        wifi_rx_config{ batch_samples, threshold, pass_bad_crc, pcap_file, fft_backoff,
-                        pilot_interpolation },
-        device);
-}
-
-namespace {
-
-std::unique_ptr<core::wifi_receiver> make_core(const wifi_rx_config& cfg, const std::string& device)
-{
     core::wifi_rx_params p;
-    p.batch_samples = size_t(cfg.batch_samples);
-    p.sync.threshold = cfg.threshold;
-    p.fft_backoff = cfg.fft_backoff;
-    p.pilot_interpolation = cfg.pilot_interpolation;
-    return core::make_wifi_receiver(p, core::resolve_device(device));
+    p.batch_samples = non_negative(batch_samples, "batch_samples");
+    p.sync.threshold = threshold;
+    p.fft_backoff = fft_backoff;
+    p.pilot_interpolation = pilot_interpolation;
+    p.validate(); // every range, before GNU Radio sees the block
+    return gnuradio::make_block_sptr<wifi_rx_impl>(wifi_rx_config{ p, pass_bad_crc, pcap_file },
+                                                   device);
 }
-
-} // namespace
 
 wifi_rx_impl::wifi_rx_impl(const wifi_rx_config& cfg, const std::string& device)
     : gr::sync_block("wifi_rx",
                      gr::io_signature::make(1, 1, sizeof(gr_complex)),
                      gr::io_signature::make(0, 0, 0)),
-      d_rx(make_core(cfg, device)),
+      d_rx(core::make_wifi_receiver(cfg.params, core::resolve_device(device))),
       d_pcap(cfg.pcap_file.empty() ? nullptr : std::make_unique<core::pcap_writer>(cfg.pcap_file)),
       d_pcap_path(cfg.pcap_file), d_pass_bad_crc(cfg.pass_bad_crc)
 {
     message_port_register_out(pdus_port());
-    size_chunks(size_t(cfg.batch_samples));
+    size_chunks(cfg.params.batch_samples);
     if (d_rx->device().is_cuda())
         d_logger->debug("on {}, {} samples per batch", d_rx->device().to_string(),
-                        cfg.batch_samples);
+                        cfg.params.batch_samples);
     else
-        d_logger->debug("on the CPU twin, {} samples per batch", cfg.batch_samples);
+        d_logger->debug("on the CPU twin, {} samples per batch", cfg.params.batch_samples);
 }
 
 void wifi_rx_impl::refresh_counters()

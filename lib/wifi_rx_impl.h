@@ -22,12 +22,9 @@ namespace gpuofdm {
 
 //! What make() checked, handed to the constructor.
 struct wifi_rx_config {
-    int batch_samples;
-    float threshold;
+    core::wifi_rx_params params; //!< validated
     bool pass_bad_crc;
     std::string pcap_file;
-    int fft_backoff;
-    bool pilot_interpolation;
 };
 
 class wifi_rx_impl : public rx_sink_block<wifi_rx, core::wifi_rx_packet>

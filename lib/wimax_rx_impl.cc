@@ -5,6 +5,7 @@
  */
 
 #include "wimax_rx_impl.h"
+#include "block_params.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -40,20 +41,13 @@ wimax_rx::sptr wimax_rx::make(int rate_id,
                               int channel_taps,
                               bool pilot_interpolation)
 {
-    // What the core cannot see in its unsigned fields, and what only the block has.
-    if (burst_bytes < 1)
-        throw std::invalid_argument("burst_bytes: must be 1 .. 65535, got " +
-                                    std::to_string(burst_bytes));
-    if (batch_samples < 0)
-        throw std::invalid_argument("batch_samples: must be 0 (automatic) or a burst and "
-                                    "more, got " +
-                                    std::to_string(batch_samples));
+    // Only the block has the sample rate; the core checks every other range.
     if (!(std::isfinite(sample_rate) && sample_rate > 0.0))
         throw std::invalid_argument("sample_rate: must be finite and > 0, got " +
                                     std::to_string(sample_rate));
     core::wimax_rx_params p;
     p.rate_id = rate_id;
-    p.burst_bytes = size_t(burst_bytes);
+    p.burst_bytes = non_negative(burst_bytes, "burst_bytes");
     p.seed = seed;
     p.pad = pad;
     p.uplink = uplink;
@@ -62,9 +56,8 @@ wimax_rx::sptr wimax_rx::make(int rate_id,
     p.fft_backoff = fft_backoff;
     p.channel_taps = channel_taps;
     p.pilot_interpolation = pilot_interpolation;
-    p.batch_samples = size_t(batch_samples);
-    // The core checks every parameter (std::invalid_argument naming it) before the block's
-    // base class is made.
+    p.batch_samples = non_negative(batch_samples, "batch_samples");
+    p.validate(); // every range, before a backend or GNU Radio's base class is built
     auto rx = core::make_wimax_receiver(p, core::resolve_device(device));
     return gnuradio::make_block_sptr<wimax_rx_impl>(std::move(rx), pass_bad, sample_rate);
 }

@@ -33,7 +33,7 @@ namespace gpuofdm {
  * A frame's first sample ("start") is T1's index - 192 (the start of the short training
  * field, as wifi_tx's wifi_start tag).
  *
- * 802.16 (the core's wimax_sync, CPU only): the long preamble's first symbol (period 64)
+ * 802.16 (the core's wimax_sync): the long preamble's first symbol (period 64)
  * gives the detection and the coarse CFO, a matched filter on both preamble symbols the
  * timing, the delay-64 and delay-128 phases the fine CFO. "start" is the first sample of
  * the preamble (its first cyclic prefix, as wimax_tx's wimax_start tag).
@@ -80,11 +80,11 @@ public:
      *        (0, 1) (0.56 as gr-ieee802-11), 802.16 in 0.2 .. 0.8.
      * \param min_plateau samples in a row above the threshold that make a detection,
      *        16 .. 96.
-     * \param batch_samples samples per synchronizer call: 2 * lookback() .. 2^26 (at least
-     *        1024 for 802.11a).
-     * \param sample_rate samples per second, for "cfo_hz" only (> 0).
-     * \param device "auto", "cpu", "cuda" or "cuda:N". 802.16 runs on the CPU only:
-     *        "auto" gives the CPU there, "cuda" is refused.
+     * \param batch_samples samples per synchronizer call: 2 * lookback() .. 2^26, at least
+     *        1024 (802.11a: 1024; core::ofdm_sync_params::validate()).
+     * \param sample_rate samples per second, for "cfo_hz" only (finite, > 0).
+     * \param device "auto", "cpu", "cuda" or "cuda:N" (802.16: the detection metric on the
+     *        GPU, each candidate's fine timing on the host).
      * \param cp_div 802.16 only: 1/G of the bursts' cyclic prefix, 4, 8, 16 or 32.
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter;
      *         std::runtime_error when "cuda" is asked for and no GPU is usable.

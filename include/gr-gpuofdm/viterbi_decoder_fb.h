@@ -66,7 +66,9 @@ public:
      * \param rate "1/2", "2/3", "3/4" or "5/6".
      * \param mode "stream" or "frame".
      * \param len_tag_key length tag key of the frames (mode "frame"; must not be empty then).
-     * \param batch trellis steps per launch, 0 (2^20) or 576 .. 2^26.
+     * \param batch trellis steps per launch: 0 (2^20), or from a chunk and its two overlaps
+     *        (384, 448, 512, 576 at 1/2, 2/3, 3/4, 5/6) to 2^26
+     *        (core::depuncturing_decoder_params::validate()).
      * \param device "auto", "cpu", "cuda" or "cuda:N".
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter;
      *         std::runtime_error when "cuda" is asked for and no GPU is usable.

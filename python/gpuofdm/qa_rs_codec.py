@@ -94,6 +94,10 @@ class qa_rs_codec(gr_unittest.TestCase):
         with self.assertRaises(ValueError) as ctx:
             gpuofdm.rs_decoder_bb(40, 36, 2, -5)
         self.assertIn("batch", str(ctx.exception))
+        for block in (gpuofdm.rs_encoder_bb, gpuofdm.rs_decoder_bb):
+            with self.assertRaises(ValueError) as ctx:
+                block(40, 36, 2, 2 ** 24 + 1, "cpu")
+            self.assertIn("batch", str(ctx.exception))
         with self.assertRaises(ValueError) as ctx:
             gpuofdm.rs_decoder_bb(40, 36, 2, 0, "gpu")
         self.assertIn("device", str(ctx.exception))

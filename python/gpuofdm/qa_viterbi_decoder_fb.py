@@ -263,6 +263,8 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
             (dict(mode="frame", len_tag_key=""), "len_tag_key"),
             (dict(batch=-1), "batch"),
             (dict(batch=100), "batch"),
+            (dict(rate="5/6", batch=575), "batch"),
+            (dict(batch=2 ** 26 + 1), "batch"),
             (dict(device="tpu"), "device"),
         ]
         for kwargs, name in cases:
@@ -272,6 +274,10 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
             with self.assertRaises(ValueError, msg=str(kwargs)) as ctx:
                 gpuofdm.viterbi_decoder_fb(**args)
             self.assertIn(name, str(ctx.exception))
+        # The least batch is a chunk and its two overlaps: 384 steps at 1/2, 576 at 5/6.
+        for rate, least in (("1/2", 384), ("5/6", 576)):
+            dec = gpuofdm.viterbi_decoder_fb("802.16", rate, "stream", "", least, "cpu")
+            self.assertEqual(dec.batch(), least)
 
     def test_008_cuda_matches_cpu(self):
         why = gpu_reason()

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace gr::gpuofdm::core {
 
@@ -27,14 +28,53 @@ depuncture_pattern from_rows(const char* first, const char* second)
     return p;
 }
 
+constexpr size_t max_batch = size_t(1) << 26;
+constexpr size_t default_batch = size_t(1) << 20;
+
 } // namespace
+
+void depuncturing_decoder_params::validate() const
+{
+    if (standard != phy_standard::ieee80211a && standard != phy_standard::ieee80216)
+        throw std::invalid_argument("standard: must be 802.11a or 802.16, got " +
+                                    std::to_string(int(standard)));
+    if (int(rate) < int(code_rate::r1_2) || int(rate) > int(code_rate::r5_6))
+        throw std::invalid_argument("rate: must be 1/2, 2/3, 3/4 or 5/6, got " +
+                                    std::to_string(int(rate)));
+    const viterbi_params v = viterbi_params::for_protocol(to_string(standard), to_string(rate));
+    const size_t min_batch = v.chunk_len + v.warmup + v.traceback;
+    if (batch != 0 && (batch < min_batch || batch > max_batch))
+        throw std::invalid_argument("batch: must be 0 (2^20) or " + std::to_string(min_batch) +
+                                    " .. 2^26 trellis steps at rate " + to_string(rate) +
+                                    " (at least a chunk and its two overlaps), got " +
+                                    std::to_string(batch));
+    decoder_params().validate();
+}
+
+viterbi_params depuncturing_decoder_params::decoder_params() const
+{
+    viterbi_params v = viterbi_params::for_protocol(to_string(standard), to_string(rate));
+    v.max_steps = batch ? batch : default_batch;
+    v.cpu_threads = cpu_threads;
+    return v;
+}
+
+depuncture_pattern depuncturing_decoder_params::pattern() const
+{
+    return depuncture_pattern::make(to_string(standard), to_string(rate));
+}
+
+std::unique_ptr<depuncturing_decoder> make_depuncturing_decoder(
+    const depuncturing_decoder_params& p, const device_spec& dev)
+{
+    p.validate();
+    return std::make_unique<depuncturing_decoder>(make_viterbi_decoder(p.decoder_params(), dev),
+                                                  p.pattern());
+}
 
 depuncture_pattern depuncture_pattern::make(const std::string& protocol, const std::string& rate)
 {
-    const bool wifi = protocol == "80211a" || protocol == "802.11a";
-    if (!wifi && protocol != "80216" && protocol != "802.16")
-        throw std::invalid_argument("protocol: must be \"80211a\" or \"80216\", got \"" + protocol +
-                                    "\"");
+    const bool wifi = parse_phy_standard(protocol, "protocol") == phy_standard::ieee80211a;
     if (rate == "1/2")
         return from_rows("1", "1");
     if (rate == "2/3")

@@ -7,8 +7,10 @@
 #ifndef GPUOFDM_CORE_DEPUNCTURE_H
 #define GPUOFDM_CORE_DEPUNCTURE_H
 
+#include "fec/conv_code.h"
 #include "fec/viterbi.h"
 #include "fec/viterbi_common.h" // GPUOFDM_HD
+#include "runtime/phy_standard.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -36,8 +38,8 @@ struct depuncture_pattern {
     uint32_t mask;   //!< transmitted bits, 2 period bits
 
     /*!
-     * \brief The pattern of a protocol ("80211a" / "80216") and rate ("1/2", "2/3", "3/4",
-     * "5/6"). 802.11a: 17.3.5.6 (5/6 from 802.11n-2009 20.3.11.6, A 11010 / B 10101);
+     * \brief The pattern of a protocol ("802.11a" / "802.16", as parse_phy_standard() reads
+     * it) and rate ("1/2", "2/3", "3/4", "5/6"). 802.11a: 17.3.5.6 (5/6 from 802.11n-2009 20.3.11.6, A 11010 / B 10101);
      * 802.16: 8.3.3.2.3 Table 215 (X 10 / Y 11, X 101 / Y 110, X 10101 / Y 11010).
      * Throws std::invalid_argument("protocol: ..." or "rate: ...").
      */
@@ -159,6 +161,39 @@ private:
     std::unique_ptr<device_state, device_state_deleter> d_device;
 #endif
 };
+
+//! What make_depuncturing_decoder() builds: a standard's code at a rate, and its launch size.
+struct depuncturing_decoder_params {
+    phy_standard standard = phy_standard::ieee80211a;
+    code_rate rate = code_rate::r1_2;
+    /*!
+     * Trellis steps per launch (the decoder's viterbi_params::max_steps): 0 picks 2^20;
+     * else from chunk_len + warmup + traceback of the rate's decoder
+     * (viterbi_params::for_protocol(): 256 + 2 x 64, 96, 128, 160 = 384 at 1/2, 448 at 2/3,
+     * 512 at 3/4, 576 at 5/6) to 2^26 (2^26 steps take 512 MiB of mother-code LLRs).
+     */
+    size_t batch = 0;
+    //! The CPU twin's threads (viterbi_params::cpu_threads): 0 every core, else 1 .. 1024.
+    unsigned cpu_threads = 1;
+
+    /*!
+     * The ranges above, then the decoder's (viterbi_params::validate()); throws
+     * std::invalid_argument("name: range, got value").
+     */
+    void validate() const;
+    //! The decoder's parameters: viterbi_params::for_protocol() with the batch and threads.
+    viterbi_params decoder_params() const;
+    //! The puncturing pattern (depuncture_pattern::make()).
+    depuncture_pattern pattern() const;
+};
+
+/*!
+ * \brief The decoder of \p p on \p dev (CPU twin or CUDA) behind its depuncturer. Throws
+ * std::invalid_argument for a bad parameter (depuncturing_decoder_params::validate(),
+ * before any backend is built).
+ */
+std::unique_ptr<depuncturing_decoder> make_depuncturing_decoder(
+    const depuncturing_decoder_params& p, const device_spec& dev);
 
 #ifdef GPUOFDM_HAVE_CUDA
 /*!

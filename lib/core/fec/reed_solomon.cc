@@ -35,20 +35,23 @@ reed_solomon::reed_solomon(const rs_profile& p) : d_profile(p)
     d_code = rs_make_code(p.n, p.k, p.t);
 }
 
-std::unique_ptr<reed_solomon> make_reed_solomon(const rs_profile& p,
-                                                const device_spec& dev,
-                                                size_t batch)
+void reed_solomon_params::validate() const
 {
-    p.validate();
+    profile.validate();
     if (batch > (size_t(1) << 24))
         throw std::invalid_argument("batch: must be in 0 .. 16777216 codewords, got " +
                                     std::to_string(batch));
+}
+
+std::unique_ptr<reed_solomon> make_reed_solomon(const reed_solomon_params& p,
+                                                const device_spec& dev)
+{
+    p.validate();
     if (!dev.is_cuda())
-        return make_reed_solomon_cpu(p);
+        return make_reed_solomon_cpu(p.profile);
 #ifdef GPUOFDM_HAVE_CUDA
-    return make_reed_solomon_cuda(p, dev, batch ? batch : 16384);
+    return make_reed_solomon_cuda(p.profile, dev, p.codewords_per_launch());
 #else
-    (void)batch;
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif
 }

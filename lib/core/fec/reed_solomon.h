@@ -63,13 +63,31 @@ protected:
     rs_code d_code; //!< the profile and its generator, as the kernels take it
 };
 
+//! What make_reed_solomon() builds: the profile and the codewords a launch takes.
+struct reed_solomon_params {
+    rs_profile profile;
+    //! Codewords per launch (device buffers are sized for it): 0 picks 16384; at most 2^24.
+    size_t batch = 0;
+
+    //! profile.validate() and the batch's range; throws std::invalid_argument.
+    void validate() const;
+    //! The batch, 0 resolved.
+    size_t codewords_per_launch() const { return batch ? batch : size_t(16384); }
+};
+
 /*!
- * \brief The codec on the CPU twin or a CUDA device; \p batch is the number of codewords
- * per launch (device buffers are sized for it; 0 picks 16384).
+ * \brief The codec on the CPU twin or a CUDA device. Throws std::invalid_argument for a
+ * bad parameter (reed_solomon_params::validate(), before any backend is built).
  */
-std::unique_ptr<reed_solomon> make_reed_solomon(const rs_profile& p,
-                                                const device_spec& dev,
-                                                size_t batch = 0);
+std::unique_ptr<reed_solomon> make_reed_solomon(const reed_solomon_params& p,
+                                                const device_spec& dev);
+//! The same for profile \p p and \p batch codewords per launch.
+inline std::unique_ptr<reed_solomon> make_reed_solomon(const rs_profile& p,
+                                                       const device_spec& dev,
+                                                       size_t batch = 0)
+{
+    return make_reed_solomon(reed_solomon_params{ p, batch }, dev);
+}
 
 //! The backends make_reed_solomon() picks (reed_solomon_cpu.cc, reed_solomon_cuda.cu);
 //! callers use make_reed_solomon().

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <complex>
 #include <stdexcept>
+#include <string>
 
 namespace gr::gpuofdm::core {
 
@@ -18,8 +19,60 @@ namespace {
 constexpr uint64_t wifi_start_before_ltf = 192; // 10 short periods + GI2
 constexpr uint64_t wifi_resume_after_ltf = 208; // T1, T2, SIGNAL (wifi_sync's resume)
 constexpr size_t rotator_block = 512;           // exact phase every this many samples
+constexpr size_t max_batch = size_t(1) << 26;
 
 } // namespace
+
+wifi_sync_params ofdm_sync_params::wifi() const
+{
+    wifi_sync_params p;
+    p.threshold = threshold;
+    p.min_plateau = min_plateau;
+    p.max_samples_per_batch = std::max<size_t>(4096, batch_samples);
+    return p;
+}
+
+wimax_sync_params ofdm_sync_params::wimax() const
+{
+    wimax_sync_params p;
+    p.cp_div = cp_div;
+    p.threshold = threshold;
+    p.min_plateau = min_plateau;
+    return p;
+}
+
+void ofdm_sync_params::validate() const
+{
+    if (standard != phy_standard::ieee80211a && standard != phy_standard::ieee80216)
+        throw std::invalid_argument("standard: must be 802.11a or 802.16, got " +
+                                    std::to_string(int(standard)));
+    if (!(sample_rate > 0.0) || !std::isfinite(sample_rate))
+        throw std::invalid_argument("sample_rate: must be finite and > 0, got " +
+                                    std::to_string(sample_rate));
+    // The synchronizer's parameters first (802.16: its CPU twin validates them and gives
+    // the lookback); 802.11a's after batch_samples, which sizes its buffers.
+    const bool is_wimax = standard == phy_standard::ieee80216;
+    const size_t lookback =
+        is_wimax ? make_wimax_sync(wimax(), device_spec{})->lookback() : wifi_sync::lookback();
+    const size_t min_batch = std::max<size_t>(1024, 2 * lookback);
+    if (batch_samples < min_batch || batch_samples > max_batch)
+        throw std::invalid_argument("batch_samples: must be " + std::to_string(min_batch) + " .. " +
+                                    std::to_string(max_batch) +
+                                    " (at least twice the synchronizer's lookback), got " +
+                                    std::to_string(batch_samples));
+    if (!is_wimax)
+        wifi().validate();
+}
+
+std::unique_ptr<ofdm_sync> make_ofdm_sync(const ofdm_sync_params& p,
+                                          const device_spec& dev,
+                                          const cuda_context_ptr& ctx)
+{
+    p.validate();
+    if (p.standard == phy_standard::ieee80211a)
+        return std::make_unique<ofdm_sync>(make_wifi_sync(p.wifi(), dev, ctx));
+    return std::make_unique<ofdm_sync>(make_wimax_sync(p.wimax(), dev, ctx));
+}
 
 ofdm_sync::ofdm_sync(std::unique_ptr<wifi_sync> s) : d_wifi(std::move(s))
 {

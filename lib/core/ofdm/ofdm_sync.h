@@ -15,6 +15,7 @@
 
 #include "ofdm/constellation.h"
 #include "runtime/device.h"
+#include "runtime/phy_standard.h"
 #include "wifi/wifi_sync.h"
 #include "wimax/wimax_rx.h"
 
@@ -41,6 +42,40 @@ struct ofdm_sync_frame {
     float metric = 0.0f; //!< the detection plateau's metric
     //! 802.11a the long training field's matched filter, 802.16 the preamble's.
     float ltf_metric = 0.0f;
+};
+
+//! What make_ofdm_sync() builds: the standard's synchronizer and the stretches it searches.
+struct ofdm_sync_params {
+    phy_standard standard = phy_standard::ieee80211a;
+    /*!
+     * Detection threshold: 802.11a in (0, 1) (wifi_sync_params::threshold), 802.16
+     * 0.2 .. 0.8 (wimax_sync_params::threshold).
+     */
+    float threshold = 0.56f;
+    //! Consecutive samples above the threshold that make a detection: 16 .. 96.
+    size_t min_plateau = 32;
+    /*!
+     * Samples one detect() call searches (the 802.11a CUDA backend's buffers are sized for
+     * the larger of this and 4096): at least twice the synchronizer's lookback (and 1024)
+     * .. 2^26. The lookback is 512 samples for 802.11a; for 802.16 it depends on cp_div,
+     * threshold and min_plateau (wimax_sync::lookback(): 985 at cp_div 4, threshold 0.5,
+     * min_plateau 32; at most 1071).
+     */
+    size_t batch_samples = 65536;
+    //! Samples per second, for the frequencies a user sees (cfo in Hz): finite and > 0.
+    double sample_rate = 20e6;
+    //! 802.16 only: 1/G, 4, 8, 16 or 32 (wimax_sync_params::cp_div).
+    int cp_div = 4;
+
+    /*!
+     * The ranges above, the synchronizer's through its validate(); throws
+     * std::invalid_argument("name: range, got value").
+     */
+    void validate() const;
+    //! The 802.11a synchronizer's parameters.
+    wifi_sync_params wifi() const;
+    //! The 802.16 synchronizer's parameters.
+    wimax_sync_params wimax() const;
 };
 
 /*!
@@ -74,6 +109,15 @@ private:
     std::unique_ptr<wifi_sync> d_wifi;
     std::unique_ptr<wimax_sync> d_wimax;
 };
+
+/*!
+ * \brief The synchronizer of \p p.standard on \p dev (CPU twin or CUDA; on CUDA enqueued
+ * on \p ctx, null: its own). Throws std::invalid_argument for a bad parameter
+ * (ofdm_sync_params::validate(), before any backend is built).
+ */
+std::unique_ptr<ofdm_sync> make_ofdm_sync(const ofdm_sync_params& p,
+                                          const device_spec& dev,
+                                          const cuda_context_ptr& ctx = nullptr);
 
 /*!
  * \brief out[i] = in[i] exp(-j cfo (offset + i)) for i < n: a frame's samples derotated,

@@ -11,6 +11,7 @@
 
 #include "ofdm/demapper.h"
 #include "fec/interleaver.h"
+#include "runtime/bit_stage.h" // validated()
 #include "runtime/rounded_math.h"
 #include "fec/viterbi.h"
 #include "wifi/wifi_rx_common.h"
@@ -96,26 +97,32 @@ wifi_channel_fit wifi_channel_smoother(int taps)
     return make_channel_tap_fit(used, used, 64, std::max(taps, 1), -4);
 }
 
+void wifi_rx_params::validate() const
+{
+    sync.validate();
+    decode.validate();
+    if (channel_taps != 0 && (channel_taps < 8 || channel_taps > 48))
+        throw std::invalid_argument("channel_taps: must be 0 or 8..48, got " +
+                                    std::to_string(channel_taps));
+    if (fft_backoff < 0 || fft_backoff > 8)
+        throw std::invalid_argument("fft_backoff: must be 0..8 samples, got " +
+                                    std::to_string(fft_backoff));
+    static_assert(longest_frame + keep_before_ltf + 400 < (size_t(1) << 17));
+    if (batch_samples < (size_t(1) << 17) || batch_samples > (size_t(1) << 24))
+        throw std::invalid_argument("batch_samples: must be 131072..16777216 (the longest "
+                                    "frame, 109681 samples, must fit), got " +
+                                    std::to_string(batch_samples));
+}
+
 wifi_receiver::wifi_receiver(const wifi_rx_params& p,
                              const device_spec& dev,
                              const cuda_context_ptr& ctx)
-    : d_params(p),
+    : d_params(validated(p)),
       // The next batch keeps the last lookback() samples (a frame may be starting there),
       // or from keep_before_ltf before a frame it must decode again.
       d_batcher({ p.batch_samples, wifi_sync::lookback(), keep_before_ltf }, stream_hooks())
 {
-    if (p.channel_taps != 0 && (p.channel_taps < 8 || p.channel_taps > 48))
-        throw std::invalid_argument("channel_taps: " + std::to_string(p.channel_taps) +
-                                    " is neither 0 nor in 8 .. 48");
-    if (p.fft_backoff < 0 || p.fft_backoff > 8)
-        throw std::invalid_argument("fft_backoff: " + std::to_string(p.fft_backoff) +
-                                    " is out of range 0 .. 8");
-    if (p.batch_samples < (size_t(1) << 17) || p.batch_samples > (size_t(1) << 24))
-        throw std::invalid_argument("batch_samples: " + std::to_string(p.batch_samples) +
-                                    " is out of range 131072 .. 16777216 (the longest "
-                                    "frame, 109681 samples, must fit)");
     d_sync = make_wifi_sync(p.sync, dev, ctx);
-    static_assert(longest_frame + keep_before_ltf + 400 < (size_t(1) << 17));
 }
 
 void wifi_receiver::copy_finite(const cfloat* x, size_t n, cfloat* out)
@@ -304,6 +311,7 @@ std::vector<wifi_rx_packet> wifi_receiver::decode_jobs(const std::vector<frame_j
 
 std::unique_ptr<wifi_receiver> make_wifi_receiver(const wifi_rx_params& p, const device_spec& dev)
 {
+    p.validate(); // a bad parameter reads the same on every build
     if (!dev.is_cuda())
         return make_wifi_receiver_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA

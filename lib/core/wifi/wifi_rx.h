@@ -111,9 +111,16 @@ struct wifi_rx_params {
     int channel_taps = 16;
     /*!
      * The receiver decodes when it holds this many samples (or at finish()): the batch,
-     * and so the latency (at 20 Msps, 2^18 samples are 13 ms). 4096 .. 2^24.
+     * and so the latency (at 20 Msps, 2^18 samples are 13 ms). 2^17 .. 2^24: the longest
+     * frame (109681 samples) must fit.
      */
     size_t batch_samples = size_t(1) << 18;
+
+    /*!
+     * The ranges above and sync.validate(), decode.validate(); throws
+     * std::invalid_argument("name: range, got value").
+     */
+    void validate() const;
 };
 
 //! One received frame.
@@ -192,7 +199,10 @@ public:
                                               size_t n_known = 0);
 
 protected:
-    //! \p ctx: the CUDA backend's context, which the synchronizer shares (null: its own).
+    /*!
+     * Validates \p p (wifi_rx_params::validate()). \p ctx: the CUDA backend's context,
+     * which the synchronizer shares (null: its own).
+     */
     explicit wifi_receiver(const wifi_rx_params& p,
                            const device_spec& dev,
                            const cuda_context_ptr& ctx = nullptr);
@@ -276,7 +286,7 @@ private:
 
 /*!
  * \brief The CPU twin or the CUDA backend; throws std::invalid_argument for a bad
- * parameter (its name first).
+ * parameter (wifi_rx_params::validate(), before any backend is built).
  */
 std::unique_ptr<wifi_receiver> make_wifi_receiver(const wifi_rx_params& p, const device_spec& dev);
 

@@ -189,7 +189,20 @@ void wimax_receiver::finish_burst(const uint8_t* bits,
 // ---------------------------------------------------------------------------------------
 // Receiver
 
-wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
+namespace {
+
+//! What wimax_rx_params give once checked: a burst's symbols, the symbol length, the
+//! synchronizer (the CPU twin, its hold set to a burst) and the batch.
+struct wimax_rx_layout {
+    size_t n_sym = 0;
+    size_t sym_len = 0;
+    size_t batch = 0;
+    std::unique_ptr<wimax_sync> sync;
+    size_t burst_samples() const { return (2 + n_sym) * sym_len; }
+};
+
+//! wimax_rx_params::validate(), giving what the checks computed.
+wimax_rx_layout checked_layout(const wimax_rx_params& p)
 {
     const wimax_profile_info& r = wimax_profile(p.rate_id); // "rate_id: ..."
     if (p.burst_bytes < 1 || p.burst_bytes > 65535)
@@ -198,22 +211,22 @@ wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
     if (!p.pad && (p.burst_bytes + 1) % r.rs.k != 0)
         throw std::invalid_argument("burst_bytes: with its tail byte the burst must fill whole "
                                     "blocks of " +
-                                    std::to_string(r.rs.k) + " octets (" + r.name + "), got " +
-                                    std::to_string(p.burst_bytes) + " (or set pad)");
+                                    std::to_string(r.rs.k) + " octets (" + r.name + ", or set " +
+                                    "pad), got " + std::to_string(p.burst_bytes));
     if (p.seed < 1 || p.seed > 32767)
         throw std::invalid_argument("seed: randomizer seed must be 1 .. 32767, got " +
                                     std::to_string(p.seed));
+    wimax_rx_layout l;
     wimax_sync_params sp = p.sync;
-    d_n_sym = (p.burst_bytes + 1 + r.rs.k - 1) / r.rs.k;
+    l.n_sym = (p.burst_bytes + 1 + r.rs.k - 1) / r.rs.k;
     if (sp.cp_div > 0 && sp.cp_div <= 256) {
-        d_sym_len = 256 + 256 / size_t(sp.cp_div);
-        sp.hold = burst_samples();
+        l.sym_len = 256 + 256 / size_t(sp.cp_div);
+        sp.hold = l.burst_samples();
     }
-    d_sync = make_wimax_sync(sp, device_spec{}); // checks cp_div and the sync parameters
-    d_params.sync = sp;
-    if (p.fft_backoff < 0 || size_t(p.fft_backoff) > d_sync->cp_len())
+    l.sync = make_wimax_sync(sp, device_spec{}); // checks cp_div and the sync parameters
+    if (p.fft_backoff < 0 || size_t(p.fft_backoff) > l.sync->cp_len())
         throw std::invalid_argument("fft_backoff: must be 0 .. " +
-                                    std::to_string(d_sync->cp_len()) +
+                                    std::to_string(l.sync->cp_len()) +
                                     " (the cyclic prefix), got " + std::to_string(p.fft_backoff));
     if (!(p.max_coded_ber > 0.0f && p.max_coded_ber <= 0.5f))
         throw std::invalid_argument("max_coded_ber: must be in (0, 0.5], got " +
@@ -221,19 +234,36 @@ wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
     if (p.channel_taps != 0 && (p.channel_taps < 8 || p.channel_taps > 64))
         throw std::invalid_argument("channel_taps: must be 0 or 8 .. 64, got " +
                                     std::to_string(p.channel_taps));
-    const size_t need = burst_samples() + d_sync->lookback() + 4096;
+    const size_t burst = l.burst_samples(), lookback = l.sync->lookback();
+    const size_t need = burst + lookback + 4096;
     if (p.batch_samples == 0) {
-        d_batch = std::max(size_t(1) << 18, 4 * burst_samples() + d_sync->lookback());
-        if (d_batch > max_batch)
-            d_batch = std::max(need, max_batch);
+        l.batch = std::max(size_t(1) << 18, 4 * burst + lookback);
+        if (l.batch > max_batch)
+            l.batch = std::max(need, max_batch);
     } else {
         if (p.batch_samples < need || p.batch_samples > max_batch)
             throw std::invalid_argument(
                 "batch_samples: must be 0 or " + std::to_string(need) + " .. " +
-                std::to_string(max_batch) + " (a burst of " + std::to_string(burst_samples()) +
+                std::to_string(max_batch) + " (a burst of " + std::to_string(burst) +
                 " samples and the lookback must fit), got " + std::to_string(p.batch_samples));
-        d_batch = p.batch_samples;
+        l.batch = p.batch_samples;
     }
+    return l;
+}
+
+} // namespace
+
+void wimax_rx_params::validate() const { checked_layout(*this); }
+
+wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
+{
+    const wimax_profile_info& r = wimax_profile(p.rate_id);
+    wimax_rx_layout l = checked_layout(p);
+    d_n_sym = l.n_sym;
+    d_sym_len = l.sym_len;
+    d_batch = l.batch;
+    d_params.sync = l.sync->params(); // the hold of a burst
+    d_sync = std::move(l.sync);
     // The next batch keeps the synchronizer's lookback, or from as far before a burst it
     // must decode again.
     d_batcher = std::make_unique<stream_batcher<wimax_rx_burst>>(
@@ -396,12 +426,12 @@ std::vector<wimax_rx_burst> wimax_receiver::decode_jobs(const std::vector<burst_
 std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p,
                                                     const device_spec& dev)
 {
+    p.validate(); // a bad parameter reads the same on every build
     if (!dev.is_cuda())
         return make_wimax_receiver_cpu(p);
 #ifdef GPUOFDM_HAVE_CUDA
     return make_wimax_receiver_cuda(p, dev);
 #else
-    make_wimax_receiver_cpu(p); // a bad parameter reads the same on every build
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif
 }

@@ -85,9 +85,16 @@ struct wimax_rx_params {
     int channel_taps = 24;
     /*!
      * The receiver decodes when it holds this many samples (or at finish()). 0: the larger
-     * of 2^18 and 4 bursts; else at least one burst plus 4096, at most 2^26.
+     * of 2^18 and 4 bursts; else at least one burst plus the synchronizer's lookback plus
+     * 4096, at most 2^26.
      */
     size_t batch_samples = 0;
+
+    /*!
+     * The ranges above (rate_id as wimax_profile(), the sync parameters as
+     * wimax_sync_params::validate()); throws std::invalid_argument("name: range, got value").
+     */
+    void validate() const;
 };
 
 //! One received burst.
@@ -189,7 +196,7 @@ public:
     bool host_chain() const { return d_host_chain; }
 
 protected:
-    //! Checks every parameter; throws std::invalid_argument naming the bad one.
+    //! Validates \p p (wimax_rx_params::validate()).
     explicit wimax_receiver(const wimax_rx_params& p);
 
     //! Per burst: where it is and what is known.
@@ -311,7 +318,8 @@ channel_tap_fit wimax_channel_smoother(int taps);
  * the LLRs staying on the device, deinterleaving, depuncturing and the Viterbi decoder over
  * many bursts a launch; only decoded bits and hard decisions come back). The synchronizer's
  * fine timing, the coded-error count, RS decoding and derandomizing run on the host for
- * both. Throws std::invalid_argument for a bad parameter (its name first).
+ * both. Throws std::invalid_argument for a bad parameter (wimax_rx_params::validate(),
+ * before any backend is built).
  */
 std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p,
                                                     const device_spec& dev);

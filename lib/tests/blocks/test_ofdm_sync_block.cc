@@ -183,6 +183,10 @@ TEST(OfdmSyncBlock, BadParametersNameThemselves)
     expect_invalid([] { ofdm_sync_cc::make("802.11a", 0.56f, 32, 4096, -1.0); }, "sample_rate");
     expect_invalid([] { ofdm_sync_cc::make("802.11a", 0.56f, 32, 4096, 20e6, "gpu"); }, "device");
     expect_invalid([] { ofdm_sync_cc::make("802.16", 0.56f, 32, 4096, 4e6, "gpu"); }, "device");
+    expect_invalid([] { ofdm_sync_cc::make("802.11a", 0.56f, -32); }, "min_plateau");
+    expect_invalid([] { ofdm_sync_cc::make("802.11a", 0.56f, 32, -4096); }, "batch_samples");
+    expect_invalid([] { ofdm_sync_cc::make("802.16", 0.5f, 32, 1969, 4e6, "cpu"); },
+                   "batch_samples");
     expect_invalid([] { ofdm_sync_cc::make("802.16", 0.56f, 32, 4096, 4e6, "cpu", 3); }, "cp_div");
 }
 

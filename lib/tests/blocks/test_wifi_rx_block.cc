@@ -290,6 +290,15 @@ TEST(WifiRxBlock, BadParametersNameThemselves)
     expect_invalid([] { wifi_rx::make(262144, 1.0f); }, "threshold");
     expect_invalid([] { wifi_rx::make(262144, 0.56f, false, "", "gpu"); }, "device");
     expect_invalid([] { wifi_rx::make(262144, 0.56f, false, "", "cpu", 9); }, "fft_backoff");
+    expect_invalid([] { wifi_rx::make(-1); }, "batch_samples");
+    // The block quotes the core's message (wifi_rx_params::validate()) as it is.
+    try {
+        wifi_rx::make(131071, 0.56f, false, "", "cpu");
+        ADD_FAILURE() << "no exception for batch_samples 131071";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), "batch_samples: must be 131072..16777216 (the longest "
+                                         "frame, 109681 samples, must fit), got 131071");
+    }
     try {
         wifi_rx::make(262144, 0.56f, false, "/nonexistent-dir/x.pcap", "cpu");
         ADD_FAILURE() << "no exception for an unwritable PCAP file";

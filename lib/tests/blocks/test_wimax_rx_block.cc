@@ -225,6 +225,18 @@ TEST(WimaxRxBlock, BadParametersNameThemselves)
     expect_invalid(
         [] { wimax_rx::make(1, 95, 4, false, true, 19072, false, fs, 0, "cpu", 0.5f, 4, 7); },
         "channel_taps");
+    expect_invalid([] { wimax_rx::make(1, -95); }, "burst_bytes");
+    expect_invalid([] { wimax_rx::make(1, 95, 4, false, true, 19072, false, fs, -1, "cpu"); },
+                   "batch_samples");
+    // The block quotes the core's message (wimax_rx_params::validate()) as it is.
+    try {
+        wimax_rx::make(1, 100, 4, false, false, 19072, false, fs, 0, "cpu");
+        ADD_FAILURE() << "no exception for burst_bytes 100 without pad";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), "burst_bytes: with its tail byte the burst must fill "
+                                         "whole blocks of 24 octets (QPSK 1/2, or set pad), got "
+                                         "100");
+    }
 }
 
 } // namespace

@@ -123,7 +123,7 @@ TEST(reed_solomon, encoder_reproduces_80216_vector)
     if (data.empty() || want.empty())
         GTEST_SKIP() << "802.16 test vectors not found in " << dir;
     data.push_back(0x00);
-    auto rs = core::make_reed_solomon({ 40, 36, 2 }, {});
+    auto rs = core::make_reed_solomon(core::rs_profile{ 40, 36, 2 }, {});
     std::vector<uint8_t> cw(40);
     rs->encode(data.data(), cw.data(), 1);
     EXPECT_EQ(cw, want);
@@ -240,7 +240,7 @@ TEST(reed_solomon, flags_t_plus_one_errors)
 TEST(reed_solomon, no_rs_profile_copies)
 {
     std::mt19937 rng(45);
-    auto rs = core::make_reed_solomon({ 12, 12, 0 }, {});
+    auto rs = core::make_reed_solomon(core::rs_profile{ 12, 12, 0 }, {});
     const auto data = random_bytes(36, rng);
     std::vector<uint8_t> cw(36), out(36);
     std::vector<int32_t> status(3, -5);
@@ -263,7 +263,7 @@ TEST(reed_solomon, bad_profile_names_the_parameter)
         }
     }
     try {
-        core::make_reed_solomon({ 40, 36, 2 }, {}, size_t(1) << 30);
+        core::make_reed_solomon(core::rs_profile{ 40, 36, 2 }, {}, size_t(1) << 30);
         ADD_FAILURE() << "huge batch accepted";
     } catch (const std::invalid_argument& e) {
         EXPECT_EQ(std::string(e.what()).rfind("batch:", 0), 0u) << e.what();

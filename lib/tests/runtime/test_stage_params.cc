@@ -9,6 +9,7 @@
 // and the factory refuses it too, on every device kind (no backend is built first).
 
 #include "fec/conv_encoder.h"
+#include "fec/depuncture.h"
 #include "fec/interleaver.h"
 #include "fec/reed_solomon.h"
 #include "fec/scrambler.h"
@@ -16,14 +17,18 @@
 #include "ofdm/demapper.h"
 #include "ofdm/mapper.h"
 #include "ofdm/ofdm_stage.h"
+#include "ofdm/ofdm_sync.h"
 #include "wifi/wifi_decode.h"
+#include "wifi/wifi_rx.h"
 #include "wifi/wifi_sync.h"
+#include "wimax/wimax_rx.h"
 #include "wimax/wimax_sync.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 using namespace gr::gpuofdm;
 
@@ -70,6 +75,11 @@ TEST(stage_params, defaults_pass)
     EXPECT_EQ(message(core::wifi_sync_params{}), "");
     EXPECT_EQ(message(core::wimax_sync_params{}), "");
     EXPECT_EQ(message(core::wifi_decode_params{}), "");
+    EXPECT_EQ(message(core::wifi_rx_params{}), "");
+    EXPECT_EQ(message(core::wimax_rx_params{}), "");
+    EXPECT_EQ(message(core::ofdm_sync_params{}), "");
+    EXPECT_EQ(message(core::depuncturing_decoder_params{}), "");
+    EXPECT_EQ(message(core::reed_solomon_params{}), "");
 }
 
 TEST(stage_params, out_of_range_names_parameter_and_value)
@@ -124,6 +134,153 @@ TEST(stage_params, out_of_range_names_parameter_and_value)
     EXPECT_TRUE(names(message(wd), "max_frames_per_batch", "0"));
 }
 
+// viterbi_decoder_fb's decoder: the batch from a chunk and its two overlaps (per rate) to
+// 2^26, 0 for the default.
+TEST(stage_params, depuncturing_decoder_batch_per_rate)
+{
+    core::depuncturing_decoder_params p;
+    const std::pair<core::code_rate, size_t> least[] = { { core::code_rate::r1_2, 384 },
+                                                         { core::code_rate::r2_3, 448 },
+                                                         { core::code_rate::r3_4, 512 },
+                                                         { core::code_rate::r5_6, 576 } };
+    for (const auto& standard : { core::phy_standard::ieee80211a, core::phy_standard::ieee80216 })
+        for (const auto& [rate, min_batch] : least) {
+            p.standard = standard;
+            p.rate = rate;
+            p.batch = min_batch - 1;
+            EXPECT_TRUE(names(message(p), "batch", std::to_string(min_batch - 1)));
+            p.batch = min_batch;
+            EXPECT_EQ(message(p), "");
+            EXPECT_EQ(p.decoder_params().max_steps, min_batch);
+        }
+    p.batch = size_t(1) << 26;
+    EXPECT_EQ(message(p), "");
+    p.batch = (size_t(1) << 26) + 1;
+    EXPECT_TRUE(names(message(p), "batch", "67108865"));
+    p.batch = 0;
+    EXPECT_EQ(p.decoder_params().max_steps, size_t(1) << 20);
+    p.rate = core::code_rate(4);
+    EXPECT_TRUE(names(message(p), "rate", "4"));
+    p.rate = core::code_rate::r1_2;
+    p.standard = core::phy_standard(2);
+    EXPECT_TRUE(names(message(p), "standard", "2"));
+    p.standard = core::phy_standard::ieee80211a;
+    p.cpu_threads = 1025;
+    EXPECT_TRUE(names(message(p), "cpu_threads", "1025"));
+}
+
+// rs_encoder_bb / rs_decoder_bb: the profile, and up to 2^24 codewords a launch.
+TEST(stage_params, reed_solomon_batch)
+{
+    core::reed_solomon_params r;
+    r.batch = (size_t(1) << 24) + 1;
+    EXPECT_TRUE(names(message(r), "batch", "16777217"));
+    r.batch = size_t(1) << 24;
+    EXPECT_EQ(message(r), "");
+    r.profile = { 40, 30, 2 };
+    EXPECT_EQ(message(r).rfind("profile: ", 0), 0u) << message(r);
+}
+
+// ofdm_sync_cc's synchronizer: each standard's ranges, and its lookback in batch_samples.
+TEST(stage_params, ofdm_sync_names_parameter_and_value)
+{
+    core::ofdm_sync_params p;
+    p.standard = core::phy_standard(2);
+    EXPECT_TRUE(names(message(p), "standard", "2"));
+    p.standard = core::phy_standard::ieee80211a;
+    p.threshold = 1.0f;
+    EXPECT_TRUE(names(message(p), "threshold", "1.000000"));
+    p.threshold = 0.9f; // 802.11a: (0, 1)
+    EXPECT_EQ(message(p), "");
+    p.min_plateau = 15;
+    EXPECT_TRUE(names(message(p), "min_plateau", "15"));
+    p.min_plateau = 97;
+    EXPECT_TRUE(names(message(p), "min_plateau", "97"));
+    p.min_plateau = 32;
+    p.sample_rate = 0.0;
+    EXPECT_TRUE(names(message(p), "sample_rate", "0.000000"));
+    p.sample_rate = 20e6;
+    // 802.11a: twice its lookback of 512 samples.
+    p.batch_samples = 1023;
+    EXPECT_TRUE(names(message(p), "batch_samples", "1023"));
+    p.batch_samples = 1024;
+    EXPECT_EQ(message(p), "");
+    p.batch_samples = (size_t(1) << 26) + 1;
+    EXPECT_TRUE(names(message(p), "batch_samples", "67108865"));
+    p.batch_samples = 65536;
+
+    p.standard = core::phy_standard::ieee80216;
+    EXPECT_TRUE(names(message(p), "threshold", "0.900000")); // 802.16: 0.2 .. 0.8
+    p.threshold = 0.5f;
+    p.cp_div = 5;
+    EXPECT_TRUE(names(message(p), "cp_div", "5"));
+    p.cp_div = 4;
+    EXPECT_EQ(message(p), "");
+    // 802.16 at cp_div 4, threshold 0.5 and min_plateau 32: a lookback of 985
+    // samples.
+    p.batch_samples = 1969;
+    EXPECT_TRUE(names(message(p), "batch_samples", "1969"));
+    p.batch_samples = 1970;
+    EXPECT_EQ(message(p), "");
+}
+
+// The receivers' parameters: their own ranges, and the nested stages' through their
+// validate().
+TEST(stage_params, receivers_name_parameter_and_value)
+{
+    core::wifi_rx_params w;
+    w.channel_taps = 7;
+    EXPECT_TRUE(names(message(w), "channel_taps", "7"));
+    w.channel_taps = 0; // plain least squares
+    EXPECT_EQ(message(w), "");
+    w.fft_backoff = 9;
+    EXPECT_TRUE(names(message(w), "fft_backoff", "9"));
+    w.fft_backoff = 3;
+    w.batch_samples = (size_t(1) << 17) - 1;
+    EXPECT_TRUE(names(message(w), "batch_samples", "131071"));
+    w.batch_samples = (size_t(1) << 24) + 1;
+    EXPECT_TRUE(names(message(w), "batch_samples", "16777217"));
+    w.batch_samples = size_t(1) << 17;
+    EXPECT_EQ(message(w), "");
+    w.sync.min_plateau = 97;
+    EXPECT_TRUE(names(message(w), "min_plateau", "97"));
+    w.sync.min_plateau = 32;
+    w.decode.max_frames_per_batch = 0;
+    EXPECT_TRUE(names(message(w), "max_frames_per_batch", "0"));
+
+    core::wimax_rx_params x;
+    x.burst_bytes = 0;
+    EXPECT_TRUE(names(message(x), "burst_bytes", "0"));
+    x.burst_bytes = 100; // 101 octets are no whole number of 24-octet blocks
+    x.pad = false;
+    EXPECT_TRUE(names(message(x), "burst_bytes", "100"));
+    x.pad = true;
+    x.seed = 0;
+    EXPECT_TRUE(names(message(x), "seed", "0"));
+    x.seed = 1;
+    x.sync.cp_div = 32;
+    x.fft_backoff = 9; // the cyclic prefix is 8 samples
+    EXPECT_TRUE(names(message(x), "fft_backoff", "9"));
+    x.fft_backoff = 8;
+    EXPECT_EQ(message(x), "");
+    x.channel_taps = 65;
+    EXPECT_TRUE(names(message(x), "channel_taps", "65"));
+    x.channel_taps = 24;
+    x.max_coded_ber = 0.0f;
+    EXPECT_TRUE(names(message(x), "max_coded_ber", "0.000000"));
+    x.max_coded_ber = 0.06f;
+    x.batch_samples = 1000;
+    EXPECT_TRUE(names(message(x), "batch_samples", "1000"));
+    x.batch_samples = (size_t(1) << 26) + 1;
+    EXPECT_TRUE(names(message(x), "batch_samples", "67108865"));
+    x.batch_samples = 0;
+    x.sync.threshold = 0.9f;
+    EXPECT_TRUE(names(message(x), "threshold", "0.900000"));
+    x.sync.threshold = 0.5f;
+    x.rate_id = 7;
+    EXPECT_TRUE(names(message(x), "rate_id", "7"));
+}
+
 // The factory validates before it picks a backend, so a CUDA device (usable or not, CUDA
 // built or not) gives the same parameter error as the CPU.
 TEST(stage_params, factories_validate_before_the_backend)
@@ -162,5 +319,20 @@ TEST(stage_params, factories_validate_before_the_backend)
         core::wifi_decode_params wd;
         wd.max_symbols_per_batch = 1;
         EXPECT_THROW(core::make_wifi_decoder(wd, dev), std::invalid_argument);
+        core::wifi_rx_params wr;
+        wr.channel_taps = 49;
+        EXPECT_THROW(core::make_wifi_receiver(wr, dev), std::invalid_argument);
+        core::depuncturing_decoder_params dd;
+        dd.batch = 100;
+        EXPECT_THROW(core::make_depuncturing_decoder(dd, dev), std::invalid_argument);
+        core::reed_solomon_params rp;
+        rp.batch = (size_t(1) << 24) + 1;
+        EXPECT_THROW(core::make_reed_solomon(rp, dev), std::invalid_argument);
+        core::ofdm_sync_params os;
+        os.batch_samples = 1023;
+        EXPECT_THROW(core::make_ofdm_sync(os, dev), std::invalid_argument);
+        core::wimax_rx_params xr;
+        xr.channel_taps = 7;
+        EXPECT_THROW(core::make_wimax_receiver(xr, dev), std::invalid_argument);
     }
 }
