@@ -22,6 +22,7 @@
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
 #include <gnuradio/blocks/file_source.h>
 #include <gnuradio/blocks/message_debug.h>
+#include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <unistd.h>
 #include <gnuradio/top_block.h>
@@ -182,6 +183,24 @@ struct flowgraph_setup {
     int upstream_batches = 0; //!< source min_output_buffer in batches; 0: GNU Radio's default
     bool consumer = true;     //!< message_debug stores the PDUs (else the port is unconnected)
 };
+
+//! The harness's own ceiling: file_source -> null_sink over the same recording, no receiver.
+row run_source_ceiling(const std::string& file, size_t samples, std::vector<std::string>& notes)
+{
+    auto src = gr::blocks::file_source::make(sizeof(gr_complex), file.c_str(), false);
+    auto sink = gr::blocks::null_sink::make(sizeof(gr_complex));
+    auto tb = gr::make_top_block("bench_rx_ceiling");
+    tb->connect(src, 0, sink, 0);
+    const auto t0 = clock::now();
+    tb->run();
+    const double secs = seconds_since(t0);
+    row r = rx_row("flowgraph", "source only", "cpu", 0, 0, secs, samples);
+    r.stage = "file->null";
+    r.config = "file_source -> null_sink, no receiver";
+    notes.push_back("rx flowgraph ceiling: file_source -> null_sink reads " +
+                    std::to_string(samples) + " samples in " + std::to_string(secs) + " s");
+    return r;
+}
 
 //! source -> wifi_rx (-> message_debug) over the whole stream; frames received.
 row run_flowgraph_once(const std::string& device,
@@ -371,6 +390,11 @@ void run_rx(const options& o,
                 rows.push_back(g);
                 print_rx_row(g);
             }
+            // What GNU Radio moves through the same flowgraph with no receiver at all.
+            row c = run_source_ceiling(many, x.size() * size_t(o.rx_repeat), notes);
+            c.ratio = c.msps / f.msps;
+            rows.push_back(c);
+            print_rx_row(c);
             if (many != once)
                 std::remove(many.c_str());
         }

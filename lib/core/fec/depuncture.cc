@@ -124,7 +124,7 @@ depuncturing_decoder::~depuncturing_decoder() = default;
 void depuncturing_decoder::reserve(size_t n_periods)
 {
 #ifdef GPUOFDM_HAVE_CUDA
-    if (d_device)
+    if (on_device())
         return reserve_device(n_periods * d_pattern.kept);
 #endif
     if (punctured())
@@ -158,7 +158,7 @@ void depuncturing_decoder::decode_frames(const float* in,
                                     " (whole puncturing periods), got " + std::to_string(n_in));
     const size_t n_periods = n_in / d_pattern.kept;
 #ifdef GPUOFDM_HAVE_CUDA
-    if (d_device)
+    if (on_device())
         return decode_frames_on_device(in, n_in, frame_steps, out);
 #endif
     d_dec->decode_frames(host_mother(in, n_periods), n_periods * 2 * d_pattern.period, frame_steps,
@@ -176,7 +176,7 @@ size_t depuncturing_decoder::decode_window(const float* in,
                                            size_t max_bits)
 {
 #ifdef GPUOFDM_HAVE_CUDA
-    if (d_device)
+    if (on_device())
         return decode_window_on_device(in, base, n_periods, next_out, zero_start, end, zero_end,
                                        out, max_bits);
 #endif

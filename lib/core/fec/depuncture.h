@@ -131,6 +131,19 @@ public:
 
 private:
     bool punctured() const { return d_pattern.kept != 2 * d_pattern.period; }
+    /*!
+     * Depuncture on the device: a CUDA decoder and a punctured rate. At rate 1/2 there is
+     * nothing to depuncture, so the input goes to the CUDA decoder's own host path
+     * (staged through its page-locked buffer), as fast as before the device path existed.
+     */
+    bool on_device() const
+    {
+#ifdef GPUOFDM_HAVE_CUDA
+        return d_device && punctured();
+#else
+        return false;
+#endif
+    }
     //! Mother-code LLR pairs of n_periods periods of in, depunctured on the host.
     const float* host_mother(const float* in, size_t n_periods);
 
