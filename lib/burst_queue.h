@@ -60,25 +60,16 @@ inline bool pmt_integer(const pmt::pmt_t& v, long& out)
 }
 
 /*!
- * The checks of the parameters every PDU-driven transmitter's make() takes: gap_samples
- * 0..2^24, scale finite and nonzero, a batch (named \p batch_name) of 1..4096 bursts.
+ * The range of gap_samples, the zeros a PDU-driven transmitter block writes after each
+ * burst: 0..2^24. (Its other parameters are the core transmitter's, checked by its
+ * params' validate().)
  */
-inline void check_pdu_tx_params(int gap_samples,
-                                float scale,
-                                int max_per_batch,
-                                const std::string& batch_name)
+inline void check_gap_samples(int gap_samples)
 {
     constexpr int max_gap = 1 << 24;
-    constexpr int max_batch = 4096;
     if (gap_samples < 0 || gap_samples > max_gap)
         throw std::invalid_argument("gap_samples: must be 0.." + std::to_string(max_gap) +
                                     ", got " + std::to_string(gap_samples));
-    if (!std::isfinite(scale) || scale == 0.0f)
-        throw std::invalid_argument("scale: must be finite and nonzero, got " +
-                                    std::to_string(scale));
-    if (max_per_batch < 1 || max_per_batch > max_batch)
-        throw std::invalid_argument(batch_name + ": must be 1.." + std::to_string(max_batch) +
-                                    ", got " + std::to_string(max_per_batch));
 }
 
 /*!

@@ -56,14 +56,14 @@ wifi_tx::sptr wifi_tx::make(int rate,
 {
     check_rate(rate);
     check_seed(seed);
-    check_pdu_tx_params(gap_samples, scale, max_frames_per_batch, "max_frames_per_batch");
-    return gnuradio::make_block_sptr<wifi_tx_impl>(
-        wifi_tx_config{ rate, seed, gap_samples, scale, max_frames_per_batch }, device);
+    check_gap_samples(gap_samples);
+    non_negative(max_frames_per_batch, "max_frames_per_batch");
+    const wifi_tx_config cfg{ rate, seed, gap_samples, scale, max_frames_per_batch };
+    wifi_tx_impl::core_params(cfg).validate(); // before GNU Radio's base class sees a size
+    return gnuradio::make_block_sptr<wifi_tx_impl>(cfg, device);
 }
 
-namespace {
-
-std::unique_ptr<core::wifi_tx> make_core(const wifi_tx_config& cfg, const std::string& device)
+core::wifi_tx_params wifi_tx_impl::core_params(const wifi_tx_config& cfg)
 {
     core::wifi_tx_params p;
     p.max_frames_per_batch = size_t(cfg.max_frames_per_batch);
@@ -76,16 +76,14 @@ std::unique_ptr<core::wifi_tx> make_core(const wifi_tx_config& cfg, const std::s
         std::clamp(size_t(cfg.max_frames_per_batch) * 128, longest, size_t(1) << 18);
     p.window = true;
     p.scale = cfg.scale;
-    return core::make_wifi_tx(p, core::resolve_device(device));
+    return p;
 }
-
-} // namespace
 
 wifi_tx_impl::wifi_tx_impl(const wifi_tx_config& cfg, const std::string& device)
     : gr::block("wifi_tx",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(1, 1, sizeof(gr_complex))),
-      pdu_burst_block(make_core(cfg, device),
+      pdu_burst_block(core::make_wifi_tx(core_params(cfg), core::resolve_device(device)),
                       size_t(cfg.gap_samples),
                       size_t(cfg.max_frames_per_batch),
                       "wifi_start",

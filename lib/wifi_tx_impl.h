@@ -8,6 +8,7 @@
 #define INCLUDED_GPUOFDM_WIFI_TX_IMPL_H
 
 #include "wifi/wifi_tx.h"
+#include "block_params.h"
 #include "burst_queue.h"
 #include <gr-gpuofdm/wifi_tx.h>
 
@@ -30,6 +31,8 @@ class wifi_tx_impl : public pdu_burst_block<wifi_tx, core::wifi_tx, core::wifi_f
 {
 public:
     wifi_tx_impl(const wifi_tx_config& cfg, const std::string& device);
+    //! The core transmitter's parameters for \p cfg (their validate() holds the ranges).
+    static core::wifi_tx_params core_params(const wifi_tx_config& cfg);
 
     uint64_t frames_sent() const override { return sent(); }
     void set_rate(int rate) override;

@@ -67,20 +67,18 @@ wimax_tx::sptr wimax_tx::make(int rate_id,
 {
     check_rate(rate_id);
     check_seed(seed);
-    if (cp_div != 4 && cp_div != 8 && cp_div != 16 && cp_div != 32)
-        throw std::invalid_argument("cp_div: 1/G must be 4, 8, 16 or 32, got " +
-                                    std::to_string(cp_div));
     const core::wimax_preamble pre = parse_preamble(preamble);
-    check_pdu_tx_params(gap_samples, scale, max_bursts_per_batch, "max_bursts_per_batch");
-    return gnuradio::make_block_sptr<wimax_tx_impl>(wimax_tx_config{ rate_id, cp_div, pre, uplink,
-                                                                     pad, seed, gap_samples, scale,
-                                                                     max_bursts_per_batch },
-                                                    device);
+    check_gap_samples(gap_samples);
+    non_negative(max_bursts_per_batch, "max_bursts_per_batch");
+    const wimax_tx_config cfg{ rate_id,     cp_div, pre,
+                               uplink,      pad,    seed,
+                               gap_samples, scale,  max_bursts_per_batch };
+    wimax_tx_impl::core_params(cfg)
+        .validate(); // cp_div, scale, the batch: before GNU Radio's base class
+    return gnuradio::make_block_sptr<wimax_tx_impl>(cfg, device);
 }
 
-namespace {
-
-std::unique_ptr<core::wimax_tx> make_core(const wimax_tx_config& cfg, const std::string& device)
+core::wimax_tx_params wimax_tx_impl::core_params(const wimax_tx_config& cfg)
 {
     core::wimax_tx_params p;
     p.max_bursts_per_batch = size_t(cfg.max_bursts_per_batch);
@@ -96,16 +94,14 @@ std::unique_ptr<core::wimax_tx> make_core(const wimax_tx_config& cfg, const std:
     p.uplink = cfg.uplink;
     p.pad = cfg.pad;
     p.scale = cfg.scale;
-    return core::make_wimax_tx(p, core::resolve_device(device));
+    return p;
 }
-
-} // namespace
 
 wimax_tx_impl::wimax_tx_impl(const wimax_tx_config& cfg, const std::string& device)
     : gr::block("wimax_tx",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(1, 1, sizeof(gr_complex))),
-      pdu_burst_block(make_core(cfg, device),
+      pdu_burst_block(core::make_wimax_tx(core_params(cfg), core::resolve_device(device)),
                       size_t(cfg.gap_samples),
                       size_t(cfg.max_bursts_per_batch),
                       "wimax_start",

@@ -8,6 +8,7 @@
 #define INCLUDED_GPUOFDM_WIMAX_TX_IMPL_H
 
 #include "wimax/wimax_tx.h"
+#include "block_params.h"
 #include "burst_queue.h"
 #include <gr-gpuofdm/wimax_tx.h>
 
@@ -34,6 +35,8 @@ class wimax_tx_impl : public pdu_burst_block<wimax_tx, core::wimax_tx, core::wim
 {
 public:
     wimax_tx_impl(const wimax_tx_config& cfg, const std::string& device);
+    //! The core transmitter's parameters for \p cfg (their validate() holds the ranges).
+    static core::wimax_tx_params core_params(const wimax_tx_config& cfg);
 
     uint64_t bursts_sent() const override { return sent(); }
     void set_rate_id(int rate_id) override;

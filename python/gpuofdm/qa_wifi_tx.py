@@ -204,6 +204,7 @@ class qa_wifi_tx(gr_unittest.TestCase):
                          ({"scale": float("nan")}, "scale"),
                          ({"max_frames_per_batch": 0}, "max_frames_per_batch"),
                          ({"max_frames_per_batch": 4097}, "max_frames_per_batch"),
+                         ({"max_frames_per_batch": -1}, "max_frames_per_batch"),
                          ({"device": "gpu"}, "device")):
             with self.assertRaises(ValueError) as ctx:
                 gpuofdm.wifi_tx(**kw)

@@ -210,7 +210,8 @@ class qa_wimax_tx(gr_unittest.TestCase):
 
     def test_005_bad_parameters(self):
         for kw in ({"rate_id": 7}, {"cp_div": 5}, {"preamble": "medium"}, {"seed": 0},
-                   {"gap_samples": -1}, {"scale": 0.0}, {"max_bursts_per_batch": 0}):
+                   {"gap_samples": -1}, {"scale": 0.0}, {"max_bursts_per_batch": 0},
+                   {"max_bursts_per_batch": 4097}, {"max_bursts_per_batch": -1}):
             with self.assertRaises(ValueError, msg=str(kw)):
                 gpuofdm.wimax_tx(device="cpu", **kw)
 

@@ -17,6 +17,13 @@
 namespace gr::gpuofdm::core {
 
 /*!
+ * The most bursts (frames) a transmitter takes per batch, max_frames_per_batch /
+ * max_bursts_per_batch: its buffers hold that many bursts' tables and octets, allocated
+ * once (the PDU blocks expose the same range).
+ */
+constexpr size_t max_requests_per_batch = 4096;
+
+/*!
  * \brief stage() a batch once, then launch() it (re-runnable on the same staged data; time
  * it with wait()) and fetch() its samples.
  *

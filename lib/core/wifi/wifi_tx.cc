@@ -87,8 +87,8 @@ int wifi_pilot_polarity(unsigned n)
 
 void wifi_tx_params::validate() const
 {
-    if (max_frames_per_batch < 1 || max_frames_per_batch > 65535)
-        throw std::invalid_argument("max_frames_per_batch: must be 1..65535, got " +
+    if (max_frames_per_batch < 1 || max_frames_per_batch > max_requests_per_batch)
+        throw std::invalid_argument("max_frames_per_batch: must be 1..4096, got " +
                                     std::to_string(max_frames_per_batch));
     if (max_psdu_bytes < 1 || max_psdu_bytes > max_length)
         throw std::invalid_argument("max_psdu_bytes: must be 1..4095 (LENGTH is 12 bits), got " +

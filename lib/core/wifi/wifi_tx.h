@@ -12,6 +12,7 @@
 
 #include "ofdm/constellation.h"
 #include "fec/conv_code.h"
+#include "runtime/burst_batch.h"
 #include "runtime/device.h"
 
 #include <cstddef>
@@ -70,7 +71,7 @@ struct wifi_frame_request {
  * cuts longer requests into such batches, so latency grows with the batch.
  */
 struct wifi_tx_params {
-    size_t max_frames_per_batch = 64; //!< 1 .. 65535
+    size_t max_frames_per_batch = 64; //!< 1 .. max_requests_per_batch (4096)
     size_t max_psdu_bytes = 4095;     //!< 1 .. 4095: the longest PSDU accepted
     //! 0: max_frames_per_batch frames of max_psdu_bytes at 6 Mb/s (always a full batch);
     //! else at least the symbols of one such frame, 1 + wifi_n_sym(max_psdu_bytes, 6).

@@ -136,8 +136,8 @@ const std::vector<uint32_t>& wimax_data_bins()
 
 void wimax_tx_params::validate() const
 {
-    if (max_bursts_per_batch < 1 || max_bursts_per_batch > 65535)
-        throw std::invalid_argument("max_bursts_per_batch: must be 1..65535, got " +
+    if (max_bursts_per_batch < 1 || max_bursts_per_batch > max_requests_per_batch)
+        throw std::invalid_argument("max_bursts_per_batch: must be 1..4096, got " +
                                     std::to_string(max_bursts_per_batch));
     if (max_burst_bytes < 1 || max_burst_bytes > max_length)
         throw std::invalid_argument("max_burst_bytes: must be 1..65535, got " +

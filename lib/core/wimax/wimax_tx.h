@@ -13,6 +13,7 @@
 
 #include "ofdm/constellation.h"
 #include "fec/conv_code.h"
+#include "runtime/burst_batch.h"
 #include "runtime/device.h"
 #include "fec/reed_solomon.h"
 
@@ -116,7 +117,7 @@ struct wimax_burst_request {
  * bursts holding max_symbols_per_batch OFDM data symbols; process() cuts longer requests.
  */
 struct wimax_tx_params {
-    size_t max_bursts_per_batch = 64; //!< 1 .. 65535
+    size_t max_bursts_per_batch = 64; //!< 1 .. max_requests_per_batch (4096)
     size_t max_burst_bytes = 4095;    //!< 1 .. 65535: the longest burst accepted
     //! 0: max_bursts_per_batch bursts of max_burst_bytes at BPSK 1/2; else at least one such.
     size_t max_symbols_per_batch = 0;
