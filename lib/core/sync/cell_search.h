@@ -1,0 +1,130 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef GPUOFDM_CORE_CELL_SEARCH_H
+#define GPUOFDM_CORE_CELL_SEARCH_H
+
+// The cell search at one raster candidate (a channel of the wideband front end): the
+// candidate's samples at a low rate (cell_search_layout), unknown timing and frequency.
+//
+//   1. PSS: correlation with every N_ID^(2) x frequency hypothesis at every timing (FFT,
+//      overlap-save), the metric normalised by the local power (1 on average in noise),
+//      optionally averaged over several sync periods; the strongest peaks per N_ID^(2)
+//      above the PSS threshold, one per timing neighbourhood (non-maximum suppression).
+//   2. At each peak: fine CFO from the two halves of the correlation, the channel on the
+//      PSS subcarriers, then the SSS in the frequency domain, every N_ID^(1) (and LTE / 5GTF
+//      half frame, LTE CP and duplex) at once; the 5GTF ESS symbol index; the NR SSB index
+//      from the PBCH DM-RS. A detection is reported when the SSS metric also passes.
+//
+// Timing: `sample` is the first sample (CP start) of the PSS's OFDM symbol at the
+// candidate rate, counted from the candidate stream's start.
+
+#include "runtime/device.h"
+#include "sync/sync_raster.h"
+#include "sync/sync_sequences.h"
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gr::gpuofdm::core {
+
+//! The candidate rate and where the sync signals sit in it.
+struct cell_search_layout {
+    int fft_size = 0;          //!< samples of a symbol's useful part at the candidate rate
+    double scs_hz = 0;         //!< subcarrier spacing of the sync signals
+    double rate_hz = 0;        //!< fft_size x scs_hz
+    int cp = 0;                //!< the normal CP at the candidate rate
+    int pss_length = 0;        //!< 127 (NR) or 62
+    std::vector<int> pss_bins; //!< FFT bin of each PSS element
+    std::vector<int> sss_bins; //!< FFT bin of each SSS element
+    std::vector<int> ess_bins; //!< 5GTF: FFT bin of each ESS element
+};
+
+//! NR: 256 x SSB spacing (3.84 / 7.68 Msps); LTE: 128 x 15 kHz (1.92 Msps); 5GTF: 256 x
+//! 75 kHz (19.2 Msps: the PSS, SSS and ESS span -104..+103 subcarriers).
+cell_search_layout make_cell_search_layout(cell_standard standard, int scs_khz);
+
+struct cell_search_params {
+    cell_standard standard = cell_standard::nr;
+    int scs_khz = 30; //!< NR SSB subcarrier spacing 15 or 30 (LTE 15 and 5GTF 75 fixed)
+    //! Frequency hypotheses: -range..+range in steps of half a subcarrier (integer
+    //! subcarrier offsets included); 0 Hz: +-1 subcarrier spacing. Up to 64 subcarriers.
+    double cfo_range_hz = 0;
+    double pss_threshold = 18; //!< PSS metric (mean 1 in noise) a peak must pass, > 1
+    double sss_threshold = 14; //!< SSS metric (mean 1 in noise) a detection must pass, > 1
+    int combine_periods = 1;   //!< sync periods whose PSS metrics are averaged, 1..16
+    double period_s = 20e-3;   //!< NR SSB burst period for combining (LTE, 5GTF: 5 ms fixed)
+    int max_peaks = 64;        //!< PSS peaks examined per N_ID^(2) per call, 1..1024
+    int ssb_lmax = 8;          //!< NR L_max: 4 (the DM-RS also gives the half frame) or 8
+    fivegtf_ess_index fivegtf_ess = fivegtf_ess_index::subframe_number;
+    fivegtf_long_cp fivegtf_cp = fivegtf_long_cp::symbols_0_and_7;
+
+    void validate() const;
+    //! The frequency hypotheses in Hz, from -range to +range.
+    std::vector<double> cfo_hypotheses() const;
+    //! The combining period in samples at the candidate rate.
+    size_t period_samples() const;
+};
+
+//! One cell heard at one candidate.
+struct cell_detection {
+    int channel = 0;    //!< the candidate (row) it was found in
+    int64_t sample = 0; //!< CP start of the PSS symbol, candidate-rate samples
+    int cell_id = 0, nid1 = 0, nid2 = 0;
+    double cfo_hz = 0;     //!< carrier offset from the candidate's frequency
+    double pss_metric = 0; //!< mean 1 in noise
+    double sss_metric = 0; //!< mean 1 in noise
+    double snr_db = 0;     //!< over the PSS's own bandwidth
+    double power_db = 0;   //!< the sync signal's power per sample at the candidate rate
+    // Per standard (-1 when not applicable or not known):
+    int ssb_index = -1;   //!< NR: from the PBCH DM-RS
+    int half_frame = -1;  //!< NR with L_max 4: from the DM-RS
+    int subframe = -1;    //!< LTE: 0 or 5 (FDD) / 1 or 6 (TDD, the PSS's); 5GTF: 0 or 25
+    int extended_cp = -1; //!< LTE: 1 extended, 0 normal
+    int tdd = -1;         //!< LTE: 1 TDD, 0 FDD
+    int symbol = -1;      //!< 5GTF: the ESS's OFDM symbol index 0..13
+};
+
+/*!
+ * \brief The cell search on candidate streams, channel-major (candidate c at x + c*stride).
+ *
+ * search() looks at PSS timings 0 .. n - lookahead() - 1 of each row (sample i of a row is
+ * sample first_sample + i of its stream); earlier timings need history() samples before
+ * them (the LTE SSS precedes the PSS). A caller covering a stream in windows overlaps
+ * consecutive windows by history() + lookahead() samples.
+ */
+class cell_search
+{
+public:
+    virtual ~cell_search() = default;
+
+    const cell_search_params& params() const { return d_params; }
+    const cell_search_layout& layout() const { return d_layout; }
+    size_t history() const;
+    size_t lookahead() const;
+
+    virtual std::vector<cell_detection> search(const std::complex<float>* x,
+                                               size_t stride,
+                                               int channels,
+                                               size_t n,
+                                               int64_t first_sample) = 0;
+
+protected:
+    explicit cell_search(const cell_search_params& params);
+
+    cell_search_params d_params;
+    cell_search_layout d_layout;
+};
+
+std::unique_ptr<cell_search> make_cell_search(const cell_search_params& params,
+                                              const device_spec& dev);
+std::unique_ptr<cell_search> make_cell_search_cpu(const cell_search_params& params);
+
+} // namespace gr::gpuofdm::core
+
+#endif // GPUOFDM_CORE_CELL_SEARCH_H

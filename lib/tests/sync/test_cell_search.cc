@@ -1,0 +1,272 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The cell search at one candidate, on signals from the synthesizer (each symbol evaluated
+// as its subcarriers at the sample instants, not by the searcher's FFTs): cell ID, timing,
+// CFO and the per-standard fields at moderate SNR; noise alone; two cells; combining.
+
+#include "sync/cell_search.h"
+#include "sync/sync_signal_synth.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+using namespace gr::gpuofdm;
+using core::cell_standard;
+using cf = std::complex<float>;
+
+namespace {
+
+const core::device_spec cpu{};
+
+std::vector<cf> capture(const core::synth_params& p, size_t n)
+{
+    core::sync_signal_synth synth(p);
+    std::vector<cf> x(n);
+    synth.generate(x.data(), n);
+    return x;
+}
+
+// The candidate-rate sample of the CP start of the PSS symbol of slot \p slot.
+double pss_sample(const core::synth_params& p, const core::synth_cell& cell, size_t slot)
+{
+    core::sync_signal_synth synth(p);
+    return (cell.start_s + synth.slots_in_period()[slot].start_s) * p.sample_rate;
+}
+
+std::vector<core::cell_detection> search(const core::cell_search_params& sp,
+                                         const std::vector<cf>& x)
+{
+    auto s = core::make_cell_search(sp, cpu);
+    return s->search(x.data(), x.size(), 1, x.size(), 0);
+}
+
+} // namespace
+
+TEST(cell_search, nr_finds_cell_timing_cfo_ssb)
+{
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 6; trial++) {
+        core::synth_params p;
+        p.standard = cell_standard::nr;
+        p.sample_rate = 7.68e6;
+        p.scs_khz = 30;
+        p.ssb_count = 8;
+        p.center_hz = 3.5e9;
+        const int id = std::uniform_int_distribution<int>(0, 1007)(rng);
+        const double cfo = std::uniform_real_distribution<double>(-25e3, 25e3)(rng);
+        const double start = std::uniform_real_distribution<double>(0.2e-3, 4e-3)(rng);
+        p.cells = { { id, 0, 0, cfo, start } };
+        p.noise_power = core::synth_noise_power_for_snr(p, 0.0);
+        p.seed = 100 + trial;
+        const auto x = capture(p, 7.68e6 * 8e-3);
+        core::cell_search_params sp;
+        sp.standard = cell_standard::nr;
+        sp.scs_khz = 30;
+        const auto dets = search(sp, x);
+        // Eight SSBs in the half frame: each one found with its index.
+        ASSERT_EQ(dets.size(), 8u) << "trial " << trial << " id " << id;
+        std::vector<bool> seen(8, false);
+        double cfo_sum = 0;
+        for (const auto& d : dets) {
+            EXPECT_EQ(d.cell_id, id);
+            ASSERT_GE(d.ssb_index, 0);
+            seen[d.ssb_index] = true;
+            const double expected = pss_sample(p, p.cells[0], 4 * d.ssb_index);
+            EXPECT_NEAR(static_cast<double>(d.sample), expected, 1.0) << "ssb " << d.ssb_index;
+            // One 256-sample PSS at 0 dB over its band: the estimate's spread is about
+            // 1.3 kHz (the bound from one symbol is about 1 kHz); 5 kHz is near 4 sigma.
+            EXPECT_NEAR(d.cfo_hz, cfo, 5e3);
+            cfo_sum += d.cfo_hz;
+            // Spread about 0.8 dB at 0 dB, and a fractional timing offset costs up to 0.9 dB.
+            EXPECT_NEAR(d.snr_db, 0.0, 3.0);
+        }
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 8);
+        EXPECT_NEAR(cfo_sum / 8, cfo, 1.5e3); // eight estimates
+    }
+}
+
+// At 30 dB the timing is exact to a sample and the CFO to tens of Hz, anywhere in the
+// default range (+- one subcarrier), at 15 kHz SSB spacing with case A.
+TEST(cell_search, nr_15khz_high_snr_accuracy)
+{
+    for (double cfo : { -14.9e3, -7.5e3, 0.0, 3.3e3, 14.9e3 }) {
+        core::synth_params p;
+        p.standard = cell_standard::nr;
+        p.sample_rate = 3.84e6;
+        p.scs_khz = 15;
+        p.nr_case = 'A';
+        p.ssb_count = 4;
+        p.cells = { { 1007, 0, 0, cfo, 1.37e-3 } };
+        p.noise_power = core::synth_noise_power_for_snr(p, 30.0);
+        const auto x = capture(p, 3.84e6 * 8e-3);
+        core::cell_search_params sp;
+        sp.standard = cell_standard::nr;
+        sp.scs_khz = 15;
+        sp.ssb_lmax = 4;
+        const auto dets = search(sp, x);
+        ASSERT_EQ(dets.size(), 4u) << "cfo " << cfo;
+        for (const auto& d : dets) {
+            EXPECT_EQ(d.cell_id, 1007);
+            EXPECT_EQ(d.half_frame, 0);
+            EXPECT_NEAR(static_cast<double>(d.sample), pss_sample(p, p.cells[0], 4 * d.ssb_index),
+                        0.5);
+            EXPECT_NEAR(d.cfo_hz, cfo, 100.0); // about 20 Hz spread at 30 dB
+        }
+    }
+}
+
+// LTE: FDD and TDD, normal and extended CP, both half frames: the subframe of the PSS, the
+// CP and the duplex come from where the SSS was found and which SSS it was.
+TEST(cell_search, lte_frame_structures)
+{
+    for (bool tdd : { false, true }) {
+        for (bool ext : { false, true }) {
+            core::synth_params p;
+            p.standard = cell_standard::lte;
+            p.sample_rate = 1.92e6;
+            p.lte_tdd = tdd;
+            p.lte_extended_cp = ext;
+            const int id = tdd ? (ext ? 503 : 17) : (ext ? 250 : 0);
+            p.cells = { { id, 0, 0, -4.1e3, 2.3e-3 } };
+            p.noise_power = core::synth_noise_power_for_snr(p, 5.0);
+            const auto x = capture(p, 1.92e6 * 12e-3);
+            core::cell_search_params sp;
+            sp.standard = cell_standard::lte;
+            const auto dets = search(sp, x);
+            ASSERT_GE(dets.size(), 2u) << "tdd " << tdd << " ext " << ext;
+            for (const auto& d : dets) {
+                EXPECT_EQ(d.cell_id, id);
+                EXPECT_EQ(d.tdd, tdd ? 1 : 0);
+                EXPECT_EQ(d.extended_cp, ext ? 1 : 0);
+                // The slot list holds SSS, PSS of the first half, then of the second.
+                const bool second = d.subframe == 5 || d.subframe == 6;
+                EXPECT_EQ(d.subframe, (second ? 5 : 0) + (tdd ? 1 : 0));
+                const double expected = pss_sample(p, p.cells[0], second ? 3 : 1);
+                EXPECT_NEAR(static_cast<double>(d.sample), expected, 1.0);
+                EXPECT_NEAR(d.cfo_hz, -4.1e3, 1.5e3);
+            }
+        }
+    }
+}
+
+// 5GTF at 19.2 Msps: each of the 14 symbols of subframes 0 and 25 carries PSS, SSS and ESS;
+// the ESS tells the symbol, the SSS the subframe, under both readings of the ESS index.
+TEST(cell_search, fivegtf_symbol_and_subframe)
+{
+    for (auto reading : { core::fivegtf_ess_index::subframe_number,
+                          core::fivegtf_ess_index::sync_subframe_order }) {
+        core::synth_params p;
+        p.standard = cell_standard::fivegtf;
+        p.sample_rate = 19.2e6;
+        p.fivegtf_ess = reading;
+        p.cells = { { 311, 0, 0, 20e3, 0.1e-3 } };
+        p.noise_power = core::synth_noise_power_for_snr(p, 5.0);
+        const auto x = capture(p, 19.2e6 * 6e-3);
+        core::cell_search_params sp;
+        sp.standard = cell_standard::fivegtf;
+        sp.fivegtf_ess = reading;
+        const auto dets = search(sp, x);
+        std::vector<int> found(28, 0);
+        core::sync_signal_synth synth(p);
+        for (const auto& d : dets) {
+            EXPECT_EQ(d.cell_id, 311);
+            ASSERT_TRUE(d.subframe == 0 || d.subframe == 25);
+            ASSERT_GE(d.symbol, 0);
+            const size_t slot = (d.subframe == 25 ? 14 : 0) + d.symbol;
+            found[slot]++;
+            EXPECT_NEAR(static_cast<double>(d.sample), pss_sample(p, p.cells[0], slot), 1.0)
+                << "subframe " << d.subframe << " symbol " << d.symbol;
+        }
+        // All 28 sync symbols in the 6 ms, each once.
+        for (size_t s = 0; s < found.size(); s++) {
+            EXPECT_EQ(found[s], 1) << "slot " << s;
+        }
+    }
+}
+
+// Two NR cells at one raster position, 0 and -6 dB, their SSBs 1 ms apart: both reported.
+TEST(cell_search, two_cells_one_raster_position)
+{
+    core::synth_params p;
+    p.standard = cell_standard::nr;
+    p.sample_rate = 7.68e6;
+    p.cells = { { 100, 0, 0, 2e3, 0.5e-3 }, { 731, -6, 0, -3e3, 1.5e-3 } };
+    p.noise_power = core::synth_noise_power_for_snr(p, 10.0);
+    const auto x = capture(p, 7.68e6 * 5e-3);
+    core::cell_search_params sp;
+    const auto dets = search(sp, x);
+    int first = 0, second = 0;
+    for (const auto& d : dets) {
+        first += d.cell_id == 100;
+        second += d.cell_id == 731;
+    }
+    EXPECT_EQ(first, 1);
+    EXPECT_EQ(second, 1);
+    EXPECT_EQ(dets.size(), 2u);
+}
+
+// Noise alone, at the default thresholds: nothing, in any standard.
+TEST(cell_search, noise_only_no_detection)
+{
+    for (auto standard : { cell_standard::nr, cell_standard::lte, cell_standard::fivegtf }) {
+        core::cell_search_params sp;
+        sp.standard = standard;
+        const auto layout = core::make_cell_search_layout(standard, sp.scs_khz);
+        core::synth_params p;
+        p.standard = standard;
+        p.sample_rate = layout.rate_hz;
+        p.noise_power = 1.0;
+        p.seed = 77;
+        const auto x = capture(p, static_cast<size_t>(layout.rate_hz * 20e-3));
+        EXPECT_TRUE(search(sp, x).empty()) << core::cell_standard_name(standard);
+    }
+}
+
+// At -10 dB four periods combined find the cell at its timing (the per-period metric, about
+// 13 on average, is under the single-period threshold of 18).
+TEST(cell_search, combining_periods_at_low_snr)
+{
+    core::synth_params p;
+    p.standard = cell_standard::nr;
+    p.sample_rate = 7.68e6;
+    p.sync_period_s = 20e-3;
+    p.cells = { { 612, 0, 0, 1e3, 3e-3 } };
+    p.noise_power = core::synth_noise_power_for_snr(p, -10.0);
+    const auto x = capture(p, 7.68e6 * 82e-3);
+    core::cell_search_params sp;
+    sp.combine_periods = 4;
+    const auto dets = search(sp, x);
+    ASSERT_EQ(dets.size(), 1u);
+    EXPECT_EQ(dets[0].cell_id, 612);
+    EXPECT_EQ(dets[0].ssb_index, 0);
+    EXPECT_NEAR(static_cast<double>(dets[0].sample), pss_sample(p, p.cells[0], 0), 1.0);
+}
+
+TEST(cell_search, bad_parameters)
+{
+    core::cell_search_params sp;
+    sp.scs_khz = 60;
+    EXPECT_THROW(sp.validate(), std::invalid_argument);
+    sp = {};
+    sp.pss_threshold = 0.5;
+    EXPECT_THROW(sp.validate(), std::invalid_argument);
+    sp = {};
+    sp.combine_periods = 17;
+    EXPECT_THROW(sp.validate(), std::invalid_argument);
+    sp = {};
+    sp.cfo_range_hz = 65 * 30e3;
+    EXPECT_THROW(sp.validate(), std::invalid_argument);
+    // Too short a row is no detection, not an error; NaN samples are silence.
+    auto s = core::make_cell_search(core::cell_search_params{}, cpu);
+    std::vector<cf> x(100, cf(NAN, INFINITY));
+    EXPECT_TRUE(s->search(x.data(), x.size(), 1, x.size(), 0).empty());
+    x.assign(s->history() + s->lookahead() + 5000, cf(NAN, 0));
+    EXPECT_TRUE(s->search(x.data(), x.size(), 1, x.size(), 0).empty());
+}
