@@ -1,0 +1,119 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "sync/wideband_channelizer.h"
+
+#include <cmath>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+[[noreturn]] void bad(const char* name, const std::string& range, double got)
+{
+    std::ostringstream msg;
+    msg.precision(12);
+    msg << name << ": " << range << ", got " << got;
+    throw std::invalid_argument(msg.str());
+}
+
+bool whole_hz(double hz) { return std::abs(hz - std::round(hz)) < 1e-6; }
+
+constexpr size_t min_outputs_per_block = 1024; // M at least this (a multiple of q)
+constexpr size_t max_fft_in = size_t(1) << 22;
+
+} // namespace
+
+void channelizer_params::validate() const
+{
+    if (!(sample_rate >= 1e6 && sample_rate <= 250e6) || !whole_hz(sample_rate)) {
+        bad("sample_rate", "whole Hz, 1e6..250e6", sample_rate);
+    }
+    if (!(output_rate >= 1e3 && output_rate <= sample_rate) || !whole_hz(output_rate)) {
+        bad("output_rate", "whole Hz, 1e3..sample_rate", output_rate);
+    }
+    if (offsets_hz.empty() || offsets_hz.size() > 4096) {
+        bad("offsets_hz", "1..4096 channels", static_cast<double>(offsets_hz.size()));
+    }
+    for (double f : offsets_hz) {
+        if (!(std::abs(f) + output_rate / 2 <= sample_rate / 2)) {
+            bad("offsets_hz", "|offset| + output_rate / 2 <= sample_rate / 2", f);
+        }
+    }
+    if (!(passband_hz >= 0 && passband_hz < output_rate / 2)) {
+        bad("passband_hz", "0 (default) or below output_rate / 2", passband_hz);
+    }
+}
+
+channelizer_plan make_channelizer_plan(const channelizer_params& params)
+{
+    params.validate();
+    const auto fs = static_cast<uint64_t>(std::llround(params.sample_rate));
+    const auto fo = static_cast<uint64_t>(std::llround(params.output_rate));
+    const uint64_t g = std::gcd(fs, fo);
+    const uint64_t p = fs / g, q = fo / g; // L / M = p / q
+    channelizer_plan plan;
+    plan.fft_out = static_cast<size_t>(q * ((min_outputs_per_block + q - 1) / q));
+    if (p > max_fft_in / plan.fft_out * q) {
+        bad("sample_rate", "a ratio to output_rate with a smaller denominator (L over 2^22)",
+            params.sample_rate);
+    }
+    plan.fft_in = static_cast<size_t>(plan.fft_out * p / q);
+    // A quarter of each block discarded (half at each end): the window's impulse response
+    // must fit; whole outputs and whole capture samples at each end (a multiple of 2q).
+    plan.overlap_out = static_cast<size_t>(2 * q * ((plan.fft_out / 4 + 2 * q - 1) / (2 * q)));
+    if (plan.overlap_out >= plan.fft_out) {
+        plan.overlap_out = plan.fft_out / 2;
+    }
+    plan.overlap_in = static_cast<size_t>(plan.overlap_out * p / q);
+    plan.hop_in = plan.fft_in - plan.overlap_in;
+    plan.hop_out = plan.fft_out - plan.overlap_out;
+
+    const double bin_hz = params.sample_rate / static_cast<double>(plan.fft_in);
+    for (double f : params.offsets_hz) {
+        const auto bin = static_cast<long long>(std::llround(f / bin_hz));
+        plan.center_bin.push_back(static_cast<int>(
+            ((bin % static_cast<long long>(plan.fft_in)) + plan.fft_in) % plan.fft_in));
+        plan.residual_hz.push_back(f - static_cast<double>(bin) * bin_hz);
+    }
+    const double pass = params.passband_hz > 0 ? params.passband_hz : 0.47 * params.output_rate;
+    const double stop = params.output_rate / 2;
+    plan.window.resize(plan.fft_out);
+    for (size_t b = 0; b < plan.fft_out; b++) {
+        const long long sb = b < plan.fft_out / 2
+                                 ? static_cast<long long>(b)
+                                 : static_cast<long long>(b) - static_cast<long long>(plan.fft_out);
+        const double f = std::abs(static_cast<double>(sb) * bin_hz);
+        double w = 0;
+        if (f <= pass) {
+            w = 1;
+        } else if (f < stop) {
+            w = 0.5 * (1 + std::cos(M_PI * (f - pass) / (stop - pass)));
+        }
+        plan.window[b] = static_cast<float>(w);
+    }
+    return plan;
+}
+
+wideband_channelizer::wideband_channelizer(const channelizer_params& params)
+    : d_params(params), d_plan(make_channelizer_plan(params))
+{
+}
+
+std::unique_ptr<wideband_channelizer> make_wideband_channelizer(const channelizer_params& params,
+                                                                const device_spec& dev)
+{
+    params.validate();
+    if (dev.is_cuda()) {
+        throw std::invalid_argument("device: the wideband channelizer runs on the CPU so far");
+    }
+    return make_wideband_channelizer_cpu(params);
+}
+
+} // namespace gr::gpuofdm::core

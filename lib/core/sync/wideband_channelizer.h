@@ -1,0 +1,83 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef GPUOFDM_CORE_WIDEBAND_CHANNELIZER_H
+#define GPUOFDM_CORE_WIDEBAND_CHANNELIZER_H
+
+// The wideband front end: every candidate of a capture brought to baseband at a low rate
+// at once. One long FFT per block of the capture (overlap-save); for each candidate the
+// slice of bins around it, shaped by a flat-top window with raised-cosine edges, and a
+// short inverse FFT; the block's phase and the candidate's offset from its nearest bin
+// put back so each output is one continuous stream. The window is zero-phase, so output
+// sample j of every channel is capture sample j * sample_rate / output_rate, exactly.
+
+#include "runtime/device.h"
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gr::gpuofdm::core {
+
+struct channelizer_params {
+    double sample_rate = 30.72e6;   //!< the capture's rate, whole Hz, 1e6..250e6
+    double output_rate = 1.92e6;    //!< each channel's rate, whole Hz, <= sample_rate
+    std::vector<double> offsets_hz; //!< each channel's centre from the capture's, 1..4096 of them
+    //! Half-width of the flat part of the response, Hz; 0: 0.47 x output_rate. The edges
+    //! fall to zero at output_rate / 2.
+    double passband_hz = 0;
+
+    void validate() const;
+};
+
+//! The block sizes the rates lead to (the ratio sample_rate / output_rate = p / q in
+//! lowest terms sets them).
+struct channelizer_plan {
+    size_t fft_in = 0, fft_out = 0;         //!< L (capture) and M (channel) FFT sizes
+    size_t overlap_in = 0, overlap_out = 0; //!< discarded per block, half at each end
+    size_t hop_in = 0, hop_out = 0;         //!< new capture samples / outputs per block
+    std::vector<int> center_bin;            //!< each channel's nearest capture bin, 0..L-1
+    std::vector<double> residual_hz;        //!< offset minus that bin's frequency
+    std::vector<float> window;              //!< response over the M output bins (FFT order)
+};
+channelizer_plan make_channelizer_plan(const channelizer_params& params);
+
+/*!
+ * \brief Streams a capture into its channels. push() takes any number of samples and
+ * returns the outputs they complete, channel-major (channel c at c * produced); flush()
+ * returns the rest at the end of the stream (the capture padded with zeros), so every
+ * capture sample reaches the channels.
+ */
+class wideband_channelizer
+{
+public:
+    virtual ~wideband_channelizer() = default;
+
+    const channelizer_params& params() const { return d_params; }
+    const channelizer_plan& plan() const { return d_plan; }
+    int channels() const { return static_cast<int>(d_params.offsets_hz.size()); }
+
+    virtual std::vector<std::complex<float>> push(const std::complex<float>* in,
+                                                  size_t n,
+                                                  size_t& produced) = 0;
+    virtual std::vector<std::complex<float>> flush(size_t& produced) = 0;
+
+protected:
+    explicit wideband_channelizer(const channelizer_params& params);
+
+    channelizer_params d_params;
+    channelizer_plan d_plan;
+};
+
+std::unique_ptr<wideband_channelizer> make_wideband_channelizer(const channelizer_params& params,
+                                                                const device_spec& dev);
+std::unique_ptr<wideband_channelizer> make_wideband_channelizer_cpu(
+    const channelizer_params& params);
+
+} // namespace gr::gpuofdm::core
+
+#endif // GPUOFDM_CORE_WIDEBAND_CHANNELIZER_H

@@ -1,0 +1,193 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The wideband channelizer: tones come out at their offset from the channel's centre with
+// amplitude and phase kept, whatever the rates' ratio; a cell synthesized at the capture
+// rate comes out as the same cell synthesized at the channel rate; every capture sample
+// reaches the outputs however the stream is cut; the search finds cells at two raster
+// positions of one capture in one pass.
+
+#include "sync/cell_search.h"
+#include "sync/sync_signal_synth.h"
+#include "sync/wideband_channelizer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace gr::gpuofdm;
+using core::cell_standard;
+using cf = std::complex<float>;
+
+namespace {
+
+const core::device_spec cpu{};
+
+std::vector<cf> run(core::wideband_channelizer& ch,
+                    const std::vector<cf>& x,
+                    size_t& produced,
+                    size_t piece)
+{
+    std::vector<std::vector<cf>> rows(ch.channels());
+    for (size_t at = 0; at < x.size(); at += piece) {
+        size_t got = 0;
+        const auto out = ch.push(x.data() + at, std::min(piece, x.size() - at), got);
+        for (int c = 0; c < ch.channels(); c++) {
+            rows[c].insert(rows[c].end(), out.begin() + c * got, out.begin() + (c + 1) * got);
+        }
+    }
+    size_t got = 0;
+    const auto out = ch.flush(got);
+    for (int c = 0; c < ch.channels(); c++) {
+        rows[c].insert(rows[c].end(), out.begin() + c * got, out.begin() + (c + 1) * got);
+    }
+    produced = rows[0].size();
+    std::vector<cf> flat;
+    for (const auto& r : rows) {
+        flat.insert(flat.end(), r.begin(), r.end());
+    }
+    return flat;
+}
+
+} // namespace
+
+// A tone at offset + 100 kHz leaves each channel as exp(j 2 pi 100 kHz t) at the channel
+// rate: 122.88 -> 7.68 Msps (16:1), 25 -> 7.68 Msps (625:192), 19.2 -> 1.92 Msps; the
+// offsets fall between capture bins.
+TEST(wideband_channelizer, tones_keep_amplitude_and_phase)
+{
+    const std::vector<std::array<double, 2>> rates{ { 122.88e6, 7.68e6 },
+                                                    { 25e6, 7.68e6 },
+                                                    { 19.2e6, 1.92e6 } };
+    for (const auto& r : rates) {
+        core::channelizer_params p;
+        p.sample_rate = r[0];
+        p.output_rate = r[1];
+        p.offsets_hz = { -0.2 * r[0] + 1234.5, 0.0, 0.3 * r[0] - 777.0 };
+        auto ch = core::make_wideband_channelizer(p, cpu);
+        const size_t n = static_cast<size_t>(r[0] * 3e-3);
+        for (size_t c = 0; c < p.offsets_hz.size(); c++) {
+            const double f = p.offsets_hz[c] + 100e3;
+            std::vector<cf> x(n);
+            for (size_t i = 0; i < n; i++) {
+                x[i] =
+                    std::polar(1.0f, static_cast<float>(2 * M_PI * std::fmod(f * i / r[0], 1.0)));
+            }
+            auto one = core::make_wideband_channelizer(p, cpu);
+            size_t produced = 0;
+            const auto out = run(*one, x, produced, 70001);
+            EXPECT_EQ(produced, static_cast<size_t>(std::ceil(n * r[1] / r[0])));
+            // Away from the ends (where the zeros before and after the capture are seen):
+            double worst = 0;
+            for (size_t j = 200; j + 200 < produced; j++) {
+                const cf expected = std::polar(
+                    1.0f, static_cast<float>(2 * M_PI * std::fmod(100e3 * j / r[1], 1.0)));
+                worst = std::max(worst, double(std::abs(out[c * produced + j] - expected)));
+            }
+            EXPECT_LT(worst, 1e-4) << r[0] << " -> " << r[1] << " channel " << c;
+        }
+    }
+}
+
+// NR at 122.88 Msps with a cell 20.16 MHz up: its channel equals the cell synthesized at
+// 7.68 Msps on the channel's centre (no noise), to the window's edge effects.
+TEST(wideband_channelizer, cell_equals_cell_at_channel_rate)
+{
+    core::synth_params wide;
+    wide.standard = cell_standard::nr;
+    wide.sample_rate = 122.88e6;
+    wide.ssb_count = 2;
+    wide.cells = { { 321, 0, 20.16e6, 3e3, 0.2e-3 } };
+    core::synth_params narrow = wide;
+    narrow.sample_rate = 7.68e6;
+    narrow.cells[0].offset_hz = 0;
+
+    const size_t n = static_cast<size_t>(122.88e6 * 2e-3);
+    std::vector<cf> x(n);
+    core::sync_signal_synth(wide).generate(x.data(), n);
+    std::vector<cf> y(n / 16);
+    core::sync_signal_synth(narrow).generate(y.data(), y.size());
+
+    core::channelizer_params p;
+    p.sample_rate = 122.88e6;
+    p.output_rate = 7.68e6;
+    p.offsets_hz = { 20.16e6 };
+    auto ch = core::make_wideband_channelizer(p, cpu);
+    size_t produced = 0;
+    const auto out = run(*ch, x, produced, 1 << 16);
+    ASSERT_EQ(produced, y.size());
+    double err = 0, sig = 0;
+    for (size_t j = 0; j < produced; j++) {
+        err += std::norm(out[j] - y[j]);
+        sig += std::norm(y[j]);
+    }
+    ASSERT_GT(sig, 0);
+    // The low-rate synthesis aliases the symbols' edges, the channelizer filters them.
+    EXPECT_LT(10 * std::log10(err / sig), -25.0);
+}
+
+// Two NR cells at two GSCNs of a 61.44 Msps capture at 3.5 GHz, found in one pass: each in
+// its channel, timing converted back to capture samples.
+TEST(wideband_channelizer, search_two_raster_positions)
+{
+    core::raster_params rp;
+    rp.standard = cell_standard::nr;
+    rp.sample_rate = 61.44e6;
+    rp.center_hz = 3.5e9;
+    const auto candidates = core::raster_candidates(rp);
+    ASSERT_GT(candidates.size(), 20u);
+    const auto& a = candidates[3];
+    const auto& b = candidates[candidates.size() - 5];
+
+    core::synth_params s;
+    s.standard = cell_standard::nr;
+    s.sample_rate = 61.44e6;
+    s.center_hz = 3.5e9;
+    s.cells = { { 11, 0, a.offset_hz, 2e3, 0.7e-3 }, { 999, -3, b.offset_hz, -5e3, 1.9e-3 } };
+    s.noise_power = core::synth_noise_power_for_snr(s, 3.0);
+    const size_t n = static_cast<size_t>(61.44e6 * 5e-3);
+    std::vector<cf> x(n);
+    core::sync_signal_synth(s).generate(x.data(), n);
+
+    core::channelizer_params p;
+    p.sample_rate = 61.44e6;
+    p.output_rate = 7.68e6;
+    for (const auto& c : candidates) {
+        p.offsets_hz.push_back(c.offset_hz);
+    }
+    auto ch = core::make_wideband_channelizer(p, cpu);
+    size_t produced = 0;
+    const auto rows = run(*ch, x, produced, 1 << 18);
+    auto search = core::make_cell_search(core::cell_search_params{}, cpu);
+    const auto dets =
+        search->search(rows.data(), produced, static_cast<int>(candidates.size()), produced, 0);
+    ASSERT_EQ(dets.size(), 2u);
+    for (const auto& d : dets) {
+        const bool first = d.cell_id == 11;
+        EXPECT_TRUE(first || d.cell_id == 999);
+        EXPECT_EQ(candidates[d.channel].raster_number, first ? a.raster_number : b.raster_number);
+        core::sync_signal_synth synth(s);
+        const double expected =
+            (s.cells[first ? 0 : 1].start_s + synth.slots_in_period()[0].start_s) * 61.44e6;
+        EXPECT_NEAR(static_cast<double>(d.sample) * 8, expected, 8.0);
+    }
+}
+
+TEST(wideband_channelizer, bad_parameters)
+{
+    core::channelizer_params p;
+    p.offsets_hz = {};
+    EXPECT_THROW(p.validate(), std::invalid_argument);
+    p.offsets_hz = { 15e6 }; // 15 + 0.96 MHz beyond 15.36
+    EXPECT_THROW(p.validate(), std::invalid_argument);
+    p.offsets_hz = { 0 };
+    p.sample_rate = 30.72e6 + 0.5;
+    EXPECT_THROW(p.validate(), std::invalid_argument);
+    p.sample_rate = 30.72e6;
+    p.output_rate = 40e6;
+    EXPECT_THROW(p.validate(), std::invalid_argument);
+}
