@@ -117,8 +117,48 @@ public:
 protected:
     explicit cell_search(const cell_search_params& params);
 
+    //! The PSS replica of (N_ID^(2), frequency hypothesis): the symbol's useful part.
+    struct pss_replica {
+        int nid2 = 0;
+        double freq_hz = 0;
+        std::vector<std::complex<double>> time;
+        double energy = 0;
+    };
+    //! A timing whose PSS metric (averaged over the periods) passed the threshold and is a
+    //! local maximum in time: what a backend hands to finish().
+    struct pss_candidate {
+        int channel = 0;
+        int nid2 = 0;
+        size_t u = 0; //!< PSS useful start in the row
+        float metric = 0;
+        std::vector<int> hyp; //!< the best frequency hypothesis in each period
+    };
+
+    //! The shared end of a search (on the host, for every backend): per channel and
+    //! N_ID^(2) the strongest candidates, one per symbol-long neighbourhood, then the SSS
+    //! and the rest at each.
+    std::vector<cell_detection> finish(const std::complex<float>* x,
+                                       size_t stride,
+                                       size_t n,
+                                       int64_t first_sample,
+                                       std::vector<pss_candidate> candidates);
+
     cell_search_params d_params;
     cell_search_layout d_layout;
+    std::vector<double> d_hyp;
+    std::vector<pss_replica> d_replicas; //!< N_ID^(2)-major, then hypothesis
+    size_t d_period;                     //!< combining period, samples
+    float d_pss_threshold;               //!< for the mean over combine_periods
+    double d_sss_threshold;
+
+private:
+    struct examiner;
+    bool examine(examiner& ex,
+                 const std::vector<std::complex<float>>& row,
+                 const pss_candidate& pk,
+                 cell_detection& det);
+
+    std::shared_ptr<examiner> d_examiner;
 };
 
 std::unique_ptr<cell_search> make_cell_search(const cell_search_params& params,

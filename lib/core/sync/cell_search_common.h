@@ -10,8 +10,11 @@
 // Where the SSS (and PBCH, ESS) symbols sit relative to the PSS, in candidate-rate samples
 // from the start of the PSS's useful part, for each frame structure a standard allows.
 
+#include "runtime/host_device.h"
 #include "sync/cell_search.h"
 
+#include <cmath>
+#include <complex>
 #include <vector>
 
 namespace gr::gpuofdm::core {
@@ -46,6 +49,81 @@ inline std::vector<sss_position> sss_positions(const cell_search_layout& layout,
         return { { 0, cp, -1, -1 } }; // PSS, SSS and ESS share the symbol
     }
     return {};
+}
+
+//! The PSS correlation block: overlap-save FFTs of 8 symbols.
+inline size_t pss_block_size(const cell_search_layout& layout)
+{
+    return 8 * static_cast<size_t>(layout.fft_size);
+}
+
+//! The timings a call examines: PSS useful starts lo .. hi - 1, correlations needed up to
+//! corr_hi (the periods averaged reach beyond hi).
+struct pss_span {
+    bool valid = false;
+    size_t lo = 0, hi = 0, corr_hi = 0;
+};
+
+inline pss_span pss_search_span(const cell_search& search, size_t n)
+{
+    pss_span s;
+    const size_t before = search.history(), after = search.lookahead();
+    if (n < before + after + 1) {
+        return s;
+    }
+    s.valid = true;
+    s.lo = before;
+    s.hi = n - after;
+    s.corr_hi = s.hi + static_cast<size_t>(search.params().combine_periods - 1) *
+                           search.params().period_samples();
+    return s;
+}
+
+inline std::complex<float> finite_or_zero(std::complex<float> v)
+{
+    return std::isfinite(v.real()) && std::isfinite(v.imag()) ? v : std::complex<float>(0, 0);
+}
+
+//! The PSS metric from a correlation value of a \p block-point overlap-save IFFT (not
+//! normalised): N |c|^2 / (E_replica E_window), 1 on average in noise.
+GPUOFDM_HD inline float pss_metric(std::complex<float> c_raw,
+                                   size_t block,
+                                   size_t fft,
+                                   double replica_energy,
+                                   double window_energy)
+{
+    if (!(window_energy > 0)) {
+        return 0.0f;
+    }
+    const double re = static_cast<double>(c_raw.real()) / static_cast<double>(block);
+    const double im = static_cast<double>(c_raw.imag()) / static_cast<double>(block);
+    return static_cast<float>(static_cast<double>(fft) * (re * re + im * im) /
+                              (replica_energy * window_energy));
+}
+
+//! The metric averaged over the periods at timing index i (from span.lo).
+GPUOFDM_HD inline float combined_metric(const float* m, size_t i, size_t period, int periods)
+{
+    float sum = 0;
+    for (int k = 0; k < periods; k++) {
+        sum += m[i + static_cast<size_t>(k) * period];
+    }
+    return sum / static_cast<float>(periods);
+}
+
+//! A timing is a candidate when its averaged metric passes the threshold and is a local
+//! maximum in time (>= the one before, > the one after), within the span.
+GPUOFDM_HD inline bool is_pss_candidate(
+    const float* m, size_t i, const pss_span& span, size_t period, int periods, float threshold)
+{
+    const float v = combined_metric(m, i, period, periods);
+    if (!(v >= threshold)) {
+        return false;
+    }
+    if (i > 0 && combined_metric(m, i - 1, period, periods) > v) {
+        return false;
+    }
+    return !(i + 1 < span.hi - span.lo && combined_metric(m, i + 1, period, periods) >= v);
 }
 
 } // namespace gr::gpuofdm::core
