@@ -529,10 +529,14 @@ std::unique_ptr<cell_search> make_cell_search(const cell_search_params& params,
                                               const device_spec& dev)
 {
     params.validate();
-    if (dev.is_cuda()) {
-        throw std::invalid_argument("device: the cell search runs on the CPU so far");
+    if (!dev.is_cuda()) {
+        return make_cell_search_cpu(params);
     }
-    return make_cell_search_cpu(params);
+#ifdef GPUOFDM_HAVE_CUDA
+    return make_cell_search_cuda(params, dev);
+#else
+    throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
+#endif
 }
 
 } // namespace gr::gpuofdm::core

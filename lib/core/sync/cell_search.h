@@ -164,6 +164,9 @@ private:
 std::unique_ptr<cell_search> make_cell_search(const cell_search_params& params,
                                               const device_spec& dev);
 std::unique_ptr<cell_search> make_cell_search_cpu(const cell_search_params& params);
+std::unique_ptr<cell_search> make_cell_search_cuda(const cell_search_params& params,
+                                                   const device_spec& dev,
+                                                   const cuda_context_ptr& ctx = nullptr);
 
 } // namespace gr::gpuofdm::core
 

@@ -84,9 +84,10 @@ inline std::complex<float> finite_or_zero(std::complex<float> v)
     return std::isfinite(v.real()) && std::isfinite(v.imag()) ? v : std::complex<float>(0, 0);
 }
 
-//! The PSS metric from a correlation value of a \p block-point overlap-save IFFT (not
-//! normalised): N |c|^2 / (E_replica E_window), 1 on average in noise.
-GPUOFDM_HD inline float pss_metric(std::complex<float> c_raw,
+//! The PSS metric from a correlation value (re, im) of a \p block-point overlap-save IFFT
+//! (not normalised): N |c|^2 / (E_replica E_window), 1 on average in noise.
+GPUOFDM_HD inline float pss_metric(float re_raw,
+                                   float im_raw,
                                    size_t block,
                                    size_t fft,
                                    double replica_energy,
@@ -95,8 +96,8 @@ GPUOFDM_HD inline float pss_metric(std::complex<float> c_raw,
     if (!(window_energy > 0)) {
         return 0.0f;
     }
-    const double re = static_cast<double>(c_raw.real()) / static_cast<double>(block);
-    const double im = static_cast<double>(c_raw.imag()) / static_cast<double>(block);
+    const double re = static_cast<double>(re_raw) / static_cast<double>(block);
+    const double im = static_cast<double>(im_raw) / static_cast<double>(block);
     return static_cast<float>(static_cast<double>(fft) * (re * re + im * im) /
                               (replica_energy * window_energy));
 }

@@ -93,7 +93,8 @@ private:
                     const size_t u = s + j;
                     const double energy = prefix[u + fft] - prefix[u];
                     const float m =
-                        pss_metric(d_block_inv.output()[j], d_block, fft, rep.energy, energy);
+                        pss_metric(d_block_inv.output()[j].real(), d_block_inv.output()[j].imag(),
+                                   d_block, fft, rep.energy, energy);
                     const size_t at = static_cast<size_t>(rep.nid2) * count + (u - span.lo);
                     if (m > metric[at]) {
                         metric[at] = m;

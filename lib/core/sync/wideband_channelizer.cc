@@ -6,6 +6,7 @@
 
 #include "sync/wideband_channelizer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -102,18 +103,70 @@ channelizer_plan make_channelizer_plan(const channelizer_params& params)
 }
 
 wideband_channelizer::wideband_channelizer(const channelizer_params& params)
-    : d_params(params), d_plan(make_channelizer_plan(params))
+    : d_params(params), d_plan(make_channelizer_plan(params)),
+      d_pending(d_plan.overlap_in / 2, std::complex<float>(0, 0)) // block 0 reaches before 0
 {
+}
+
+std::vector<std::complex<float>> wideband_channelizer::push(const std::complex<float>* in,
+                                                            size_t n,
+                                                            size_t& produced)
+{
+    d_pending.insert(d_pending.end(), in, in + n);
+    d_captured += n;
+    return drain(produced);
+}
+
+std::vector<std::complex<float>> wideband_channelizer::flush(size_t& produced)
+{
+    // Output j covers capture sample j L / M: a capture of n samples owns ceil(n M / L).
+    const size_t owed =
+        (d_captured * d_plan.fft_out + d_plan.fft_in - 1) / d_plan.fft_in - d_emitted;
+    produced = 0;
+    if (owed == 0) {
+        return {};
+    }
+    d_pending.resize(d_pending.size() + d_plan.fft_in, std::complex<float>(0, 0));
+    const auto rows = drain(produced);
+    std::vector<std::complex<float>> kept(static_cast<size_t>(channels()) * owed);
+    for (int c = 0; c < channels(); c++) {
+        std::copy_n(rows.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(c) * produced), owed,
+                    kept.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(c) * owed));
+    }
+    produced = owed;
+    d_pending.clear();
+    return kept;
+}
+
+std::vector<std::complex<float>> wideband_channelizer::drain(size_t& produced)
+{
+    const size_t blocks = d_pending.size() >= d_plan.fft_in
+                              ? (d_pending.size() - d_plan.fft_in) / d_plan.hop_in + 1
+                              : 0;
+    produced = blocks * d_plan.hop_out;
+    std::vector<std::complex<float>> out(static_cast<size_t>(channels()) * produced);
+    if (blocks > 0) {
+        run_blocks(d_pending.data(), blocks, d_blocks, d_emitted, out.data(), produced);
+        d_pending.erase(d_pending.begin(),
+                        d_pending.begin() + static_cast<ptrdiff_t>(blocks * d_plan.hop_in));
+        d_blocks += blocks;
+        d_emitted += produced;
+    }
+    return out;
 }
 
 std::unique_ptr<wideband_channelizer> make_wideband_channelizer(const channelizer_params& params,
                                                                 const device_spec& dev)
 {
     params.validate();
-    if (dev.is_cuda()) {
-        throw std::invalid_argument("device: the wideband channelizer runs on the CPU so far");
+    if (!dev.is_cuda()) {
+        return make_wideband_channelizer_cpu(params);
     }
-    return make_wideband_channelizer_cpu(params);
+#ifdef GPUOFDM_HAVE_CUDA
+    return make_wideband_channelizer_cuda(params, dev);
+#else
+    throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
+#endif
 }
 
 } // namespace gr::gpuofdm::core

@@ -61,22 +61,45 @@ public:
     const channelizer_plan& plan() const { return d_plan; }
     int channels() const { return static_cast<int>(d_params.offsets_hz.size()); }
 
-    virtual std::vector<std::complex<float>> push(const std::complex<float>* in,
-                                                  size_t n,
-                                                  size_t& produced) = 0;
-    virtual std::vector<std::complex<float>> flush(size_t& produced) = 0;
+    std::vector<std::complex<float>> push(const std::complex<float>* in,
+                                          size_t n,
+                                          size_t& produced);
+    std::vector<std::complex<float>> flush(size_t& produced);
 
 protected:
     explicit wideband_channelizer(const channelizer_params& params);
 
+    /*!
+     * \brief The backend's part: \p blocks overlap-save blocks, block k reading
+     * in[k * hop_in .. k * hop_in + fft_in) and being block number first_block + k of the
+     * stream; its hop_out outputs go to out[c * produced + k * hop_out + j], numbered
+     * first_output + k * hop_out + j in the stream.
+     */
+    virtual void run_blocks(const std::complex<float>* in,
+                            size_t blocks,
+                            size_t first_block,
+                            size_t first_output,
+                            std::complex<float>* out,
+                            size_t produced) = 0;
+
     channelizer_params d_params;
     channelizer_plan d_plan;
+
+private:
+    std::vector<std::complex<float>> drain(size_t& produced);
+
+    std::vector<std::complex<float>> d_pending; //!< from the next block's first sample
+    size_t d_blocks = 0, d_emitted = 0, d_captured = 0;
 };
 
 std::unique_ptr<wideband_channelizer> make_wideband_channelizer(const channelizer_params& params,
                                                                 const device_spec& dev);
 std::unique_ptr<wideband_channelizer> make_wideband_channelizer_cpu(
     const channelizer_params& params);
+std::unique_ptr<wideband_channelizer> make_wideband_channelizer_cuda(
+    const channelizer_params& params,
+    const device_spec& dev,
+    const cuda_context_ptr& ctx = nullptr);
 
 } // namespace gr::gpuofdm::core
 

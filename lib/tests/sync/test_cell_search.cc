@@ -10,6 +10,7 @@
 
 #include "sync/cell_search.h"
 #include "sync/sync_signal_synth.h"
+#include "test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -269,4 +270,54 @@ TEST(cell_search, bad_parameters)
     EXPECT_TRUE(s->search(x.data(), x.size(), 1, x.size(), 0).empty());
     x.assign(s->history() + s->lookahead() + 5000, cf(NAN, 0));
     EXPECT_TRUE(s->search(x.data(), x.size(), 1, x.size(), 0).empty());
+}
+
+// CUDA against the CPU twin: 24 candidate rows of NR (three cells, noise, NaN samples in
+// one row), LTE and 5GTF rows; the same detections with the same fields, metrics to float
+// rounding.
+TEST(cell_search, cuda_matches_cpu)
+{
+    GPUOFDM_REQUIRE_GPU();
+    for (auto standard : { cell_standard::nr, cell_standard::lte, cell_standard::fivegtf }) {
+        core::cell_search_params sp;
+        sp.standard = standard;
+        const auto layout = core::make_cell_search_layout(standard, sp.scs_khz);
+        const size_t n = static_cast<size_t>(layout.rate_hz * 11e-3);
+        const int rows = 24;
+        std::vector<cf> x(rows * n);
+        for (int c = 0; c < rows; c++) {
+            core::synth_params p;
+            p.standard = standard;
+            p.sample_rate = layout.rate_hz;
+            p.ssb_count = 4;
+            p.seed = 500 + c;
+            if (c % 5 == 1) {
+                p.cells = { { 7 * c + 1, 0, 0, 1e3 * c - 9e3, 1e-4 * c + 0.2e-3 } };
+            }
+            if (c == 16) {
+                p.cells.push_back({ 300, -5, 0, 2e3, 2.2e-3 });
+            }
+            p.noise_power = core::synth_noise_power_for_snr(p, 2.0);
+            core::sync_signal_synth(p).generate(x.data() + c * n, n);
+        }
+        for (size_t i = 1000; i < 1100; i++) {
+            x[3 * n + i] = cf(NAN, INFINITY);
+        }
+        auto on_cpu = core::make_cell_search(sp, cpu);
+        auto on_gpu = core::make_cell_search(sp, core::device_spec{ core::backend::cuda, 0 });
+        const auto a = on_cpu->search(x.data(), n, rows, n, 1000);
+        const auto b = on_gpu->search(x.data(), n, rows, n, 1000);
+        ASSERT_FALSE(a.empty()) << core::cell_standard_name(standard);
+        ASSERT_EQ(a.size(), b.size()) << core::cell_standard_name(standard);
+        for (size_t i = 0; i < a.size(); i++) {
+            EXPECT_EQ(a[i].channel, b[i].channel);
+            EXPECT_EQ(a[i].cell_id, b[i].cell_id);
+            EXPECT_EQ(a[i].sample, b[i].sample);
+            EXPECT_EQ(a[i].ssb_index, b[i].ssb_index);
+            EXPECT_EQ(a[i].subframe, b[i].subframe);
+            EXPECT_EQ(a[i].symbol, b[i].symbol);
+            EXPECT_NEAR(a[i].pss_metric, b[i].pss_metric, 1e-3 * a[i].pss_metric);
+            EXPECT_NEAR(a[i].cfo_hz, b[i].cfo_hz, 1.0);
+        }
+    }
 }

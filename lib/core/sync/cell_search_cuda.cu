@@ -1,0 +1,340 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The CUDA backend of the cell search: the PSS metric of every timing of every candidate
+// on the device (overlap-save cuFFT, one replica after another so the best hypothesis is
+// chosen in the CPU twin's order), the candidates compacted there; only they come back to
+// the host, for cell_search::finish().
+
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
+#include "runtime/cufft_plans.h"
+#include "sync/cell_search.h"
+#include "sync/cell_search_common.h"
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+constexpr int max_periods = 16; // cell_search_params::combine_periods' bound
+constexpr unsigned int max_candidates = 1u << 16;
+constexpr size_t energy_tile = 64; // timings one thread slides its window over
+
+struct device_candidate {
+    int channel, nid2;
+    unsigned int index; // timing from span.lo
+    float metric;
+    int hyp[max_periods];
+};
+
+__device__ inline size_t global_index() { return blockIdx.x * size_t(blockDim.x) + threadIdx.x; }
+__device__ inline size_t grid_stride() { return size_t(gridDim.x) * blockDim.x; }
+
+unsigned int grid_for(size_t total)
+{
+    return static_cast<unsigned int>(std::min<size_t>((total + 255) / 256, 65535));
+}
+
+// Non-finite samples to zero (the CPU twin does the same before it correlates).
+__global__ void sanitize_kernel(float2* x, size_t total)
+{
+    for (size_t i = global_index(); i < total; i += grid_stride()) {
+        const float2 v = x[i];
+        if (!isfinite(v.x) || !isfinite(v.y)) {
+            x[i] = make_float2(0.0f, 0.0f);
+        }
+    }
+}
+
+// Row c's correlation block b: x[c][lo + b * hop + i], zero past the row's end.
+__global__ void gather_kernel(const float2* __restrict__ x,
+                              float2* __restrict__ blocks,
+                              size_t n,
+                              size_t lo,
+                              size_t hop,
+                              size_t nb,
+                              size_t block,
+                              size_t total)
+{
+    for (size_t i = global_index(); i < total; i += grid_stride()) {
+        const size_t t = i % block, cb = i / block;
+        const size_t c = cb / nb, b = cb % nb;
+        const size_t at = lo + b * hop + t;
+        blocks[i] = at < n ? x[c * n + at] : make_float2(0.0f, 0.0f);
+    }
+}
+
+// Window energy of timings lo + i (i < count), each thread sliding over a tile of them.
+__global__ void energy_kernel(const float2* __restrict__ x,
+                              double* __restrict__ energy,
+                              size_t n,
+                              size_t lo,
+                              size_t count,
+                              size_t fft,
+                              size_t channels)
+{
+    const size_t tiles = (count + energy_tile - 1) / energy_tile;
+    for (size_t i = global_index(); i < channels * tiles; i += grid_stride()) {
+        const size_t c = i / tiles, first = (i % tiles) * energy_tile;
+        const float2* row = x + c * n + lo;
+        double e = 0;
+        for (size_t t = 0; t < fft; t++) {
+            e += double(row[first + t].x) * row[first + t].x +
+                 double(row[first + t].y) * row[first + t].y;
+        }
+        for (size_t u = first; u < first + energy_tile && u < count; u++) {
+            energy[c * count + u] = e;
+            const float2 out = row[u], in = row[u + fft];
+            e += double(in.x) * in.x + double(in.y) * in.y -
+                 (double(out.x) * out.x + double(out.y) * out.y);
+        }
+    }
+}
+
+__global__ void multiply_kernel(const float2* __restrict__ spectra,
+                                const float2* __restrict__ replica,
+                                float2* __restrict__ product,
+                                size_t block,
+                                size_t total)
+{
+    for (size_t i = global_index(); i < total; i += grid_stride()) {
+        const float2 a = spectra[i], b = replica[i % block];
+        product[i] = make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+    }
+}
+
+// One replica's metric at every timing; kept where it beats the replicas before it.
+__global__ void update_kernel(const float2* __restrict__ product,
+                              const double* __restrict__ energy,
+                              float* __restrict__ metric,
+                              int* __restrict__ best,
+                              size_t nb,
+                              size_t hop,
+                              size_t block,
+                              size_t fft,
+                              size_t count,
+                              double replica_energy,
+                              int nid2,
+                              int hyp,
+                              size_t total)
+{
+    for (size_t i = global_index(); i < total; i += grid_stride()) {
+        const size_t j = i % hop, cb = i / hop;
+        const size_t c = cb / nb, b = cb % nb;
+        const size_t u = b * hop + j; // from span.lo
+        if (u >= count) {
+            continue;
+        }
+        const float2 v = product[cb * block + j];
+        const float m = pss_metric(v.x, v.y, block, fft, replica_energy, energy[c * count + u]);
+        const size_t at = (c * nid2_count + nid2) * count + u;
+        if (m > metric[at]) {
+            metric[at] = m;
+            best[at] = hyp;
+        }
+    }
+}
+
+__global__ void candidates_kernel(const float* __restrict__ metric,
+                                  const int* __restrict__ best,
+                                  device_candidate* __restrict__ out,
+                                  unsigned int* __restrict__ found,
+                                  pss_span span,
+                                  size_t count,
+                                  size_t period,
+                                  int periods,
+                                  float threshold,
+                                  size_t total)
+{
+    const size_t timings = span.hi - span.lo;
+    for (size_t i = global_index(); i < total; i += grid_stride()) {
+        const size_t u = i % timings, cn = i / timings;
+        const float* m = metric + cn * count;
+        if (!is_pss_candidate(m, u, span, period, periods, threshold)) {
+            continue;
+        }
+        const unsigned int slot = atomicAdd(found, 1u);
+        if (slot >= max_candidates) {
+            continue;
+        }
+        device_candidate& d = out[slot];
+        d.channel = static_cast<int>(cn / nid2_count);
+        d.nid2 = static_cast<int>(cn % nid2_count);
+        d.index = static_cast<unsigned int>(u);
+        d.metric = combined_metric(m, u, period, periods);
+        for (int k = 0; k < periods; k++) {
+            d.hyp[k] = best[cn * count + u + static_cast<size_t>(k) * period];
+        }
+    }
+}
+
+class cell_search_cuda : public cell_search
+{
+public:
+    cell_search_cuda(const cell_search_params& params,
+                     const device_spec& dev,
+                     const cuda_context_ptr& ctx)
+        : cell_search(params), d_ctx(cuda_context::for_stage(dev, ctx)),
+          d_block(pss_block_size(d_layout)), d_spectra(d_replicas.size() * d_block),
+          d_candidates(max_candidates), d_found(1)
+    {
+        // The replicas' conjugate spectra, zero-padded to the block (cuFFT, as they are used).
+        std::vector<float2> time(d_replicas.size() * d_block, make_float2(0.0f, 0.0f));
+        for (size_t r = 0; r < d_replicas.size(); r++) {
+            for (size_t t = 0; t < d_replicas[r].time.size(); t++) {
+                time[r * d_block + t] =
+                    make_float2(static_cast<float>(d_replicas[r].time[t].real()),
+                                static_cast<float>(d_replicas[r].time[t].imag()));
+            }
+        }
+        const cudaStream_t s = d_ctx->stream();
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
+            d_spectra.get(), time.data(), time.size() * sizeof(float2), cudaMemcpyHostToDevice, s));
+        cufft_batch_plans plans(d_block, d_replicas.size(), s);
+        auto* spectra = reinterpret_cast<cufftComplex*>(d_spectra.get());
+        plans.exec(spectra, spectra, d_replicas.size(), CUFFT_FORWARD);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
+            time.data(), d_spectra.get(), time.size() * sizeof(float2), cudaMemcpyDeviceToHost, s));
+        d_ctx->synchronize();
+        for (auto& v : time) {
+            v.y = -v.y;
+        }
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
+            d_spectra.get(), time.data(), time.size() * sizeof(float2), cudaMemcpyHostToDevice, s));
+        d_ctx->synchronize();
+    }
+
+    std::vector<cell_detection> search(const std::complex<float>* x,
+                                       size_t stride,
+                                       int channels,
+                                       size_t n,
+                                       int64_t first_sample) override
+    {
+        const pss_span span = pss_search_span(*this, n);
+        if (!span.valid || channels <= 0) {
+            return finish(x, stride, n, first_sample, {});
+        }
+        d_ctx->activate();
+        const cudaStream_t s = d_ctx->stream();
+        const size_t ch = static_cast<size_t>(channels);
+        const size_t fft = d_layout.fft_size;
+        const size_t hop = d_block - fft + 1;
+        const size_t count = span.corr_hi - span.lo;
+        const size_t nb = (count + hop - 1) / hop;
+        reserve(ch, n, nb, count);
+
+        GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_x.get(), n * sizeof(float2), x,
+                                             stride * sizeof(float2), n * sizeof(float2), ch,
+                                             cudaMemcpyHostToDevice, s));
+        sanitize_kernel<<<grid_for(ch * n), 256, 0, s>>>(d_x.get(), ch * n);
+        GPUOFDM_CUDA_CHECK_LAUNCH("sanitize_kernel");
+        const size_t blocks_total = ch * nb * d_block;
+        gather_kernel<<<grid_for(blocks_total), 256, 0, s>>>(d_x.get(), d_blocks.get(), n, span.lo,
+                                                             hop, nb, d_block, blocks_total);
+        GPUOFDM_CUDA_CHECK_LAUNCH("gather_kernel");
+        auto* blocks = reinterpret_cast<cufftComplex*>(d_blocks.get());
+        d_plans->exec(blocks, blocks, ch * nb, CUFFT_FORWARD);
+        const size_t tiles = ch * ((count + energy_tile - 1) / energy_tile);
+        energy_kernel<<<grid_for(tiles), 256, 0, s>>>(d_x.get(), d_energy.get(), n, span.lo, count,
+                                                      fft, ch);
+        GPUOFDM_CUDA_CHECK_LAUNCH("energy_kernel");
+        GPUOFDM_CUDA_CHECK(
+            cudaMemsetAsync(d_metric.get(), 0, ch * nid2_count * count * sizeof(float), s));
+
+        const size_t hyps = d_hyp.size();
+        auto* product = reinterpret_cast<cufftComplex*>(d_product.get());
+        for (size_t r = 0; r < d_replicas.size(); r++) {
+            multiply_kernel<<<grid_for(blocks_total), 256, 0, s>>>(
+                d_blocks.get(), d_spectra.get() + r * d_block, d_product.get(), d_block,
+                blocks_total);
+            GPUOFDM_CUDA_CHECK_LAUNCH("multiply_kernel");
+            d_plans->exec(product, product, ch * nb, CUFFT_INVERSE);
+            const size_t updates = ch * nb * hop;
+            update_kernel<<<grid_for(updates), 256, 0, s>>>(
+                d_product.get(), d_energy.get(), d_metric.get(), d_best.get(), nb, hop, d_block,
+                fft, count, d_replicas[r].energy, d_replicas[r].nid2, static_cast<int>(r % hyps),
+                updates);
+            GPUOFDM_CUDA_CHECK_LAUNCH("update_kernel");
+        }
+
+        GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_found.get(), 0, sizeof(unsigned int), s));
+        const size_t timings = ch * nid2_count * (span.hi - span.lo);
+        candidates_kernel<<<grid_for(timings), 256, 0, s>>>(
+            d_metric.get(), d_best.get(), d_candidates.get(), d_found.get(), span, count, d_period,
+            d_params.combine_periods, d_pss_threshold, timings);
+        GPUOFDM_CUDA_CHECK_LAUNCH("candidates_kernel");
+        unsigned int found = 0;
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyAsync(&found, d_found.get(), sizeof(found), cudaMemcpyDeviceToHost, s));
+        d_ctx->synchronize();
+        if (found > max_candidates) {
+            throw std::runtime_error(
+                "cell search: more than 65536 PSS candidates in one call; raise pss_threshold "
+                "or search shorter windows");
+        }
+        std::vector<device_candidate> raw(found);
+        if (found > 0) {
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(raw.data(), d_candidates.get(),
+                                               found * sizeof(device_candidate),
+                                               cudaMemcpyDeviceToHost, s));
+            d_ctx->synchronize();
+        }
+        std::vector<pss_candidate> candidates;
+        candidates.reserve(found);
+        for (const auto& d : raw) {
+            pss_candidate pk;
+            pk.channel = d.channel;
+            pk.nid2 = d.nid2;
+            pk.u = span.lo + d.index;
+            pk.metric = d.metric;
+            pk.hyp.assign(d.hyp, d.hyp + d_params.combine_periods);
+            candidates.push_back(std::move(pk));
+        }
+        return finish(x, stride, n, first_sample, std::move(candidates));
+    }
+
+private:
+    void reserve(size_t ch, size_t n, size_t nb, size_t count)
+    {
+        if (ch * n > d_x.size()) {
+            d_x = device_buffer<float2>(ch * n);
+        }
+        if (ch * nb > d_plan_batch) {
+            d_plan_batch = ch * nb;
+            d_blocks = device_buffer<float2>(d_plan_batch * d_block);
+            d_product = device_buffer<float2>(d_plan_batch * d_block);
+            d_plans = std::make_unique<cufft_batch_plans>(d_block, d_plan_batch, d_ctx->stream());
+        }
+        if (ch * count > d_energy.size()) {
+            d_energy = device_buffer<double>(ch * count);
+            d_metric = device_buffer<float>(ch * nid2_count * count);
+            d_best = device_buffer<int>(ch * nid2_count * count);
+        }
+    }
+
+    cuda_context_ptr d_ctx;
+    size_t d_block;
+    device_buffer<float2> d_spectra; // conj(FFT) of each replica
+    device_buffer<device_candidate> d_candidates;
+    device_buffer<unsigned int> d_found;
+    device_buffer<float2> d_x, d_blocks, d_product;
+    device_buffer<double> d_energy;
+    device_buffer<float> d_metric;
+    device_buffer<int> d_best;
+    size_t d_plan_batch = 0;
+    std::unique_ptr<cufft_batch_plans> d_plans;
+};
+
+} // namespace
+
+std::unique_ptr<cell_search> make_cell_search_cuda(const cell_search_params& params,
+                                                   const device_spec& dev,
+                                                   const cuda_context_ptr& ctx)
+{
+    return std::make_unique<cell_search_cuda>(params, dev, ctx);
+}
+
+} // namespace gr::gpuofdm::core

@@ -1,0 +1,184 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The CUDA backend of the wideband channelizer: every block of a call in one batched cuFFT
+// of the capture, every (block, channel) slice in one batched inverse cuFFT.
+
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
+#include "runtime/cufft_plans.h"
+#include "sync/wideband_channelizer.h"
+#include "sync/wideband_channelizer_common.h"
+
+#include <thrust/complex.h>
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+using tc = thrust::complex<float>;
+
+// Block k of the call: in[k * hop_in ..] into blocks[k * fft_in ..].
+__global__ void gather_blocks_kernel(const float2* __restrict__ in,
+                                     float2* __restrict__ blocks,
+                                     size_t hop_in,
+                                     size_t fft_in,
+                                     size_t total)
+{
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < total;
+         i += size_t(gridDim.x) * blockDim.x) {
+        const size_t k = i / fft_in, t = i % fft_in;
+        blocks[i] = in[k * hop_in + t];
+    }
+}
+
+// Each (block, channel) slice: the channel's bins times the window.
+__global__ void slice_kernel(const float2* __restrict__ spectra,
+                             float2* __restrict__ slices,
+                             const int* __restrict__ centers,
+                             const float* __restrict__ window,
+                             channel_geometry g,
+                             size_t channels,
+                             size_t total)
+{
+    const size_t fft_out = static_cast<size_t>(g.fft_out);
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < total;
+         i += size_t(gridDim.x) * blockDim.x) {
+        const size_t b = i % fft_out;
+        const size_t kc = i / fft_out;
+        const size_t k = kc / channels, c = kc % channels;
+        const float2 v = spectra[k * static_cast<size_t>(g.fft_in) + g.input_bin(centers[c], b)];
+        slices[i] = make_float2(v.x * window[b], v.y * window[b]);
+    }
+}
+
+// The kept outputs of each slice, as stream samples, channel-major.
+__global__ void output_kernel(const float2* __restrict__ slices,
+                              float2* __restrict__ out,
+                              const int* __restrict__ centers,
+                              const double* __restrict__ residual_hz,
+                              channel_geometry g,
+                              size_t channels,
+                              size_t hop_out,
+                              size_t overlap_out,
+                              size_t first_block,
+                              size_t first_output,
+                              size_t produced,
+                              double output_rate,
+                              size_t total)
+{
+    const size_t fft_out = static_cast<size_t>(g.fft_out);
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < total;
+         i += size_t(gridDim.x) * blockDim.x) {
+        const size_t j = i % hop_out;
+        const size_t kc = i / hop_out;
+        const size_t k = kc / channels, c = kc % channels;
+        const float2 v = slices[kc * fft_out + overlap_out / 2 + j];
+        const tc r = g.output(tc(v.x, v.y), centers[c], first_block + k, residual_hz[c],
+                              first_output + k * hop_out + j, output_rate);
+        out[c * produced + k * hop_out + j] = make_float2(r.real(), r.imag());
+    }
+}
+
+unsigned int grid_for(size_t total)
+{
+    return static_cast<unsigned int>(std::min<size_t>((total + 255) / 256, 65535));
+}
+
+class wideband_channelizer_cuda : public wideband_channelizer
+{
+public:
+    wideband_channelizer_cuda(const channelizer_params& params,
+                              const device_spec& dev,
+                              const cuda_context_ptr& ctx)
+        : wideband_channelizer(params), d_ctx(cuda_context::for_stage(dev, ctx)),
+          d_centers(d_plan.center_bin.size()), d_residual(d_plan.residual_hz.size()),
+          d_window(d_plan.window.size())
+    {
+        const cudaStream_t s = d_ctx->stream();
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_centers.get(), d_plan.center_bin.data(),
+                                           d_centers.size() * sizeof(int), cudaMemcpyHostToDevice,
+                                           s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_residual.get(), d_plan.residual_hz.data(),
+                                           d_residual.size() * sizeof(double),
+                                           cudaMemcpyHostToDevice, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_window.get(), d_plan.window.data(),
+                                           d_window.size() * sizeof(float), cudaMemcpyHostToDevice,
+                                           s));
+        d_ctx->synchronize();
+    }
+
+private:
+    void reserve(size_t blocks)
+    {
+        if (blocks <= d_capacity) {
+            return;
+        }
+        d_capacity = blocks;
+        const size_t ch = static_cast<size_t>(channels());
+        d_in = device_buffer<float2>((blocks - 1) * d_plan.hop_in + d_plan.fft_in);
+        d_spectra = device_buffer<float2>(blocks * d_plan.fft_in);
+        d_slices = device_buffer<float2>(blocks * ch * d_plan.fft_out);
+        d_out = device_buffer<float2>(blocks * ch * d_plan.hop_out);
+        d_fwd = std::make_unique<cufft_batch_plans>(d_plan.fft_in, blocks, d_ctx->stream());
+        d_inv = std::make_unique<cufft_batch_plans>(d_plan.fft_out, blocks * ch, d_ctx->stream());
+    }
+
+    void run_blocks(const std::complex<float>* in,
+                    size_t blocks,
+                    size_t first_block,
+                    size_t first_output,
+                    std::complex<float>* out,
+                    size_t produced) override
+    {
+        d_ctx->activate();
+        reserve(blocks);
+        const cudaStream_t s = d_ctx->stream();
+        const size_t ch = static_cast<size_t>(channels());
+        const size_t samples = (blocks - 1) * d_plan.hop_in + d_plan.fft_in;
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyAsync(d_in.get(), in, samples * sizeof(float2), cudaMemcpyHostToDevice, s));
+        const channel_geometry g = channel_geometry::of(d_plan);
+        const size_t n_blocks = blocks * d_plan.fft_in;
+        gather_blocks_kernel<<<grid_for(n_blocks), 256, 0, s>>>(
+            d_in.get(), d_spectra.get(), d_plan.hop_in, d_plan.fft_in, n_blocks);
+        GPUOFDM_CUDA_CHECK_LAUNCH("gather_blocks_kernel");
+        d_fwd->exec(reinterpret_cast<cufftComplex*>(d_spectra.get()),
+                    reinterpret_cast<cufftComplex*>(d_spectra.get()), blocks, CUFFT_FORWARD);
+        const size_t n_slices = blocks * ch * d_plan.fft_out;
+        slice_kernel<<<grid_for(n_slices), 256, 0, s>>>(
+            d_spectra.get(), d_slices.get(), d_centers.get(), d_window.get(), g, ch, n_slices);
+        GPUOFDM_CUDA_CHECK_LAUNCH("slice_kernel");
+        d_inv->exec(reinterpret_cast<cufftComplex*>(d_slices.get()),
+                    reinterpret_cast<cufftComplex*>(d_slices.get()), blocks * ch, CUFFT_INVERSE);
+        const size_t n_out = ch * produced;
+        output_kernel<<<grid_for(n_out), 256, 0, s>>>(
+            d_slices.get(), d_out.get(), d_centers.get(), d_residual.get(), g, ch, d_plan.hop_out,
+            d_plan.overlap_out, first_block, first_output, produced, d_params.output_rate, n_out);
+        GPUOFDM_CUDA_CHECK_LAUNCH("output_kernel");
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyAsync(out, d_out.get(), n_out * sizeof(float2), cudaMemcpyDeviceToHost, s));
+        d_ctx->synchronize();
+    }
+
+    cuda_context_ptr d_ctx;
+    device_buffer<int> d_centers;
+    device_buffer<double> d_residual;
+    device_buffer<float> d_window;
+    size_t d_capacity = 0;
+    device_buffer<float2> d_in, d_spectra, d_slices, d_out;
+    std::unique_ptr<cufft_batch_plans> d_fwd, d_inv;
+};
+
+} // namespace
+
+std::unique_ptr<wideband_channelizer> make_wideband_channelizer_cuda(
+    const channelizer_params& params, const device_spec& dev, const cuda_context_ptr& ctx)
+{
+    return std::make_unique<wideband_channelizer_cuda>(params, dev, ctx);
+}
+
+} // namespace gr::gpuofdm::core
