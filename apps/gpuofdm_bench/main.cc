@@ -38,7 +38,8 @@ const char* usage_text =
     "  --batches LIST     symbols per batch for the core rows, the same for every size\n"
     "                     (default: 2^12, 2^16, 2^18, 2^20, 2^22 samples / fft_len,\n"
     "                     i.e. 64,1024,4096,16384,65536 at 64)\n"
-    "  --stages LIST      fft, ifft, tx, viterbi, ber and/or rx (default fft,ifft); tx: the\n"
+    "  --stages LIST      fft, ifft, tx, viterbi, ber, rx, wimax_rx and/or cellsearch\n"
+    "                     (default fft,ifft); tx: the\n"
     "                     802.11a transmitter rows (TX bit stages and wifi_tx, core level);\n"
     "                     viterbi: K=7 r1/2 soft decoding, core and flowgraph level,\n"
     "                     next to GNU Radio's fec.cc_decoder; ber: K=7 r1/2 BER vs\n"
@@ -49,7 +50,9 @@ const char* usage_text =
     "                     to end on back-to-back 1500-octet 54 Mb/s frames, core and\n"
     "                     flowgraph level, CPU twin and CUDA, in Msps and x real time;\n"
     "                     wimax_rx: the 802.16 receiver on 500-octet 64-QAM 3/4 bursts,\n"
-    "                     core level, CPU twin and CUDA\n"
+    "                     core level, CPU twin and CUDA; cellsearch: NR, 5GTF and LTE\n"
+    "                     wideband captures channelized to every raster candidate and\n"
+    "                     searched, core level, CPU twin and CUDA, x real time\n"
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
@@ -139,12 +142,17 @@ options parse_options(int argc, char** argv)
                     o.rx = true;
                 else if (part == "wimax_rx")
                     o.wimax_rx = true;
+                else if (part == "cellsearch" || part == "cell_search")
+                    o.cellsearch = true;
                 else
-                    throw usage_error("--stages: '" + part +
-                                      "' is not fft, ifft, tx, viterbi, ber, rx or wimax_rx");
+                    throw usage_error(
+                        "--stages: '" + part +
+                        "' is not fft, ifft, tx, viterbi, ber, rx, wimax_rx or cellsearch");
             }
-            if (o.stages.empty() && !o.tx && !o.viterbi && !o.ber && !o.rx && !o.wimax_rx)
-                throw usage_error("--stages: give fft, ifft, tx, viterbi, ber, rx and/or wimax_rx");
+            if (o.stages.empty() && !o.tx && !o.viterbi && !o.ber && !o.rx && !o.wimax_rx &&
+                !o.cellsearch)
+                throw usage_error(
+                    "--stages: give fft, ifft, tx, viterbi, ber, rx, wimax_rx and/or cellsearch");
         } else if (a == "--cp") {
             const std::string v = value();
             char* end = nullptr;
@@ -288,6 +296,8 @@ int run(int argc, char** argv)
             run_rx(o, cuda_usable, rows, notes);
         if (o.wimax_rx)
             run_wimax_rx(o, cuda_usable, rows, notes);
+        if (o.cellsearch)
+            run_cellsearch(o, cuda_usable, rows, notes);
         if (o.flowgraph && o.stages.empty()) {
             notes.push_back("flowgraph: no fft/ifft stage asked for");
         } else if (o.flowgraph) {

@@ -108,6 +108,12 @@ wideband_channelizer::wideband_channelizer(const channelizer_params& params)
 {
 }
 
+void wideband_channelizer::reset()
+{
+    d_pending.assign(d_plan.overlap_in / 2, std::complex<float>(0, 0));
+    d_blocks = d_emitted = d_captured = 0;
+}
+
 std::vector<std::complex<float>> wideband_channelizer::push(const std::complex<float>* in,
                                                             size_t n,
                                                             size_t& produced)

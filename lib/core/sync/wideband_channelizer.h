@@ -65,6 +65,8 @@ public:
                                           size_t n,
                                           size_t& produced);
     std::vector<std::complex<float>> flush(size_t& produced);
+    //! Starts a new stream (after flush(), or to drop what is pending).
+    void reset();
 
 protected:
     explicit wideband_channelizer(const channelizer_params& params);
