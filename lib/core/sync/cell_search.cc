@@ -192,7 +192,7 @@ struct cell_search::examiner {
         }
     }
 
-    std::vector<cd> symbol_spectrum(const std::vector<cf>& row, long long start, double cfo);
+    std::vector<cd> symbol_spectrum(const pss_window& w, long long start, double cfo);
 
     const cell_search_layout& layout;
     std::vector<std::vector<cd>> pss;                 // [nid2][element]
@@ -256,9 +256,50 @@ size_t cell_search::lookahead() const
 }
 
 
-std::vector<cell_detection> cell_search::finish(const cf* x,
-                                                size_t stride,
-                                                size_t n,
+//! The samples around one period's PSS, indexed from its useful start u.
+struct cell_search::pss_window {
+    const cf* data = nullptr; //!< sample u - before
+    size_t before = 0;
+    cf at(long long rel) const { return data[static_cast<long long>(before) + rel]; }
+};
+
+namespace {
+
+class host_row_reader : public cell_search::row_reader
+{
+public:
+    host_row_reader(const cf* x, size_t stride) : d_x(x), d_stride(stride) {}
+
+    void read(const std::vector<cell_search::window_request>& windows,
+              std::vector<cf>& out) override
+    {
+        out.clear();
+        for (const auto& w : windows) {
+            const cf* src = d_x + static_cast<size_t>(w.channel) * d_stride + w.from;
+            for (size_t t = 0; t < w.count; t++) {
+                out.push_back(finite_or_zero(src[t]));
+            }
+        }
+    }
+
+private:
+    const cf* d_x;
+    size_t d_stride;
+};
+
+} // namespace
+
+std::vector<cell_detection> cell_search::search_device(const cf*, size_t, int, size_t, int64_t)
+{
+    throw std::logic_error("cell_search::search_device: this backend works on host memory");
+}
+
+std::unique_ptr<cell_search::row_reader> cell_search::host_rows(const cf* x, size_t stride)
+{
+    return std::make_unique<host_row_reader>(x, stride);
+}
+
+std::vector<cell_detection> cell_search::finish(row_reader& rows,
                                                 int64_t first_sample,
                                                 std::vector<pss_candidate> candidates)
 {
@@ -276,50 +317,61 @@ std::vector<cell_detection> cell_search::finish(const cf* x,
                   }
                   return a.u < b.u;
               });
-    std::vector<cell_detection> out;
-    std::vector<cf> row;
-    int row_channel = -1;
+    std::vector<const pss_candidate*> kept;
     size_t i = 0;
     while (i < candidates.size()) {
         const int channel = candidates[i].channel, nid2 = candidates[i].nid2;
-        std::vector<const pss_candidate*> kept;
+        const size_t first_kept = kept.size();
         for (; i < candidates.size() && candidates[i].channel == channel &&
                candidates[i].nid2 == nid2;
              i++) {
             const auto& pk = candidates[i];
-            const bool near = std::any_of(kept.begin(), kept.end(), [&](const pss_candidate* k) {
-                return (pk.u > k->u ? pk.u - k->u : k->u - pk.u) <
-                       static_cast<size_t>(d_layout.fft_size);
-            });
-            if (!near && kept.size() < static_cast<size_t>(d_params.max_peaks)) {
+            const bool near = std::any_of(kept.begin() + static_cast<ptrdiff_t>(first_kept),
+                                          kept.end(), [&](const pss_candidate* k) {
+                                              return (pk.u > k->u ? pk.u - k->u : k->u - pk.u) <
+                                                     static_cast<size_t>(d_layout.fft_size);
+                                          });
+            if (!near && kept.size() - first_kept < static_cast<size_t>(d_params.max_peaks)) {
                 kept.push_back(&pk);
             }
         }
-        if (channel != row_channel) {
-            // Samples that are not finite (a dropped buffer, a broken file) count as silence.
-            const cf* src = x + static_cast<size_t>(channel) * stride;
-            row.resize(n);
-            for (size_t t = 0; t < n; t++) {
-                const bool ok = std::isfinite(src[t].real()) && std::isfinite(src[t].imag());
-                row[t] = ok ? src[t] : cf(0, 0);
-            }
-            row_channel = channel;
+    }
+
+    // One window a period around each kept candidate, all read at once.
+    const size_t before = history();
+    const size_t after = lookahead() - static_cast<size_t>(d_params.combine_periods - 1) * d_period;
+    std::vector<window_request> requests;
+    for (const auto* pk : kept) {
+        for (int k = 0; k < d_params.combine_periods; k++) {
+            requests.push_back({ pk->channel, pk->u + static_cast<size_t>(k) * d_period - before,
+                                 before + after });
         }
-        for (const auto* pk : kept) {
-            cell_detection det;
-            det.channel = channel;
-            if (examine(*d_examiner, row, *pk, det)) {
-                det.sample += first_sample;
-                out.push_back(det);
-            }
+    }
+    std::vector<cf> samples;
+    rows.read(requests, samples);
+
+    std::vector<cell_detection> out;
+    std::vector<pss_window> windows(d_params.combine_periods);
+    size_t at = 0;
+    for (const auto* pk : kept) {
+        for (auto& w : windows) {
+            w.data = samples.data() + at;
+            w.before = before;
+            at += before + after;
+        }
+        cell_detection det;
+        det.channel = pk->channel;
+        if (examine(*d_examiner, windows, *pk, det)) {
+            det.sample += first_sample;
+            out.push_back(det);
         }
     }
     return out;
 }
 
 // The N-point spectrum of the symbol whose useful part starts at \p start, derotated by
-// \p cfo Hz with the phase reference at sample 0 of the row.
-std::vector<cd> cell_search::examiner::symbol_spectrum(const std::vector<cf>& row,
+// \p cfo Hz with the phase reference at the PSS's useful start.
+std::vector<cd> cell_search::examiner::symbol_spectrum(const pss_window& w,
                                                        long long start,
                                                        double cfo)
 {
@@ -327,14 +379,14 @@ std::vector<cd> cell_search::examiner::symbol_spectrum(const std::vector<cf>& ro
     for (int t = 0; t < n; t++) {
         const double cycles = -cfo * static_cast<double>(start + t) / layout.rate_hz;
         const double frac = cycles - std::floor(cycles);
-        symbol_fwd.input()[t] = cfloat(cd(row[start + t]) * std::polar(1.0, 2 * M_PI * frac));
+        symbol_fwd.input()[t] = cfloat(cd(w.at(start + t)) * std::polar(1.0, 2 * M_PI * frac));
     }
     symbol_fwd.execute();
     return std::vector<cd>(symbol_fwd.output(), symbol_fwd.output() + n);
 }
 
 bool cell_search::examine(examiner& ex,
-                          const std::vector<cf>& row,
+                          const std::vector<pss_window>& windows,
                           const pss_candidate& pk,
                           cell_detection& det)
 {
@@ -353,7 +405,7 @@ bool cell_search::examine(examiner& ex,
     std::vector<double> cfos;
 
     for (size_t k = 0; k < k_periods; k++) {
-        const size_t u = pk.u + k * d_period;
+        const pss_window& w = windows[k];
         const auto& rep = d_replicas[static_cast<size_t>(pk.nid2) * d_hyp.size() + pk.hyp[k]];
         // Fine CFO: the phase between the two halves of the correlation, repeated on the
         // samples derotated by the estimate so far (the PSS's uneven envelope biases one
@@ -365,7 +417,7 @@ bool cell_search::examine(examiner& ex,
             for (int t = 0; t < n; t++) {
                 const double cycles = -(cfo - rep.freq_hz) * t / d_layout.rate_hz;
                 const cd v =
-                    cd(row[u + t]) * std::conj(rep.time[t]) * std::polar(1.0, 2 * M_PI * cycles);
+                    cd(w.at(t)) * std::conj(rep.time[t]) * std::polar(1.0, 2 * M_PI * cycles);
                 (t < n / 2 ? c1 : c2) += v;
             }
             cfo += std::arg(c2 * std::conj(c1)) * d_layout.rate_hz / (M_PI * n);
@@ -377,12 +429,12 @@ bool cell_search::examine(examiner& ex,
         cfo_weighted += cfo * corr;
         weight += corr;
         for (int t = 0; t < n; t++) {
-            energy += std::norm(cd(row[u + t]));
+            energy += std::norm(cd(w.at(t)));
         }
         cfos.push_back(cfo);
 
         // The channel on the PSS subcarriers, then every SSS hypothesis at every position.
-        const auto yp = ex.symbol_spectrum(row, static_cast<long long>(u), cfo);
+        const auto yp = ex.symbol_spectrum(w, 0, cfo);
         std::vector<cd> raw(pss.size()), h(pss.size());
         cd mean_h = 0;
         for (size_t e = 0; e < pss.size(); e++) {
@@ -398,8 +450,7 @@ bool cell_search::examine(examiner& ex,
         }
         pss_spectra.push_back(yp);
         for (size_t p = 0; p < positions.size(); p++) {
-            const auto ys =
-                ex.symbol_spectrum(row, static_cast<long long>(u) + positions[p].offset, cfo);
+            const auto ys = ex.symbol_spectrum(w, positions[p].offset, cfo);
             std::vector<cd> z(d_layout.sss_bins.size());
             for (size_t e = 0; e < z.size(); e++) {
                 // 5GTF's SSS has no PSS subcarriers under it: the PSS's mean channel there.
@@ -481,9 +532,7 @@ bool cell_search::examine(examiner& ex,
         std::vector<std::vector<cd>> pbch; // [period * 3 + symbol - 1]
         for (size_t k = 0; k < k_periods; k++) {
             for (int s = 1; s <= 3; s++) {
-                pbch.push_back(ex.symbol_spectrum(
-                    row, static_cast<long long>(pk.u + k * d_period) + s * (n + d_layout.cp),
-                    cfos[k]));
+                pbch.push_back(ex.symbol_spectrum(windows[k], s * (n + d_layout.cp), cfos[k]));
             }
         }
         for (uint32_t ibar = 0; ibar < 8; ibar++) {

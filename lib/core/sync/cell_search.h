@@ -108,11 +108,36 @@ public:
     size_t history() const;
     size_t lookahead() const;
 
+    //! Samples of the rows, wherever they are: finish() asks for a few windows at once.
+    struct window_request {
+        int channel = 0;
+        size_t from = 0, count = 0;
+    };
+    class row_reader
+    {
+    public:
+        virtual ~row_reader() = default;
+        //! The windows one after another in \p out, non-finite samples as zeros.
+        virtual void read(const std::vector<window_request>& windows,
+                          std::vector<std::complex<float>>& out) = 0;
+    };
+    //! A reader of rows in host memory (channel c at x + c * stride).
+    static std::unique_ptr<row_reader> host_rows(const std::complex<float>* x, size_t stride);
+
     virtual std::vector<cell_detection> search(const std::complex<float>* x,
                                                size_t stride,
                                                int channels,
                                                size_t n,
                                                int64_t first_sample) = 0;
+
+    //! The same on rows already in device memory (the CUDA backend; e.g. the wideband
+    //! channelizer's capture_device()): only the samples around the peaks come back.
+    //! Other backends throw std::logic_error.
+    virtual std::vector<cell_detection> search_device(const std::complex<float>* rows,
+                                                      size_t stride,
+                                                      int channels,
+                                                      size_t n,
+                                                      int64_t first_sample);
 
 protected:
     explicit cell_search(const cell_search_params& params);
@@ -136,10 +161,8 @@ protected:
 
     //! The shared end of a search (on the host, for every backend): per channel and
     //! N_ID^(2) the strongest candidates, one per symbol-long neighbourhood, then the SSS
-    //! and the rest at each.
-    std::vector<cell_detection> finish(const std::complex<float>* x,
-                                       size_t stride,
-                                       size_t n,
+    //! and the rest at each, on the windows of samples around it that \p rows gives.
+    std::vector<cell_detection> finish(row_reader& rows,
                                        int64_t first_sample,
                                        std::vector<pss_candidate> candidates);
 
@@ -153,8 +176,9 @@ protected:
 
 private:
     struct examiner;
+    struct pss_window;
     bool examine(examiner& ex,
-                 const std::vector<std::complex<float>>& row,
+                 const std::vector<pss_window>& windows,
                  const pss_candidate& pk,
                  cell_detection& det);
 

@@ -57,7 +57,7 @@ public:
                 row_candidates(row, c, span, candidates);
             }
         }
-        return finish(x, stride, n, first_sample, std::move(candidates));
+        return finish(*host_rows(x, stride), first_sample, std::move(candidates));
     }
 
 private:

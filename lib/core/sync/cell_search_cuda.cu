@@ -171,6 +171,20 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
     }
 }
 
+// The samples of the windows finish() asks for, one after another.
+__global__ void windows_kernel(const float2* __restrict__ x,
+                               const unsigned long long* __restrict__ starts,  // c * n + from
+                               const unsigned long long* __restrict__ offsets, // in out
+                               float2* __restrict__ out,
+                               size_t windows,
+                               size_t count)
+{
+    for (size_t i = global_index(); i < windows * count; i += grid_stride()) {
+        const size_t w = i / count, t = i % count;
+        out[offsets[w] + t] = x[starts[w] + t];
+    }
+}
+
 class cell_search_cuda : public cell_search
 {
 public:
@@ -213,9 +227,75 @@ public:
                                        size_t n,
                                        int64_t first_sample) override
     {
+        auto rows = host_rows(x, stride);
+        return run(x, stride, cudaMemcpyHostToDevice, channels, n, first_sample, *rows);
+    }
+
+    std::vector<cell_detection> search_device(const std::complex<float>* rows,
+                                              size_t stride,
+                                              int channels,
+                                              size_t n,
+                                              int64_t first_sample) override
+    {
+        device_row_reader reader(*this, n);
+        return run(rows, stride, cudaMemcpyDeviceToDevice, channels, n, first_sample, reader);
+    }
+
+private:
+    // Windows of the (sanitized) rows in d_x, gathered on the device and copied back at once.
+    class device_row_reader : public row_reader
+    {
+    public:
+        device_row_reader(cell_search_cuda& owner, size_t n) : d_owner(owner), d_n(n) {}
+        void read(const std::vector<window_request>& windows,
+                  std::vector<std::complex<float>>& out) override
+        {
+            std::vector<unsigned long long> starts, offsets;
+            size_t total = 0, count = 0;
+            for (const auto& w : windows) {
+                starts.push_back(static_cast<unsigned long long>(w.channel) * d_n + w.from);
+                offsets.push_back(total);
+                total += w.count;
+                count = w.count; // finish() asks for windows of one length
+            }
+            out.assign(total, std::complex<float>(0, 0));
+            if (windows.empty()) {
+                return;
+            }
+            auto& o = d_owner;
+            const cudaStream_t s = o.d_ctx->stream();
+            device_buffer<unsigned long long> d_starts(starts.size()), d_offsets(offsets.size());
+            device_buffer<float2> d_out(total);
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_starts.get(), starts.data(),
+                                               starts.size() * sizeof(unsigned long long),
+                                               cudaMemcpyHostToDevice, s));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_offsets.get(), offsets.data(),
+                                               offsets.size() * sizeof(unsigned long long),
+                                               cudaMemcpyHostToDevice, s));
+            windows_kernel<<<grid_for(total), 256, 0, s>>>(
+                o.d_x.get(), d_starts.get(), d_offsets.get(), d_out.get(), windows.size(), count);
+            GPUOFDM_CUDA_CHECK_LAUNCH("windows_kernel");
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out.data(), d_out.get(), total * sizeof(float2),
+                                               cudaMemcpyDeviceToHost, s));
+            o.d_ctx->synchronize();
+        }
+
+    private:
+        cell_search_cuda& d_owner;
+        size_t d_n;
+    };
+
+    std::vector<cell_detection> run(const std::complex<float>* x,
+                                    size_t stride,
+                                    cudaMemcpyKind kind,
+                                    int channels,
+                                    size_t n,
+                                    int64_t first_sample,
+                                    row_reader& reader)
+    {
         const pss_span span = pss_search_span(*this, n);
         if (!span.valid || channels <= 0) {
-            return finish(x, stride, n, first_sample, {});
+            return finish(reader, first_sample, {});
         }
         d_ctx->activate();
         const cudaStream_t s = d_ctx->stream();
@@ -227,8 +307,8 @@ public:
         reserve(ch, n, nb, count);
 
         GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_x.get(), n * sizeof(float2), x,
-                                             stride * sizeof(float2), n * sizeof(float2), ch,
-                                             cudaMemcpyHostToDevice, s));
+                                             stride * sizeof(float2), n * sizeof(float2), ch, kind,
+                                             s));
         sanitize_kernel<<<grid_for(ch * n), 256, 0, s>>>(d_x.get(), ch * n);
         GPUOFDM_CUDA_CHECK_LAUNCH("sanitize_kernel");
         const size_t blocks_total = ch * nb * d_block;
@@ -293,10 +373,9 @@ public:
             pk.hyp.assign(d.hyp, d.hyp + d_params.combine_periods);
             candidates.push_back(std::move(pk));
         }
-        return finish(x, stride, n, first_sample, std::move(candidates));
+        return finish(reader, first_sample, std::move(candidates));
     }
 
-private:
     void reserve(size_t ch, size_t n, size_t nb, size_t count)
     {
         if (ch * n > d_x.size()) {

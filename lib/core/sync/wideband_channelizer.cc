@@ -108,6 +108,13 @@ wideband_channelizer::wideband_channelizer(const channelizer_params& params)
 {
 }
 
+wideband_channelizer::device_rows wideband_channelizer::capture_device(const std::complex<float>*,
+                                                                       size_t)
+{
+    throw std::logic_error("wideband_channelizer::capture_device: this backend works on host "
+                           "memory");
+}
+
 void wideband_channelizer::reset()
 {
     d_pending.assign(d_plan.overlap_in / 2, std::complex<float>(0, 0));

@@ -68,6 +68,18 @@ public:
     //! Starts a new stream (after flush(), or to drop what is pending).
     void reset();
 
+    //! Channel rows left in device memory: row c at rows + c * stride, count samples.
+    struct device_rows {
+        const std::complex<float>* rows = nullptr;
+        size_t stride = 0, count = 0;
+    };
+    /*!
+     * \brief A whole capture at once, its rows left on the device (the CUDA backend; valid
+     * until the next call): the outputs push() and flush() would give for it. Starts a new
+     * stream. Other backends throw std::logic_error.
+     */
+    virtual device_rows capture_device(const std::complex<float>* in, size_t n);
+
 protected:
     explicit wideband_channelizer(const channelizer_params& params);
 

@@ -137,10 +137,46 @@ private:
         d_ctx->activate();
         reserve(blocks);
         const cudaStream_t s = d_ctx->stream();
-        const size_t ch = static_cast<size_t>(channels());
         const size_t samples = (blocks - 1) * d_plan.hop_in + d_plan.fft_in;
         GPUOFDM_CUDA_CHECK(
             cudaMemcpyAsync(d_in.get(), in, samples * sizeof(float2), cudaMemcpyHostToDevice, s));
+        enqueue_blocks(blocks, first_block, first_output, produced);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
+            out, d_out.get(), static_cast<size_t>(channels()) * produced * sizeof(float2),
+            cudaMemcpyDeviceToHost, s));
+        d_ctx->synchronize();
+    }
+
+public:
+    device_rows capture_device(const std::complex<float>* in, size_t n) override
+    {
+        reset();
+        d_ctx->activate();
+        // The capture as push() + flush() would see it: overlap / 2 zeros before, zeros after.
+        const size_t lead = d_plan.overlap_in / 2;
+        const size_t blocks = (lead + n) / d_plan.hop_in + 1;
+        const size_t produced = blocks * d_plan.hop_out;
+        reserve(blocks);
+        const cudaStream_t s = d_ctx->stream();
+        const size_t samples = (blocks - 1) * d_plan.hop_in + d_plan.fft_in;
+        GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_in.get(), 0, samples * sizeof(float2), s));
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyAsync(d_in.get() + lead, in, n * sizeof(float2), cudaMemcpyHostToDevice, s));
+        enqueue_blocks(blocks, 0, 0, produced);
+        d_ctx->synchronize();
+        device_rows r;
+        r.rows = reinterpret_cast<const std::complex<float>*>(d_out.get());
+        r.stride = produced;
+        r.count = (n * d_plan.fft_out + d_plan.fft_in - 1) / d_plan.fft_in;
+        return r;
+    }
+
+private:
+    // The blocks of d_in into d_out (channel-major, stride produced), on the stream.
+    void enqueue_blocks(size_t blocks, size_t first_block, size_t first_output, size_t produced)
+    {
+        const cudaStream_t s = d_ctx->stream();
+        const size_t ch = static_cast<size_t>(channels());
         const channel_geometry g = channel_geometry::of(d_plan);
         const size_t n_blocks = blocks * d_plan.fft_in;
         gather_blocks_kernel<<<grid_for(n_blocks), 256, 0, s>>>(
@@ -159,9 +195,6 @@ private:
             d_slices.get(), d_out.get(), d_centers.get(), d_residual.get(), g, ch, d_plan.hop_out,
             d_plan.overlap_out, first_block, first_output, produced, d_params.output_rate, n_out);
         GPUOFDM_CUDA_CHECK_LAUNCH("output_kernel");
-        GPUOFDM_CUDA_CHECK(
-            cudaMemcpyAsync(out, d_out.get(), n_out * sizeof(float2), cudaMemcpyDeviceToHost, s));
-        d_ctx->synchronize();
     }
 
     cuda_context_ptr d_ctx;

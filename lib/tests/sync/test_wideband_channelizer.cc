@@ -212,6 +212,60 @@ TEST(wideband_channelizer, cuda_matches_cpu)
     EXPECT_LT(worst, 1e-4 * peak);
 }
 
+// The device path (capture_device() -> search_device(), the rows never leave the GPU)
+// against the CPU twins end to end: an LTE 20 MHz capture with every raster point, three
+// cells; the same detections.
+TEST(wideband_channelizer, device_path_matches_cpu)
+{
+    GPUOFDM_REQUIRE_GPU();
+    core::raster_params rp;
+    rp.standard = cell_standard::lte;
+    rp.sample_rate = 30.72e6;
+    const auto candidates = core::raster_candidates(rp);
+    core::synth_params s;
+    s.standard = cell_standard::lte;
+    s.sample_rate = 30.72e6;
+    s.cells = { { 1, 0, candidates[10].offset_hz, 1e3, 0.4e-3 },
+                { 222, -2, candidates[130].offset_hz, -2e3, 1.7e-3 },
+                { 503, 0, candidates[250].offset_hz, 0, 3.1e-3 } };
+    s.noise_power = core::synth_noise_power_for_snr(s, 4.0);
+    const size_t n = static_cast<size_t>(30.72e6 * 12e-3);
+    std::vector<cf> x(n);
+    core::sync_signal_synth(s).generate(x.data(), n);
+    core::channelizer_params p;
+    p.sample_rate = 30.72e6;
+    p.output_rate = 1.92e6;
+    for (const auto& c : candidates) {
+        p.offsets_hz.push_back(c.offset_hz);
+    }
+    core::cell_search_params sp;
+    sp.standard = cell_standard::lte;
+
+    auto cpu_ch = core::make_wideband_channelizer(p, cpu);
+    size_t produced = 0;
+    const auto rows = run(*cpu_ch, x, produced, 1 << 20);
+    const auto want = core::make_cell_search(sp, cpu)->search(
+        rows.data(), produced, static_cast<int>(candidates.size()), produced, 0);
+    ASSERT_EQ(want.size(), 7u); // three cells, two PSS each in 12 ms, the first a third
+
+    const core::device_spec gpu{ core::backend::cuda, 0 };
+    auto gpu_ch = core::make_wideband_channelizer(p, gpu);
+    const auto dev_rows = gpu_ch->capture_device(x.data(), n);
+    ASSERT_EQ(dev_rows.count, produced);
+    const auto got = core::make_cell_search(sp, gpu)->search_device(
+        dev_rows.rows, dev_rows.stride, static_cast<int>(candidates.size()), dev_rows.count, 0);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); i++) {
+        EXPECT_EQ(got[i].channel, want[i].channel);
+        EXPECT_EQ(got[i].cell_id, want[i].cell_id);
+        EXPECT_EQ(got[i].sample, want[i].sample);
+        EXPECT_EQ(got[i].subframe, want[i].subframe);
+        EXPECT_NEAR(got[i].cfo_hz, want[i].cfo_hz, 5.0);
+    }
+    // The CPU twins have no device path.
+    EXPECT_THROW(cpu_ch->capture_device(x.data(), n), std::logic_error);
+}
+
 TEST(wideband_channelizer, bad_parameters)
 {
     core::channelizer_params p;
