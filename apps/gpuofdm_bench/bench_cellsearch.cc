@@ -17,6 +17,7 @@
 
 #include "bench.h"
 
+#include "runtime/cuda_pinned.h"
 #include "runtime/device.h"
 #include "sync/cell_search.h"
 #include "sync/sync_signal_synth.h"
@@ -210,6 +211,10 @@ void run_cellsearch(const options& o,
             continue;
         }
         const core::device_spec dev = core::resolve_device(o.device);
+        // The capture page-locked, as a streaming source keeps its buffers: the upload then
+        // runs at PCIe speed.
+        core::pinned_ranges pinned(dev.cuda_index);
+        const bool is_pinned = pinned.pin(x.data(), x.size() * sizeof(cf));
         search_run best;
         best.seconds = 1e30;
         auto ch = core::make_wideband_channelizer(cp, dev);
@@ -227,7 +232,8 @@ void run_cellsearch(const options& o,
         rows.push_back(gr);
         print_search_row(gr, w.rate);
         notes.push_back("cell_search " + w.name + ": CUDA reports the CPU twin's detections: " +
-                        (gr.equals_cpu_twin ? "yes" : "NO"));
+                        (gr.equals_cpu_twin ? "yes" : "NO") +
+                        (is_pinned ? "; capture page-locked" : "; capture NOT page-locked"));
     }
 }
 

@@ -21,7 +21,8 @@ namespace {
 
 constexpr int max_periods = 16; // cell_search_params::combine_periods' bound
 constexpr unsigned int max_candidates = 1u << 16;
-constexpr size_t energy_tile = 64; // timings one thread slides its window over
+constexpr size_t energy_tile = 64;                 // timings one thread slides its window over
+constexpr size_t product_budget = size_t(1) << 27; // complex replica products held at once
 
 struct device_candidate {
     int channel, nid2;
@@ -94,46 +95,60 @@ __global__ void energy_kernel(const float2* __restrict__ x,
     }
 }
 
-__global__ void multiply_kernel(const float2* __restrict__ spectra,
-                                const float2* __restrict__ replica,
-                                float2* __restrict__ product,
+// Every replica's product with each block spectrum, the spectrum read once.
+__global__ void products_kernel(const float2* __restrict__ spectra,
+                                const float2* __restrict__ replicas,
+                                float2* __restrict__ products,
                                 size_t block,
-                                size_t total)
+                                size_t reps,
+                                size_t total) // blocks x block
 {
     for (size_t i = global_index(); i < total; i += grid_stride()) {
-        const float2 a = spectra[i], b = replica[i % block];
-        product[i] = make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+        const size_t cb = i / block, t = i % block;
+        const float2 a = spectra[i];
+        for (size_t r = 0; r < reps; r++) {
+            const float2 b = replicas[r * block + t];
+            products[(cb * reps + r) * block + t] =
+                make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+        }
     }
 }
 
-// One replica's metric at every timing; kept where it beats the replicas before it.
-__global__ void update_kernel(const float2* __restrict__ product,
-                              const double* __restrict__ energy,
-                              float* __restrict__ metric,
+// The metric of every timing of a group of channels: per N_ID^(2) the best replica, taken
+// in the CPU twin's order (the first of equal values wins).
+__global__ void metric_kernel(const float2* __restrict__ products,
+                              const double* __restrict__ energy, // of the group's first channel
+                              const double* __restrict__ replica_energy,
+                              float* __restrict__ metric, // of the group's first channel
                               int* __restrict__ best,
                               size_t nb,
                               size_t hop,
                               size_t block,
                               size_t fft,
                               size_t count,
-                              double replica_energy,
-                              int nid2,
-                              int hyp,
-                              size_t total)
+                              size_t hyps,
+                              size_t total) // channels x count
 {
     for (size_t i = global_index(); i < total; i += grid_stride()) {
-        const size_t j = i % hop, cb = i / hop;
-        const size_t c = cb / nb, b = cb % nb;
-        const size_t u = b * hop + j; // from span.lo
-        if (u >= count) {
-            continue;
-        }
-        const float2 v = product[cb * block + j];
-        const float m = pss_metric(v.x, v.y, block, fft, replica_energy, energy[c * count + u]);
-        const size_t at = (c * nid2_count + nid2) * count + u;
-        if (m > metric[at]) {
-            metric[at] = m;
-            best[at] = hyp;
+        const size_t c = i / count, u = i % count;
+        const size_t b = u / hop, j = u % hop;
+        const double e = energy[c * count + u];
+        const float2* v = products + (c * nb + b) * nid2_count * hyps * block + j;
+        for (int nid2 = 0; nid2 < nid2_count; nid2++) {
+            float m_best = 0.0f;
+            int h_best = 0;
+            for (size_t h = 0; h < hyps; h++) {
+                const size_t r = static_cast<size_t>(nid2) * hyps + h;
+                const float2 p = v[r * block];
+                const float m = pss_metric(p.x, p.y, block, fft, replica_energy[r], e);
+                if (m > m_best) {
+                    m_best = m;
+                    h_best = static_cast<int>(h);
+                }
+            }
+            const size_t at = (c * nid2_count + nid2) * count + u;
+            metric[at] = m_best;
+            best[at] = h_best;
         }
     }
 }
@@ -218,6 +233,14 @@ public:
         }
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
             d_spectra.get(), time.data(), time.size() * sizeof(float2), cudaMemcpyHostToDevice, s));
+        std::vector<double> energies;
+        for (const auto& r : d_replicas) {
+            energies.push_back(r.energy);
+        }
+        d_replica_energy = device_buffer<double>(energies.size());
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_replica_energy.get(), energies.data(),
+                                           energies.size() * sizeof(double), cudaMemcpyHostToDevice,
+                                           s));
         d_ctx->synchronize();
     }
 
@@ -321,23 +344,28 @@ private:
         energy_kernel<<<grid_for(tiles), 256, 0, s>>>(d_x.get(), d_energy.get(), n, span.lo, count,
                                                       fft, ch);
         GPUOFDM_CUDA_CHECK_LAUNCH("energy_kernel");
-        GPUOFDM_CUDA_CHECK(
-            cudaMemsetAsync(d_metric.get(), 0, ch * nid2_count * count * sizeof(float), s));
-
+        // Every replica at once for a group of channels: the products, one batched inverse
+        // FFT, one pass for the metric; groups sized to the work area.
         const size_t hyps = d_hyp.size();
+        const size_t reps = d_replicas.size();
+        const size_t group =
+            std::max<size_t>(1, std::min(ch, product_budget / (nb * reps * d_block)));
+        reserve_products(group * nb * reps);
         auto* product = reinterpret_cast<cufftComplex*>(d_product.get());
-        for (size_t r = 0; r < d_replicas.size(); r++) {
-            multiply_kernel<<<grid_for(blocks_total), 256, 0, s>>>(
-                d_blocks.get(), d_spectra.get() + r * d_block, d_product.get(), d_block,
-                blocks_total);
-            GPUOFDM_CUDA_CHECK_LAUNCH("multiply_kernel");
-            d_plans->exec(product, product, ch * nb, CUFFT_INVERSE);
-            const size_t updates = ch * nb * hop;
-            update_kernel<<<grid_for(updates), 256, 0, s>>>(
-                d_product.get(), d_energy.get(), d_metric.get(), d_best.get(), nb, hop, d_block,
-                fft, count, d_replicas[r].energy, d_replicas[r].nid2, static_cast<int>(r % hyps),
-                updates);
-            GPUOFDM_CUDA_CHECK_LAUNCH("update_kernel");
+        for (size_t c0 = 0; c0 < ch; c0 += group) {
+            const size_t g = std::min(group, ch - c0);
+            const size_t spectra = g * nb * d_block;
+            products_kernel<<<grid_for(spectra), 256, 0, s>>>(d_blocks.get() + c0 * nb * d_block,
+                                                              d_spectra.get(), d_product.get(),
+                                                              d_block, reps, spectra);
+            GPUOFDM_CUDA_CHECK_LAUNCH("products_kernel");
+            d_product_plans->exec(product, product, g * nb * reps, CUFFT_INVERSE);
+            const size_t timings = g * count;
+            metric_kernel<<<grid_for(timings), 256, 0, s>>>(
+                d_product.get(), d_energy.get() + c0 * count, d_replica_energy.get(),
+                d_metric.get() + c0 * nid2_count * count, d_best.get() + c0 * nid2_count * count,
+                nb, hop, d_block, fft, count, hyps, timings);
+            GPUOFDM_CUDA_CHECK_LAUNCH("metric_kernel");
         }
 
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_found.get(), 0, sizeof(unsigned int), s));
@@ -376,6 +404,16 @@ private:
         return finish(reader, first_sample, std::move(candidates));
     }
 
+    void reserve_products(size_t batches)
+    {
+        if (batches > d_product_batch) {
+            d_product_batch = batches;
+            d_product = device_buffer<float2>(batches * d_block);
+            d_product_plans =
+                std::make_unique<cufft_batch_plans>(d_block, batches, d_ctx->stream());
+        }
+    }
+
     void reserve(size_t ch, size_t n, size_t nb, size_t count)
     {
         if (ch * n > d_x.size()) {
@@ -384,7 +422,6 @@ private:
         if (ch * nb > d_plan_batch) {
             d_plan_batch = ch * nb;
             d_blocks = device_buffer<float2>(d_plan_batch * d_block);
-            d_product = device_buffer<float2>(d_plan_batch * d_block);
             d_plans = std::make_unique<cufft_batch_plans>(d_block, d_plan_batch, d_ctx->stream());
         }
         if (ch * count > d_energy.size()) {
@@ -403,8 +440,9 @@ private:
     device_buffer<double> d_energy;
     device_buffer<float> d_metric;
     device_buffer<int> d_best;
-    size_t d_plan_batch = 0;
-    std::unique_ptr<cufft_batch_plans> d_plans;
+    size_t d_plan_batch = 0, d_product_batch = 0;
+    std::unique_ptr<cufft_batch_plans> d_plans, d_product_plans;
+    device_buffer<double> d_replica_energy;
 };
 
 } // namespace
