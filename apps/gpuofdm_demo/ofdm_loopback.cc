@@ -16,9 +16,9 @@
 #include <gnuradio/io_signature.h>
 #include <gnuradio/sync_block.h>
 #include <gnuradio/top_block.h>
-#include <gr-gpuofdm/device.h>
-#include <gr-gpuofdm/ofdm_fft.h>
-#include <gr-gpuofdm/ofdm_ifft.h>
+#include <gnuradio/gpuofdm/device.h>
+#include <gnuradio/gpuofdm/ofdm_fft.h>
+#include <gnuradio/gpuofdm/ofdm_ifft.h>
 
 #include <chrono>
 #include <cmath>

@@ -17,9 +17,9 @@
 #include <gnuradio/blocks/message_debug.h>
 #include <gnuradio/channels/channel_model.h>
 #include <gnuradio/top_block.h>
-#include <gr-gpuofdm/device.h>
-#include <gr-gpuofdm/wifi_rx.h>
-#include <gr-gpuofdm/wifi_tx.h>
+#include <gnuradio/gpuofdm/device.h>
+#include <gnuradio/gpuofdm/wifi_rx.h>
+#include <gnuradio/gpuofdm/wifi_tx.h>
 #include <pmt/pmt.h>
 
 #include <chrono>
