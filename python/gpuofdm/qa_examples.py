@@ -6,7 +6,10 @@
 """
 The examples a user opens first still work: grcc compiles every examples/*.grc against
 the module's own grc/ block files, the generated loopback flowgraph runs to its end, and
-examples/ofdm_loopback.py gives the bins back. The 802.11a examples: wifi_loopback.grc
+examples/ofdm_loopback.py gives the bins back. Every example is laid out cleanly
+as GNU Radio Companion draws it (no two blocks or comments overlap, every wire runs left
+to right: scripts/grc_layout.py, GRC's own canvas code under Xvfb; skipped without
+xvfb-run and python3-gi). The 802.11a examples: wifi_loopback.grc
 (wifi_tx -> channel model -> wifi_rx) runs headless and gets its frames back,
 wifi_rx_file.grc decodes a small recording this test writes (and one that
 wifi_tx_to_file.grc writes) into the PCAP file, and wifi_rx_uhd.grc compiles and its
@@ -185,7 +188,9 @@ class qa_examples(gr_unittest.TestCase):
         if not os.path.isfile(grc):
             self.skipTest("examples/ofdm_loopback.grc is absent")
         py = self._grcc(grc)
-        self._run([sys.executable, "-u", py])
+        out = self._run([sys.executable, "-u", py])
+        verdicts = re.findall(r"^(PASS|FAIL): (\d+) bins back", out, re.M)
+        self.assertEqual(verdicts, [("PASS", str(20000 * 64))], _tail(out))
 
     def test_004_python_loopback_gives_the_bins_back(self):
         script = os.path.join(EXAMPLES_DIR, "ofdm_loopback.py")
@@ -269,7 +274,8 @@ class qa_examples(gr_unittest.TestCase):
         m = list(FRAMES_RE.finditer(out))
         self.assertTrue(m, "no 'frames received' line in:\n" + _tail(out))
         self.assertEqual(int(m[-1].group(2)), len(psdus), _tail(out))
-        self.assertEqual(len(re.findall(r"frame \d+: \d+ Mb/s", out)), len(psdus), _tail(out))
+        # A summary, not a line per frame.
+        self.assertLess(len(out.splitlines()), 15, _tail(out))
         linktype, packets = _read_pcap(pcap)
         self.assertEqual(linktype, 105)
         self.assertEqual(packets, psdus, "the PCAP does not hold the PSDUs sent, in order")
@@ -292,6 +298,22 @@ class qa_examples(gr_unittest.TestCase):
         payload = bytes((7 * i + 3) % 256 for i in range(296))
         for p in packets:
             self.assertEqual(p, _fcs(payload))
+
+    def test_009_examples_laid_out_cleanly(self):
+        xvfb = shutil.which("xvfb-run")
+        if not xvfb:
+            self.skipTest("xvfb-run is not installed (scripts/install_deps.sh screenshots)")
+        try:
+            import gi  # noqa: F401  (GRC's canvas is GTK)
+        except ImportError:
+            self.skipTest("python3-gi is not installed (scripts/install_deps.sh screenshots)")
+        grcs = sorted(glob.glob(os.path.join(EXAMPLES_DIR, "*.grc")))
+        proc = subprocess.run(
+            [xvfb, "-a", sys.executable, os.path.join(SOURCE_DIR, "scripts", "grc_layout.py"),
+             "check"] + grcs, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            universal_newlines=True, timeout=RUN_TIMEOUT_S)
+        self.assertEqual(proc.returncode, 0, _tail(proc.stdout))
+        self.assertIn("PASS: no overlaps, every wire left to right", proc.stdout)
 
     def test_008_wifi_rx_uhd_compiles(self):
         grc = self._need_grc("wifi_rx_uhd.grc")
