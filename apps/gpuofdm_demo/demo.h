@@ -13,11 +13,13 @@
 int run_wifi_loopback(int argc, char** argv);
 int run_ofdm_loopback(int argc, char** argv);
 int run_wimax_loopback(int argc, char** argv);
+int run_wifi_file_rx(int argc, char** argv);
 
 //! Each mode's options.
 void wifi_usage();
 void wimax_usage();
 void ofdm_usage();
+void rx_usage();
 //! The whole usage: the common options, then every mode's.
 void demo_usage();
 

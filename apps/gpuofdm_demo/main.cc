@@ -6,7 +6,8 @@
 
 // gpuofdm_demo: the main job. --mode wifi (the default) runs the 802.11a loopback
 // wifi_tx -> channel_model -> wifi_rx; --mode wimax the 802.16 loopback wimax_tx ->
-// channel_model -> wimax_rx; --mode ofdm the ofdm_ifft -> ofdm_fft loopback. Every mode
+// channel_model -> wimax_rx; --mode ofdm the ofdm_ifft -> ofdm_fft loopback; --mode rx a
+// recording (SigMF or raw) through wifi_rx. Every mode
 // ends with a PASS or FAIL line; the exit status is 0 (PASS), 1 (FAIL) or 2 (bad options
 // or an error).
 
@@ -21,8 +22,8 @@
 
 void demo_usage()
 {
-    std::puts("usage: gpuofdm_demo [--mode wifi|wimax|ofdm] [--verbose] [mode options]\n"
-              "  --mode M        wifi (default), wimax or ofdm, below\n"
+    std::puts("usage: gpuofdm_demo [--mode wifi|wimax|ofdm|rx] [--verbose] [mode options]\n"
+              "  --mode M        wifi (default), wimax, ofdm or rx, below\n"
               "  --verbose       GNU Radio's debug log (default: warnings and errors only)\n"
               "  --version       the module's version\n"
               "  -h, --help      this text\n"
@@ -31,6 +32,7 @@ void demo_usage()
     wifi_usage();
     wimax_usage();
     ofdm_usage();
+    rx_usage();
 }
 
 int main(int argc, char** argv)
@@ -50,7 +52,8 @@ int main(int argc, char** argv)
         }
         if (a == "--mode") {
             if (i + 1 >= argc) {
-                std::fprintf(stderr, "gpuofdm_demo: --mode: needs a value (wifi, wimax or ofdm)\n");
+                std::fprintf(stderr,
+                             "gpuofdm_demo: --mode: needs a value (wifi, wimax, ofdm or rx)\n");
                 return 2;
             }
             mode = argv[++i];
@@ -70,7 +73,9 @@ int main(int argc, char** argv)
             return run_wimax_loopback(int(rest.size()), rest.data());
         if (mode == "ofdm")
             return run_ofdm_loopback(int(rest.size()), rest.data());
-        std::fprintf(stderr, "gpuofdm_demo: --mode: unknown mode '%s' (wifi, wimax or ofdm)\n",
+        if (mode == "rx")
+            return run_wifi_file_rx(int(rest.size()), rest.data());
+        std::fprintf(stderr, "gpuofdm_demo: --mode: unknown mode '%s' (wifi, wimax, ofdm or rx)\n",
                      mode.c_str());
         return 2;
     } catch (const std::exception& e) {
