@@ -343,6 +343,24 @@ class qa_examples(gr_unittest.TestCase):
         self.assertEqual(proc.returncode, 0, _tail(proc.stdout))
         self.assertIn("PASS: no overlaps, every wire left to right", proc.stdout)
 
+    def test_010_usrp_receiver_on_a_recording(self):
+        # The USRP receiver with a recording in place of the radio (docs/USRP.md): the ci16
+        # SigMF that a radio's record branch writes, played at 20 Msps through wifi_rx.
+        py_tx = self._grcc(self._need_grc("wifi_tx_to_file.grc"))
+        py_rx = self._grcc(self._need_grc("wifi_rx_uhd_replay.grc"))
+        with open(py_rx) as f:
+            code = f.read()
+        self.assertNotIn("uhd.usrp_source(", code)
+        self.assertIn("blocks.throttle(", code)
+        base = os.path.join(self.tmp, "air")
+        self._run([sys.executable, "-u", py_tx, "-o", base, "-n", "30", "-l", "1500",
+                   "-r", "54", "-d", "cpu", "-t", "ci16_le"])
+        out = self._run([sys.executable, "-u", py_rx, "-i", base + ".sigmf-meta", "-d", "auto",
+                         "-p", ""])
+        m = [m for m in FRAMES_RE.finditer(out)]
+        self.assertTrue(m, "no 'frames received' line in:\n" + _tail(out))
+        self.assertEqual((int(m[-1].group(1)), int(m[-1].group(2))), (30, 30), _tail(out))
+
     def test_008_wifi_rx_uhd_compiles(self):
         grc = self._need_grc("wifi_rx_uhd.grc")
         if not _has_grc_block("uhd_usrp_source"):
