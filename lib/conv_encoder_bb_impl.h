@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_CONV_ENCODER_BB_IMPL_H
 
 #include "fec/conv_encoder.h"
-#include <gr-gpuofdm/conv_encoder_bb.h>
+#include <gnuradio/gpuofdm/conv_encoder_bb.h>
 
 #include <memory>
 

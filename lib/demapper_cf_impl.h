@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_DEMAPPER_CF_IMPL_H
 
 #include "ofdm/demapper.h"
-#include <gr-gpuofdm/demapper_cf.h>
+#include <gnuradio/gpuofdm/demapper_cf.h>
 
 #include <atomic>
 #include <memory>

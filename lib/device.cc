@@ -5,7 +5,7 @@
  */
 
 #include "runtime/device.h"
-#include <gr-gpuofdm/device.h>
+#include <gnuradio/gpuofdm/device.h>
 
 namespace gr {
 namespace gpuofdm {

@@ -10,8 +10,8 @@
 // interleaver_bb (hard bits) and interleaver_ff (soft values): one adapter, two item types.
 
 #include "fec/interleaver.h"
-#include <gr-gpuofdm/interleaver_bb.h>
-#include <gr-gpuofdm/interleaver_ff.h>
+#include <gnuradio/gpuofdm/interleaver_bb.h>
+#include <gnuradio/gpuofdm/interleaver_ff.h>
 
 #include <memory>
 

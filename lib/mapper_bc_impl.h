@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_MAPPER_BC_IMPL_H
 
 #include "ofdm/mapper.h"
-#include <gr-gpuofdm/mapper_bc.h>
+#include <gnuradio/gpuofdm/mapper_bc.h>
 
 #include <memory>
 

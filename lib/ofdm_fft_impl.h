@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_OFDM_FFT_IMPL_H
 
 #include "ofdm/ofdm_stage.h"
-#include <gr-gpuofdm/ofdm_fft.h>
+#include <gnuradio/gpuofdm/ofdm_fft.h>
 
 #include <memory>
 

@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_OFDM_IFFT_IMPL_H
 
 #include "ofdm/ofdm_stage.h"
-#include <gr-gpuofdm/ofdm_ifft.h>
+#include <gnuradio/gpuofdm/ofdm_ifft.h>
 
 #include <memory>
 

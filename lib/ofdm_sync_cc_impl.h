@@ -9,7 +9,7 @@
 
 #include "ofdm/ofdm_sync.h"
 #include "runtime/stream_batcher.h"
-#include <gr-gpuofdm/ofdm_sync_cc.h>
+#include <gnuradio/gpuofdm/ofdm_sync_cc.h>
 
 #include <atomic>
 #include <deque>

@@ -11,8 +11,8 @@
 // per call (K bytes <-> N bytes).
 
 #include "fec/reed_solomon.h"
-#include <gr-gpuofdm/rs_decoder_bb.h>
-#include <gr-gpuofdm/rs_encoder_bb.h>
+#include <gnuradio/gpuofdm/rs_decoder_bb.h>
+#include <gnuradio/gpuofdm/rs_encoder_bb.h>
 
 #include <memory>
 #include <vector>

@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_SCRAMBLER_BB_IMPL_H
 
 #include "fec/scrambler.h"
-#include <gr-gpuofdm/scrambler_bb.h>
+#include <gnuradio/gpuofdm/scrambler_bb.h>
 
 #include <atomic>
 #include <memory>

@@ -9,7 +9,7 @@
 
 #include "fec/depuncture.h"
 #include "fec/viterbi.h"
-#include <gr-gpuofdm/viterbi_decoder_fb.h>
+#include <gnuradio/gpuofdm/viterbi_decoder_fb.h>
 
 #include <memory>
 #include <vector>

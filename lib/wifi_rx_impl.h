@@ -10,7 +10,7 @@
 #include "wifi/pcap_writer.h"
 #include "wifi/wifi_rx.h"
 #include "rx_stream_end.h"
-#include <gr-gpuofdm/wifi_rx.h>
+#include <gnuradio/gpuofdm/wifi_rx.h>
 
 #include <atomic>
 #include <memory>

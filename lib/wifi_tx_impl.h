@@ -10,7 +10,7 @@
 #include "wifi/wifi_tx.h"
 #include "block_params.h"
 #include "burst_queue.h"
-#include <gr-gpuofdm/wifi_tx.h>
+#include <gnuradio/gpuofdm/wifi_tx.h>
 
 #include <atomic>
 #include <memory>

@@ -9,7 +9,7 @@
 
 #include "wimax/wimax_rx.h"
 #include "rx_stream_end.h"
-#include <gr-gpuofdm/wimax_rx.h>
+#include <gnuradio/gpuofdm/wimax_rx.h>
 
 #include <atomic>
 #include <memory>

@@ -10,7 +10,7 @@
 #include "wimax/wimax_tx.h"
 #include "block_params.h"
 #include "burst_queue.h"
-#include <gr-gpuofdm/wimax_tx.h>
+#include <gnuradio/gpuofdm/wimax_tx.h>
 
 #include <atomic>
 #include <memory>

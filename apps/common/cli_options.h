@@ -8,18 +8,96 @@
 #define GPUOFDM_APPS_CLI_OPTIONS_H
 
 // The command-line parsing the apps share: a table of "--name [value]" options, each
-// setting a field; --help / -h prints the usage and exits; an unknown option or a missing
-// value is a std::invalid_argument naming it.
+// setting a field; --help / -h prints the usage and exits 0, --version prints the version
+// and exits 0. A number must be the whole of its argument ("10abc", "x", "1e3" for an
+// integer are refused); an unknown option, a missing value or a bad number is a
+// std::invalid_argument naming the option. The apps exit 2 on it.
 
+#include <cerrno>
+#include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#ifndef GPUOFDM_VERSION
+#define GPUOFDM_VERSION "unknown"
+#endif
+
 namespace gpuofdm_apps {
+
+//! "NAME VERSION": the module's version from CMake's project(), no git description.
+inline std::string version_line(const char* app)
+{
+    return std::string(app) + " " + GPUOFDM_VERSION;
+}
+
+//! The whole of text as a T, else std::invalid_argument("OPTION: expected ..., got 'text'").
+template <typename T>
+T parse_number(const std::string& option, const std::string& text)
+{
+    static_assert(std::is_arithmetic_v<T>, "a number type");
+    const char* what = std::is_floating_point_v<T> ? "a number"
+                       : std::is_unsigned_v<T>     ? "a non-negative integer"
+                                                   : "an integer";
+    auto bad = [&](const char* why) {
+        return std::invalid_argument(option + ": expected " + what + why + ", got '" + text + "'");
+    };
+    // strto* skip leading blanks and take a prefix; neither is a number here.
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])))
+        throw bad("");
+    char* end = nullptr;
+    errno = 0;
+    if constexpr (std::is_floating_point_v<T>) {
+        const long double v = std::strtold(text.c_str(), &end);
+        if (*end != '\0')
+            throw bad("");
+        if (errno == ERANGE || !std::isfinite(v) || std::fabs(v) > std::numeric_limits<T>::max())
+            throw bad(" (finite)");
+        return T(v);
+    } else if constexpr (std::is_unsigned_v<T>) {
+        if (text[0] == '-')
+            throw bad("");
+        const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+        if (*end != '\0')
+            throw bad("");
+        if (errno == ERANGE || v > std::numeric_limits<T>::max())
+            throw bad((" (at most " + std::to_string(std::numeric_limits<T>::max()) + ")").c_str());
+        return T(v);
+    } else {
+        const long long v = std::strtoll(text.c_str(), &end, 10);
+        if (*end != '\0')
+            throw bad("");
+        if (errno == ERANGE || v < std::numeric_limits<T>::min() ||
+            v > std::numeric_limits<T>::max())
+            throw bad((" in " + std::to_string(std::numeric_limits<T>::min()) + ".." +
+                       std::to_string(std::numeric_limits<T>::max()))
+                          .c_str());
+        return T(v);
+    }
+}
+
+//! A comma-separated list of numbers, each parsed as by parse_number; at least one.
+template <typename T>
+std::vector<T> parse_number_list(const std::string& option, const std::string& text)
+{
+    std::vector<T> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        out.push_back(parse_number<T>(option, item));
+    if (out.empty())
+        throw std::invalid_argument(option + ": expected a comma-separated list, got '" + text +
+                                    "'");
+    return out;
+}
 
 struct cli_option {
     std::string name;
@@ -31,25 +109,10 @@ inline cli_option value(const std::string& name, std::string& v)
 {
     return { name, true, [&v](const std::string& s) { v = s; } };
 }
-inline cli_option value(const std::string& name, int& v)
+template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+cli_option value(const std::string& name, T& v)
 {
-    return { name, true, [&v](const std::string& s) { v = std::stoi(s); } };
-}
-inline cli_option value(const std::string& name, long& v)
-{
-    return { name, true, [&v](const std::string& s) { v = std::stol(s); } };
-}
-inline cli_option value(const std::string& name, uint32_t& v)
-{
-    return { name, true, [&v](const std::string& s) { v = uint32_t(std::stoul(s)); } };
-}
-inline cli_option value(const std::string& name, float& v)
-{
-    return { name, true, [&v](const std::string& s) { v = std::stof(s); } };
-}
-inline cli_option value(const std::string& name, double& v)
-{
-    return { name, true, [&v](const std::string& s) { v = std::stod(s); } };
+    return { name, true, [&v, name](const std::string& s) { v = parse_number<T>(name, s); } };
 }
 //! An option with its own conversion of the value.
 inline cli_option custom(const std::string& name, std::function<void(const std::string&)> f)
@@ -62,12 +125,18 @@ inline cli_option flag(const std::string& name, bool& v)
     return { name, false, [&v](const std::string&) { v = true; } };
 }
 
-inline void parse_cli(int argc, char** argv, const std::vector<cli_option>& opts, void (*usage)())
+//! Parses argv[1..]; app names the program for --version.
+inline void parse_cli(
+    int argc, char** argv, const std::vector<cli_option>& opts, void (*usage)(), const char* app)
 {
     for (int i = 1; i < argc; i++) {
         const std::string a = argv[i];
         if (a == "--help" || a == "-h") {
             usage();
+            std::exit(0);
+        }
+        if (a == "--version") {
+            std::puts(version_line(app).c_str());
             std::exit(0);
         }
         const cli_option* found = nullptr;

@@ -35,6 +35,7 @@ struct options {
     //! Symbols per batch; empty: the default list scaled to each size (batch_list()).
     std::vector<size_t> batches;
     std::vector<stage_kind> stages{ stage_kind::fft, stage_kind::ifft };
+    bool verbose = false;      //!< --verbose: GNU Radio's debug log
     bool tx = false;           //!< --stages tx: the 802.11a transmitter rows (bench_tx.cc)
     bool viterbi = false;      //!< --stages viterbi: the Viterbi rows (bench_viterbi.cc)
     bool ber = false;          //!< --stages ber: Viterbi BER vs Eb/N0 (bench_ber.cc)

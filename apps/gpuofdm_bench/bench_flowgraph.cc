@@ -17,8 +17,8 @@
 #include <gnuradio/fft/fft_v.h>
 #include <gnuradio/logger.h>
 #include <gnuradio/top_block.h>
-#include <gr-gpuofdm/ofdm_fft.h>
-#include <gr-gpuofdm/ofdm_ifft.h>
+#include <gnuradio/gpuofdm/ofdm_fft.h>
+#include <gnuradio/gpuofdm/ofdm_ifft.h>
 
 #include <random>
 #include <stdexcept>

@@ -26,7 +26,7 @@
 #include <gnuradio/blocks/vector_source.h>
 #include <unistd.h>
 #include <gnuradio/top_block.h>
-#include <gr-gpuofdm/wifi_rx.h>
+#include <gnuradio/gpuofdm/wifi_rx.h>
 #endif
 
 #include <complex>

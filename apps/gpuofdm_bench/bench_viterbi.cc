@@ -24,7 +24,7 @@
 #include <gnuradio/fec/decoder.h>
 #include <gnuradio/logger.h>
 #include <gnuradio/top_block.h>
-#include <gr-gpuofdm/viterbi_decoder_fb.h>
+#include <gnuradio/gpuofdm/viterbi_decoder_fb.h>
 #endif
 
 #include <cstdio>

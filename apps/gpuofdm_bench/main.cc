@@ -8,6 +8,7 @@
 // (CPU twin, CUDA with host transfers, CUDA kernel only) and in a GNU Radio flowgraph
 // next to fft_vcc. Prints a table and writes the same rows as JSON (--json FILE).
 
+#include "../common/cli_options.h"
 #include "bench.h"
 
 #include "runtime/device.h"
@@ -21,8 +22,8 @@
 #include <stdexcept>
 #include <thread>
 
-#ifndef GPUOFDM_VERSION
-#define GPUOFDM_VERSION "unknown"
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+#include "../common/gr_log_level.h"
 #endif
 
 namespace gpuofdm_bench {
@@ -69,7 +70,11 @@ const char* usage_text =
     "  --no-flowgraph     core rows only\n"
     "  --device-only      CUDA rows only (fails when no GPU is usable)\n"
     "  --json FILE        also write the rows as JSON to FILE\n"
-    "  -h, --help         this text\n";
+    "  --verbose          GNU Radio's debug log (default: warnings and errors only)\n"
+    "  --version          the module's version\n"
+    "  -h, --help         this text\n"
+    "The last line is PASS (every row measured, exit status 0) or FAIL (exit status 1);\n"
+    "bad options exit 2.\n";
 
 struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -116,6 +121,11 @@ options parse_options(int argc, char** argv)
         if (a == "-h" || a == "--help") {
             std::cout << usage_text;
             std::exit(0);
+        } else if (a == "--version") {
+            std::cout << gpuofdm_apps::version_line("gpuofdm_bench") << "\n";
+            std::exit(0);
+        } else if (a == "--verbose") {
+            o.verbose = true;
         } else if (a == "--quick") {
             o.quick = true;
         } else if (a == "--sizes") {
@@ -234,6 +244,9 @@ int run(int argc, char** argv)
         return 2;
     }
 
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+    gpuofdm_apps::set_gr_log_level(o.verbose);
+#endif
     // Fail before the long run, not after it.
     if (!o.json_path.empty() && !std::ofstream(o.json_path)) {
         std::cerr << "gpuofdm_bench: --json: cannot open '" << o.json_path << "' for writing\n";
@@ -273,6 +286,7 @@ int run(int argc, char** argv)
 
     if (o.device_only && !cuda_usable) {
         std::cerr << "gpuofdm_bench: --device-only: " << why << "\n";
+        std::printf("FAIL: --device-only and no usable GPU (exit status 1)\n");
         return 1;
     }
 
@@ -326,13 +340,17 @@ int run(int argc, char** argv)
             std::printf("wrote %zu rows to %s\n", rows.size(), o.json_path.c_str());
         } catch (const std::exception& e) {
             std::cerr << "gpuofdm_bench: error: " << e.what() << "\n";
+            std::printf("FAIL: cannot write %s (exit status 1)\n", o.json_path.c_str());
             return 1;
         }
     }
     if (!error.empty()) {
         std::cerr << "gpuofdm_bench: error after " << rows.size() << " rows: " << error << "\n";
+        std::printf("FAIL: error after %zu rows (exit status 1)\n", rows.size());
         return 1;
     }
+    std::printf("PASS: %zu rows measured%s (exit status 0)\n", rows.size(),
+                cuda_usable ? "" : ", CPU rows only: the figures are the CPU twin's");
     return 0;
 }
 

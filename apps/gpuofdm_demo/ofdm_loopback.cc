@@ -10,15 +10,16 @@
 
 #include "../common/cli_options.h"
 #include "demo.h"
+#include "demo_util.h"
 
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/sync_block.h>
 #include <gnuradio/top_block.h>
-#include <gr-gpuofdm/device.h>
-#include <gr-gpuofdm/ofdm_fft.h>
-#include <gr-gpuofdm/ofdm_ifft.h>
+#include <gnuradio/gpuofdm/device.h>
+#include <gnuradio/gpuofdm/ofdm_fft.h>
+#include <gnuradio/gpuofdm/ofdm_ifft.h>
 
 #include <chrono>
 #include <cmath>
@@ -40,16 +41,21 @@ struct options {
     double sample_rate = 20e6;
 };
 
-void usage()
+} // namespace
+
+void ofdm_usage()
 {
-    std::puts("gpuofdm_demo --mode ofdm: random QPSK OFDM symbols through ofdm_ifft -> ofdm_fft\n"
+    std::puts("--mode ofdm: random QPSK OFDM symbols through ofdm_ifft -> ofdm_fft\n"
               "  --device S      auto (default), cpu, cuda, cuda:N\n"
               "  --fft-len N     FFT size (64)\n"
               "  --cp N          cyclic prefix (16)\n"
               "  --symbols N     symbols to send (1000000)\n"
               "  --batch N       symbols per GPU launch (0: the block's default)\n"
-              "  --rate R        air sample rate for the real-time factor (20e6)\n");
+              "  --rate R        air sample rate for the real-time factor (20e6)\n"
+              "  FAIL (exit 1) when a symbol is lost or the round-trip error is above 1e-4\n");
 }
+
+namespace {
 
 options parse(int argc, char** argv)
 {
@@ -64,9 +70,11 @@ options parse(int argc, char** argv)
                   value("--batch", o.batch),
                   value("--rate", o.sample_rate),
               },
-              usage);
+              demo_usage, "gpuofdm_demo");
     if (o.symbols < 1)
         throw std::invalid_argument("--symbols: must be at least 1");
+    if (o.fft_len < 1)
+        throw std::invalid_argument("--fft-len: must be at least 1");
     return o;
 }
 
@@ -119,6 +127,11 @@ int run_ofdm_loopback(int argc, char** argv)
         const options o = parse(argc, argv);
         namespace go = gr::gpuofdm;
 
+        // The blocks check fft_len, cp and batch (std::invalid_argument naming them).
+        const float scale = 1.0f / std::sqrt(float(o.fft_len)); // unit power on air
+        auto tx = go::ofdm_ifft::make(o.fft_len, { o.cp }, true, scale, o.batch, o.device);
+        auto rx = go::ofdm_fft::make(o.fft_len, { o.cp }, true, scale, o.batch, o.device);
+
         // 1021 random QPSK symbols (a prime, so the pattern never lines up with a batch).
         const int pattern_symbols = 1021;
         std::mt19937 rng(2026);
@@ -126,10 +139,6 @@ int run_ofdm_loopback(int argc, char** argv)
         const float a = float(M_SQRT1_2);
         for (auto& v : pattern)
             v = gr_complex(rng() & 1 ? a : -a, rng() & 1 ? a : -a);
-
-        const float scale = 1.0f / std::sqrt(float(o.fft_len)); // unit power on air
-        auto tx = go::ofdm_ifft::make(o.fft_len, { o.cp }, true, scale, o.batch, o.device);
-        auto rx = go::ofdm_fft::make(o.fft_len, { o.cp }, true, scale, o.batch, o.device);
         auto src = gr::blocks::vector_source<gr_complex>::make(pattern, true, o.fft_len);
         auto head = gr::blocks::head::make(sizeof(gr_complex) * o.fft_len, uint64_t(o.symbols));
         auto check = gnuradio::get_initial_sptr(new round_trip_check(pattern, o.fft_len));
@@ -143,11 +152,9 @@ int run_ofdm_loopback(int argc, char** argv)
         tb->connect(tx, 0, rx, 0);
         tb->connect(rx, 0, check, 0);
 
-        std::printf("gpuofdm_demo: ofdm_ifft -> ofdm_fft on %s (asked: %s), fft_len %d, CP %d, "
-                    "batch %d symbols\n",
-                    tx->device().c_str(), o.device.c_str(), o.fft_len, o.cp, tx->batch());
-        if (tx->device() == "cpu" && o.device == "auto")
-            std::printf("  no usable GPU: %s\n", go::gpu_unusable_reason(0).c_str());
+        std::printf("gpuofdm_demo: ofdm_ifft -> ofdm_fft, fft_len %d, CP %d, batch %d symbols\n",
+                    o.fft_len, o.cp, tx->batch());
+        gpuofdm_demo::print_device(tx->device(), o.device);
 
         const auto t0 = std::chrono::steady_clock::now();
         tb->run();
@@ -164,7 +171,10 @@ int run_ofdm_loopback(int argc, char** argv)
         std::printf("  round-trip max error %.3g (tolerance %.0e; QPSK amplitude %.3f)\n",
                     check->max_error(), tolerance, a);
         const bool ok = check->symbols() == uint64_t(o.symbols) && check->max_error() <= tolerance;
-        std::printf("  %s\n", ok ? "PASS" : "FAIL");
-        return ok ? 0 : 1;
+        char what[96];
+        std::snprintf(what, sizeof(what), "%llu of %ld symbols back, max error %.3g %s %.0e",
+                      static_cast<unsigned long long>(check->symbols()), o.symbols,
+                      check->max_error(), check->max_error() <= tolerance ? "<=" : ">", tolerance);
+        return gpuofdm_demo::verdict(ok, what);
     }
 }

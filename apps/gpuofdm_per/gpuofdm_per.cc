@@ -81,6 +81,7 @@ void usage()
         "  --threshold T    the synchronizer's detection threshold (its default)\n"
         "  --diagnose       also a receiver with true timing and CFO, channel estimated\n"
         "  --verbose        each lost frame on stderr, with the packet nearest it\n"
+        "  --version        the module's version\n"
         "CSV on stdout: rate,channel,snr_db,receiver,frames,ok,per (wimax: rate is the profile,\n"
         "e.g. QPSK-3/4)");
 }
@@ -104,26 +105,31 @@ options parse(int argc, char** argv)
 {
     using namespace gpuofdm_apps;
     options o;
-    parse_cli(argc, argv,
-              {
-                  value("--device", o.device),
-                  value("--standard", o.standard),
-                  custom("--profiles", [&o](const std::string& v) { o.profiles = split<int>(v); }),
-                  custom("--rates", [&o](const std::string& v) { o.rates = split<int>(v); }),
-                  custom("--channels",
-                         [&o](const std::string& v) { o.channels = split<std::string>(v); }),
-                  value("--frames", o.frames),
-                  value("--len", o.len),
-                  value("--cfo-max", o.cfo_max_hz),
-                  value("--points", o.points),
-                  value("--step", o.step_db),
-                  flag("--verbose", o.verbose),
-                  flag("--diagnose", o.diagnose),
-                  value("--threshold", o.threshold),
-                  value("--channel-taps", o.channel_taps),
-                  value("--seed", o.seed),
-              },
-              usage);
+    parse_cli(
+        argc, argv,
+        {
+            value("--device", o.device),
+            value("--standard", o.standard),
+            custom("--profiles",
+                   [&o](const std::string& v) {
+                       o.profiles = parse_number_list<int>("--profiles", v);
+                   }),
+            custom("--rates",
+                   [&o](const std::string& v) { o.rates = parse_number_list<int>("--rates", v); }),
+            custom("--channels",
+                   [&o](const std::string& v) { o.channels = split<std::string>(v); }),
+            value("--frames", o.frames),
+            value("--len", o.len),
+            value("--cfo-max", o.cfo_max_hz),
+            value("--points", o.points),
+            value("--step", o.step_db),
+            flag("--verbose", o.verbose),
+            flag("--diagnose", o.diagnose),
+            value("--threshold", o.threshold),
+            value("--channel-taps", o.channel_taps),
+            value("--seed", o.seed),
+        },
+        usage, "gpuofdm_per");
     if (o.frames < 1 || o.len < 5 || o.len > 4095 || o.points < 1 || !(o.step_db > 0))
         throw std::invalid_argument("--frames >= 1, --len 5..4095, --points >= 1, --step > 0");
     if (o.standard != "wifi" && o.standard != "wimax")

@@ -14,7 +14,7 @@
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/top_block.h>
-#include <gr-gpuofdm/device.h>
+#include <gnuradio/gpuofdm/device.h>
 #include <pmt/pmt.h>
 
 #include "test_compare.h"

@@ -11,13 +11,13 @@
 
 #include "block_test_util.h"
 
-#include <gr-gpuofdm/conv_encoder_bb.h>
-#include <gr-gpuofdm/interleaver_bb.h>
-#include <gr-gpuofdm/interleaver_ff.h>
-#include <gr-gpuofdm/rs_decoder_bb.h>
-#include <gr-gpuofdm/rs_encoder_bb.h>
-#include <gr-gpuofdm/scrambler_bb.h>
-#include <gr-gpuofdm/viterbi_decoder_fb.h>
+#include <gnuradio/gpuofdm/conv_encoder_bb.h>
+#include <gnuradio/gpuofdm/interleaver_bb.h>
+#include <gnuradio/gpuofdm/interleaver_ff.h>
+#include <gnuradio/gpuofdm/rs_decoder_bb.h>
+#include <gnuradio/gpuofdm/rs_encoder_bb.h>
+#include <gnuradio/gpuofdm/scrambler_bb.h>
+#include <gnuradio/gpuofdm/viterbi_decoder_fb.h>
 
 #include <tuple>
 

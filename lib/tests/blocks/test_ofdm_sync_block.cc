@@ -12,8 +12,8 @@
 
 #include "block_test_util.h"
 
-#include <gr-gpuofdm/ofdm_sync_cc.h>
-#include <gr-gpuofdm/wifi_tx.h>
+#include <gnuradio/gpuofdm/ofdm_sync_cc.h>
+#include <gnuradio/gpuofdm/wifi_tx.h>
 
 #include <stdexcept>
 

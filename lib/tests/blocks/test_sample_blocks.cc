@@ -11,12 +11,12 @@
 
 #include "block_test_util.h"
 
-#include <gr-gpuofdm/demapper_cf.h>
-#include <gr-gpuofdm/mapper_bc.h>
-#include <gr-gpuofdm/ofdm_fft.h>
-#include <gr-gpuofdm/ofdm_ifft.h>
-#include <gr-gpuofdm/wifi_tx.h>
-#include <gr-gpuofdm/wimax_tx.h>
+#include <gnuradio/gpuofdm/demapper_cf.h>
+#include <gnuradio/gpuofdm/mapper_bc.h>
+#include <gnuradio/gpuofdm/ofdm_fft.h>
+#include <gnuradio/gpuofdm/ofdm_ifft.h>
+#include <gnuradio/gpuofdm/wifi_tx.h>
+#include <gnuradio/gpuofdm/wimax_tx.h>
 
 #include <map>
 

@@ -12,8 +12,8 @@
 
 #include "block_test_util.h"
 
-#include <gr-gpuofdm/wifi_rx.h>
-#include <gr-gpuofdm/wifi_tx.h>
+#include <gnuradio/gpuofdm/wifi_rx.h>
+#include <gnuradio/gpuofdm/wifi_tx.h>
 
 #include <cstdio>
 #include <fstream>

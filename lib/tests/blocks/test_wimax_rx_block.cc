@@ -12,8 +12,8 @@
 
 #include "block_test_util.h"
 
-#include <gr-gpuofdm/wimax_rx.h>
-#include <gr-gpuofdm/wimax_tx.h>
+#include <gnuradio/gpuofdm/wimax_rx.h>
+#include <gnuradio/gpuofdm/wimax_tx.h>
 
 #include <stdexcept>
 

@@ -6,7 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/conv_encoder_bb.h>
+#include <gnuradio/gpuofdm/conv_encoder_bb.h>
 
 namespace py = pybind11;
 

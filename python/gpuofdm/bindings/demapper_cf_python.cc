@@ -6,7 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/demapper_cf.h>
+#include <gnuradio/gpuofdm/demapper_cf.h>
 
 namespace py = pybind11;
 

@@ -5,7 +5,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include <gr-gpuofdm/device.h>
+#include <gnuradio/gpuofdm/device.h>
 
 namespace py = pybind11;
 

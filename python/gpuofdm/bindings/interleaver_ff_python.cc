@@ -6,7 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/interleaver_ff.h>
+#include <gnuradio/gpuofdm/interleaver_ff.h>
 
 namespace py = pybind11;
 

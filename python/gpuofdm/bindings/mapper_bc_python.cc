@@ -7,7 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/mapper_bc.h>
+#include <gnuradio/gpuofdm/mapper_bc.h>
 
 namespace py = pybind11;
 

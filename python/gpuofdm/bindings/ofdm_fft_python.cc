@@ -6,7 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/ofdm_fft.h>
+#include <gnuradio/gpuofdm/ofdm_fft.h>
 
 namespace py = pybind11;
 

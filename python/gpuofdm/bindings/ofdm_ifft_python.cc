@@ -6,7 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/ofdm_ifft.h>
+#include <gnuradio/gpuofdm/ofdm_ifft.h>
 
 namespace py = pybind11;
 

@@ -6,7 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/ofdm_sync_cc.h>
+#include <gnuradio/gpuofdm/ofdm_sync_cc.h>
 
 namespace py = pybind11;
 

@@ -5,8 +5,8 @@
 
 #include <pybind11/pybind11.h>
 
-#include <gr-gpuofdm/rs_decoder_bb.h>
-#include <gr-gpuofdm/rs_encoder_bb.h>
+#include <gnuradio/gpuofdm/rs_decoder_bb.h>
+#include <gnuradio/gpuofdm/rs_encoder_bb.h>
 
 namespace py = pybind11;
 

@@ -6,7 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/viterbi_decoder_fb.h>
+#include <gnuradio/gpuofdm/viterbi_decoder_fb.h>
 
 namespace py = pybind11;
 

@@ -6,7 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/wifi_rx.h>
+#include <gnuradio/gpuofdm/wifi_rx.h>
 
 namespace py = pybind11;
 

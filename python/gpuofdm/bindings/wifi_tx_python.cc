@@ -6,7 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/wifi_tx.h>
+#include <gnuradio/gpuofdm/wifi_tx.h>
 
 namespace py = pybind11;
 

@@ -6,7 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <gr-gpuofdm/wimax_rx.h>
+#include <gnuradio/gpuofdm/wimax_rx.h>
 
 namespace py = pybind11;
 

@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_INTERLEAVER_FF_H
 
 #include <gnuradio/sync_block.h>
-#include <gr-gpuofdm/api.h>
+#include <gnuradio/gpuofdm/api.h>
 
 #include <string>
 #include <vector>

@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_OFDM_SYNC_CC_H
 
 #include <gnuradio/block.h>
-#include <gr-gpuofdm/api.h>
+#include <gnuradio/gpuofdm/api.h>
 
 #include <cstdint>
 #include <string>

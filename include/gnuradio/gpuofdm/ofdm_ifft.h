@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_OFDM_IFFT_H
 
 #include <gnuradio/block.h>
-#include <gr-gpuofdm/api.h>
+#include <gnuradio/gpuofdm/api.h>
 
 #include <string>
 #include <vector>

@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_WIMAX_RX_H
 
 #include <gnuradio/sync_block.h>
-#include <gr-gpuofdm/api.h>
+#include <gnuradio/gpuofdm/api.h>
 
 #include <cstdint>
 #include <string>

@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_DEMAPPER_CF_H
 
 #include <gnuradio/sync_interpolator.h>
-#include <gr-gpuofdm/api.h>
+#include <gnuradio/gpuofdm/api.h>
 
 #include <string>
 

@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_CONV_ENCODER_BB_H
 
 #include <gnuradio/tagged_stream_block.h>
-#include <gr-gpuofdm/api.h>
+#include <gnuradio/gpuofdm/api.h>
 
 #include <string>
 

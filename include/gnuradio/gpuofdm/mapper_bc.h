@@ -8,7 +8,7 @@
 #define INCLUDED_GPUOFDM_MAPPER_BC_H
 
 #include <gnuradio/sync_decimator.h>
-#include <gr-gpuofdm/api.h>
+#include <gnuradio/gpuofdm/api.h>
 
 #include <string>
 #include <vector>

@@ -7,7 +7,7 @@
 #ifndef INCLUDED_GPUOFDM_DEVICE_H
 #define INCLUDED_GPUOFDM_DEVICE_H
 
-#include <gr-gpuofdm/api.h>
+#include <gnuradio/gpuofdm/api.h>
 
 #include <string>
 
