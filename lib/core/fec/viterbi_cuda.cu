@@ -149,13 +149,20 @@ __device__ __forceinline__ fast_word<G> fast_step(float (&m)[64 / G],
         }
     }
     // Sign bits packed first register first: the decision of register L is bit S - 1 - L.
+    // Four short funnel-shift chains, not one long one: a warp issues in order, and one
+    // dependent chain of S shifts would stall it.
     uint32_t w0 = 0, w1 = 0;
 #pragma unroll
-    for (unsigned L = 0; L < S && L < 32; L++)
-        w0 = __funnelshift_l(__float_as_uint(diff[L]), w0, 1);
+    for (unsigned c = 0; c < S / 4; c++) {
+        uint32_t part = 0;
 #pragma unroll
-    for (unsigned L = 32; L < S; L++)
-        w1 = __funnelshift_l(__float_as_uint(diff[L]), w1, 1);
+        for (unsigned j = 0; j < 4; j++)
+            part = __funnelshift_l(__float_as_uint(diff[4 * c + j]), part, 1);
+        if (4 * c < 32)
+            w0 |= part << ((S < 32 ? S : 32) - 4 - 4 * c);
+        else
+            w1 |= part << (S - 4 - 4 * c);
+    }
     // The new metric of state 0 (position 0: thread 0, register 0) renormalises the next step.
     if constexpr (G == 1)
         norm = m[0];
@@ -419,6 +426,10 @@ public:
     {
         // The fast kernel for each thread count whose decisions fit in shared memory.
         const size_t dec_steps = d_params.chunk_len + d_params.traceback;
+        int sms = 1;
+        GPUOFDM_CUDA_CHECK(
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d_device.cuda_index));
+        d_sm_count = unsigned(std::max(sms, 1));
         // The limit is the kernel's, shared by every decoder: set the same bound each time.
         for (unsigned g : { 1u, 2u, 4u, 8u }) {
             const fast_kernel_fn fn = fast_kernel_for(d_params.poly0, d_params.poly1, g);
@@ -571,11 +582,9 @@ private:
     void launch(const float* llr, const viterbi_job& job, uint64_t n_chunks)
     {
         const uint64_t total = job.n_segments * n_chunks;
-        // Shared memory bounds the chunks resident per SM whatever the thread count, so
-        // more threads per chunk means more warps to hide latency: four where they fit.
         unsigned g = d_params.cuda_threads_per_chunk;
         if (g == 0)
-            g = d_fast[4] ? 4u : d_fast[2] ? 2u : 1u;
+            g = auto_threads_per_chunk(total);
         if (const fast_kernel_fn fn = d_fast[g]) {
             const unsigned per_block = fast_block_threads / g;
             const unsigned blocks = unsigned((total + per_block - 1) / per_block);
@@ -592,7 +601,23 @@ private:
         GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
     }
 
+    /*!
+     * The thread count for \p chunks chunks: each step costs a thread fewer instructions
+     * with more threads, but the exchanges add some. Measured on an H100 (gpuofdm_bench
+     * --stages viterbi, 256-step chunks): eight threads are fastest up to about 32 chunks
+     * an SM (2^20 steps), four above.
+     */
+    unsigned auto_threads_per_chunk(uint64_t chunks) const
+    {
+        const bool few = chunks <= 48 * uint64_t(d_sm_count);
+        for (unsigned g : { few ? 8u : 4u, 4u, 2u, 1u })
+            if (d_fast[g])
+                return g;
+        return 1;
+    }
+
     device_spec d_device;
+    unsigned d_sm_count = 1;
     fast_kernel_fn d_fast[9] = {}; //!< by threads per chunk (1, 2, 4, 8); null: not usable
     size_t d_dec_words;            //!< decision words per chunk: two per step of L_d + L_t
     cuda_context_ptr d_ctx;        //!< made current before the buffers are allocated
