@@ -602,10 +602,11 @@ private:
     }
 
     /*!
-     * The thread count for \p chunks chunks: each step costs a thread fewer instructions
-     * with more threads, but the exchanges add some. Measured on an H100 (gpuofdm_bench
-     * --stages viterbi, 256-step chunks): eight threads are fastest up to about 32 chunks
-     * an SM (2^20 steps), four above.
+     * The thread count for \p chunks chunks: more threads finish a chunk sooner (fewer
+     * instructions each), fewer spend fewer instructions in all (exchanges). Measured on an
+     * H100 (gpuofdm_bench --stages viterbi, 256-step chunks, kernel only): four and eight
+     * both 16 Gbit/s at 2^20 steps (31 chunks an SM), four 24 against 19 at 2^22. Smaller
+     * launches are bound by one chunk's latency, which eight threads cut.
      */
     unsigned auto_threads_per_chunk(uint64_t chunks) const
     {
