@@ -188,12 +188,8 @@ __device__ __forceinline__ void store_decisions(uint64_t* slot, unsigned tau, fa
 }
 
 template <unsigned G, unsigned P0, unsigned P1>
-__global__ void __launch_bounds__(fast_block_threads)
-    viterbi_fast_kernel(const float* __restrict__ llr,
-                        viterbi_job job,
-                        uint64_t n_chunks,
-                        unsigned dec_steps,
-                        uint8_t* __restrict__ out)
+__global__ void __launch_bounds__(fast_block_threads) viterbi_fast_kernel(
+    const float* __restrict__ llr, viterbi_job job, uint64_t n_chunks, uint8_t* __restrict__ out)
 {
     constexpr unsigned LB = local_bits<G>;
     constexpr unsigned S = 64 / G;
@@ -312,7 +308,7 @@ __global__ void __launch_bounds__(fast_block_threads)
     }
 }
 
-using fast_kernel_fn = void (*)(const float*, viterbi_job, uint64_t, unsigned, uint8_t*);
+using fast_kernel_fn = void (*)(const float*, viterbi_job, uint64_t, uint8_t*);
 
 template <unsigned P0, unsigned P1>
 fast_kernel_fn fast_kernel_with(unsigned threads_per_chunk)
@@ -590,7 +586,7 @@ private:
             const unsigned blocks = unsigned((total + per_block - 1) / per_block);
             fn<<<blocks, fast_block_threads,
                  fast_smem_bytes(g, d_params.chunk_len + d_params.traceback), d_ctx->stream()>>>(
-                llr, job, n_chunks, unsigned(d_params.chunk_len + d_params.traceback), d_out.get());
+                llr, job, n_chunks, d_out.get());
             GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_fast_kernel);
             return;
         }
