@@ -5,8 +5,10 @@
  */
 
 // Viterbi rows (--stages viterbi): K = 7 rate 1/2 soft decoding, decoded Mbit/s.
-// Core level: the CPU twin (1 thread and every core) and CUDA with host transfers (decode_frames), the CUDA kernel
-// alone on device-resident LLRs (device_decode_frames), and, where GNU Radio is built,
+// Core level: the CPU twin (1 thread and every core), CUDA with host transfers (decode_frames;
+// from pageable memory, and from page-locked memory as a GNU Radio block pins its buffers),
+// the CUDA kernel alone on device-resident LLRs (device_decode_frames; also with 2, 4 and 8
+// threads per chunk from 2^20 steps on), and, where GNU Radio is built,
 // GNU Radio's own fec::cc_decoder object (generic_work, one frame a call). Flowgraph
 // level: vector_source -> head -> decoder -> null_sink for viterbi_decoder_fb (CUDA, CPU)
 // and gr::fec::decoder around a cc_decoder (1 thread). Ratios: Mbit/s / cc_decoder's.
@@ -59,8 +61,10 @@ void print_header(bool core_level)
             "\nViterbi K=7 rate 1/2 soft (--stages viterbi), core level. Mbit/s = decoded bits\n"
             "per second; batch = trellis steps per call (one terminated frame). cuda+pcie =\n"
             "decode_frames() with H2D/D2H; cuda kernel = device_decode_frames() on resident\n"
-            "LLRs (+ sync). fec.cc_decoder = GNU Radio's object, generic_work() on 2048-bit\n"
-            "frames (VOLK kernel, 1 thread). ratio = Mbit/s / fec.cc_decoder's Mbit/s.\n",
+            "LLRs (+ sync), Nt/chunk = N threads per chunk instead of the automatic choice;\n"
+            "pinned = from page-locked host memory. fec.cc_decoder = GNU Radio's object,\n"
+            "generic_work() on 2048-bit frames (VOLK kernel, 1 thread). ratio = Mbit/s /\n"
+            "fec.cc_decoder's Mbit/s. Chunks of 256 steps, warm-up and traceback 64.\n",
             stdout);
     else
         std::fputs("\nViterbi, flowgraph level (vector_source -> head -> decoder -> null_sink,\n"
@@ -68,8 +72,8 @@ void print_header(bool core_level)
                    "LLRs); fec.decoder = gr::fec::decoder(cc_decoder 2048 CC_STREAMING), uchar\n"
                    "soft input, 1 thread. ratio = Mbit/s / fec.decoder's.\n",
                    stdout);
-    std::printf("%-9s %-9s %-15s %-7s %-13s %8s %10s %9s %7s\n", "level", "stage", "impl", "device",
-                "config", "batch", "Mbit/s", "ms/batch", "ratio");
+    std::printf("%-9s %-9s %-18s %-7s %-13s %8s %10s %7s %9s %7s\n", "level", "stage", "impl",
+                "device", "config", "batch", "Mbit/s", "Gbit/s", "ms/batch", "ratio");
     std::fflush(stdout);
 }
 
@@ -77,10 +81,11 @@ void emit(std::vector<row>& rows, row r, double ref)
 {
     r.ratio = r.mbit_s / ref;
     rows.push_back(r);
-    std::printf("%-9s %-9s %-15s %-7s %-13s %8s %10s %9s %7s\n", r.level.c_str(), r.stage.c_str(),
-                r.impl.c_str(), r.device.c_str(), r.config.c_str(),
+    std::printf("%-9s %-9s %-18s %-7s %-13s %8s %10s %7s %9s %7s\n", r.level.c_str(),
+                r.stage.c_str(), r.impl.c_str(), r.device.c_str(), r.config.c_str(),
                 r.batch ? std::to_string(r.batch).c_str() : "-",
                 std::isfinite(r.mbit_s) ? std::to_string(r.mbit_s).substr(0, 9).c_str() : "-",
+                std::isfinite(r.mbit_s) ? std::to_string(r.mbit_s / 1e3).substr(0, 6).c_str() : "-",
                 std::isfinite(r.ms_per_batch) ? std::to_string(r.ms_per_batch).substr(0, 8).c_str()
                                               : "-",
                 std::isfinite(r.ratio) ? std::to_string(r.ratio).substr(0, 6).c_str() : "-");
@@ -210,7 +215,8 @@ void run_viterbi(const options& o,
 {
     const std::vector<size_t> batches =
         o.quick ? std::vector<size_t>{ size_t(1) << 14, size_t(1) << 17 }
-                : std::vector<size_t>{ size_t(1) << 14, size_t(1) << 17, size_t(1) << 20 };
+                : std::vector<size_t>{ size_t(1) << 14, size_t(1) << 17, size_t(1) << 20,
+                                       size_t(1) << 22 };
     const auto llr = random_llrs(2 * batches.back());
     std::vector<uint8_t> out(batches.back());
     double ref = not_applicable;
@@ -250,10 +256,36 @@ void run_viterbi(const options& o,
             row r = core_row("cuda+pcie", o.device, b, t, b);
             r.gbps = double(t.iterations) * double(b) * (2 * sizeof(float) + 1) / t.seconds / 1e9;
             emit(rows, r, ref);
+            // The same from page-locked memory, straight over PCIe both ways.
+            if (dec->pin_host_range(llr.data(), 2 * b * sizeof(float)) &&
+                dec->pin_host_range(out.data(), b)) {
+                const timing tp = time_repeated(
+                    [&] { dec->decode_frames(llr.data(), 2 * b, b, out.data()); }, o.core_seconds);
+                row rp = core_row("cuda+pcie pinned", o.device, b, tp, b);
+                rp.gbps =
+                    double(tp.iterations) * double(b) * (2 * sizeof(float) + 1) / tp.seconds / 1e9;
+                emit(rows, rp, ref);
+            } else {
+                notes.push_back("viterbi: page-locking refused, no pinned row at batch " +
+                                std::to_string(b));
+            }
+            dec->unpin_host_ranges();
             dec->device_load(llr.data(), 2 * b);
             const timing k =
                 time_repeated([&] { dec->device_decode_frames(b, 1); }, o.core_seconds);
             emit(rows, core_row("cuda kernel", o.device, b, k, b), ref);
+            for (unsigned g : { 2u, 4u, 8u }) {
+                if (b < (size_t(1) << 20))
+                    break;
+                core::viterbi_params pg = p;
+                pg.cuda_threads_per_chunk = g;
+                auto dg = core::make_viterbi_decoder(pg, core::resolve_device(o.device));
+                dg->device_load(llr.data(), 2 * b);
+                const timing kg =
+                    time_repeated([&] { dg->device_decode_frames(b, 1); }, o.core_seconds);
+                const std::string impl = "cuda kernel " + std::to_string(g) + "t/chunk";
+                emit(rows, core_row(impl.c_str(), o.device, b, kg, b), ref);
+            }
         }
     }
     if (!cuda_usable)

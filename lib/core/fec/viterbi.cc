@@ -46,6 +46,9 @@ void viterbi_params::validate() const
     // One launch must hold at least one chunk with both overlaps.
     check_range("max_steps", max_steps, chunk_len + warmup + traceback, size_t(1) << 30);
     check_range("cpu_threads", cpu_threads, 0, 1024);
+    if (cuda_threads_per_chunk > 8 || (cuda_threads_per_chunk & (cuda_threads_per_chunk - 1)) != 0)
+        throw std::invalid_argument("cuda_threads_per_chunk: must be 0 (auto), 1, 2, 4 or 8, got " +
+                                    std::to_string(cuda_threads_per_chunk));
 }
 
 viterbi_params viterbi_params::for_protocol(const std::string& protocol, const std::string& rate)

@@ -37,6 +37,9 @@ struct viterbi_params {
     //! CPU twin: threads decoding chunks in parallel, 0 = hardware_concurrency(), 1 .. 1024
     //! (capped at hardware_concurrency()); the result does not depend on it. CUDA ignores it.
     unsigned cpu_threads = 1;
+    //! CUDA: threads that share one chunk's 64 states (1, 2, 4 or 8), 0 = chosen by the
+    //! number of chunks a launch holds; the result does not depend on it. The CPU ignores it.
+    unsigned cuda_threads_per_chunk = 0;
 
     //! Throws std::invalid_argument naming the first bad field.
     void validate() const;
@@ -77,8 +80,9 @@ struct viterbi_stream_state {
  * Each chunk runs its forward pass from \p warmup steps before it (all-equal metrics, or
  * state 0 at the start of a frame or stream) to \p traceback steps after it, then traces
  * back from the best state (state 0 at the end of a terminated frame) and keeps its own
- * bits. Chunks are independent, so the GPU decodes all of them at once (one warp per chunk,
- * two states per lane), and the result does not depend on how a stream is cut into calls.
+ * bits. Chunks are independent, so the GPU decodes all of them at once (one to eight
+ * threads per chunk, metrics in registers, decisions and traceback in shared memory), and
+ * the result does not depend on how a stream is cut into calls.
  * Output: one bit (0/1 byte) per trellis step, tail steps included.
  */
 class viterbi_decoder

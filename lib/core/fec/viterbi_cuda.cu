@@ -4,9 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// CUDA Viterbi decoder: one warp per chunk, two states per lane, metrics in shared memory
-// (double-buffered), decisions as two ballots a step, traceback by lane 0. All arithmetic
-// comes from viterbi_common.h, as in the CPU twin.
+// CUDA Viterbi decoder. The 802.11a and 802.16 generator pairs run the fast kernel below;
+// other generators, and chunks whose decisions do not fit in shared memory, run the
+// general kernel (one warp per chunk, arithmetic from viterbi_common.h). Both make the CPU
+// twin's decisions.
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
@@ -17,10 +18,322 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace gr::gpuofdm::core {
 
 namespace {
+
+// The fast kernel: G = 1, 2 or 4 threads per chunk, each holding 64 / G metrics in registers.
+// Metrics are kept "in place" (the shuffle-exchange trellis): before the step of phase
+// phi = (t - fwd_begin) mod 6, register position R (6 bits; thread = the top log2 G bits,
+// register = the rest) holds state rotr6(R, phi), so a step is a butterfly between the
+// positions that differ in bit phi, and the new states land where their predecessors were.
+// Steps on a register bit need no communication; the log2 G steps on a thread bit exchange
+// the metrics with one shuffle each. The branch codes of a position are compile-time
+// constants for thread 0 (the polynomials are template arguments); a thread's own position
+// bits flip them the same way for all its states, which turns into a swap and negation of
+// the two branch metrics l0 + l1, l0 - l1 once per step. The floating-point operations per
+// state are those of viterbi_acs() (previous metric minus the renormalisation, plus
+// (+-l0) + (+-l1), m1 > m0 picks d = 1), so the decisions are the CPU twin's.
+
+constexpr unsigned fast_block_threads = 64;
+//! Shared memory one block may use for decisions (the opt-in limit of sm_90 is 227 KiB).
+constexpr size_t fast_smem_limit = 200u * 1024u;
+
+__host__ __device__ constexpr unsigned rotr6(unsigned x, unsigned r)
+{
+    return ((x >> r) | (x << (6u - r))) & 63u;
+}
+
+__host__ __device__ constexpr unsigned rotl6(unsigned x, unsigned r)
+{
+    return ((x << r) | (x >> (6u - r))) & 63u;
+}
+
+__host__ __device__ constexpr unsigned parity7(unsigned x)
+{
+    x &= 0x7fu;
+    x ^= x >> 4;
+    x ^= x >> 2;
+    x ^= x >> 1;
+    return x & 1u;
+}
+
+//! The two coded bits of encoder window w (bit 0: poly0, bit 1: poly1), as viterbi_branch().
+template <unsigned P0, unsigned P1>
+__host__ __device__ constexpr unsigned code_of(unsigned w)
+{
+    return parity7(w & P0) | (parity7(w & P1) << 1);
+}
+
+/*!
+ * x plus the branch metric of code c, where a = the metric of code 0 and b = that of code 2
+ * for this thread and step: code 1 (first bit flipped) is -b, code 3 is -a, exactly as
+ * (+-l0) + (+-l1) (IEEE addition is symmetric under negation).
+ */
+__device__ __forceinline__ float add_branch(unsigned c, float x, float a, float b)
+{
+    return c == 0 ? x + a : c == 1 ? x - b : c == 2 ? x + b : x - a;
+}
+
+//! Register bits of a position with G threads per chunk: 6 - log2 G.
+template <unsigned G>
+constexpr unsigned local_bits = G == 1   ? 6
+                                : G == 2 ? 5
+                                : G == 4 ? 4
+                                         : 3;
+
+template <unsigned G>
+using fast_word = typename std::conditional<G == 1, uint64_t, uint32_t>::type;
+
+/*!
+ * One trellis step of phase PHI on this thread's 64 / G metrics m; returns its decisions
+ * (bit 64 / G - 1 - L = the decision into the state at register L). flips: bits 2 phi, 2 phi + 1 = how
+ * this thread's position bits flip the codes of poly0 and poly1 at phase phi.
+ */
+template <unsigned G, unsigned P0, unsigned P1, unsigned PHI>
+__device__ __forceinline__ fast_word<G> fast_step(float (&m)[64 / G],
+                                                  float l0,
+                                                  float l1,
+                                                  float& norm,
+                                                  unsigned flips,
+                                                  unsigned tau,
+                                                  unsigned gmask)
+{
+    constexpr unsigned LB = local_bits<G>;
+    constexpr unsigned S = 64 / G;
+    const float A = l0 + l1; // code 0: (+l0) + (+l1)
+    const float B = l0 - l1; // code 2: (+l0) + (-l1)
+    const unsigned f0 = (flips >> (2 * PHI)) & 1u;
+    const unsigned f1 = (flips >> (2 * PHI + 1)) & 1u;
+    const float X = f0 != f1 ? B : A;
+    const float Y = f0 != f1 ? A : B;
+    const float a = f0 ? -X : X; // this thread's metric of compile-time code 0
+    const float b = f0 ? -Y : Y; // ... and of code 2
+    // The decision into the state at register L is m1 > m0, the sign of m0 - m1: metrics
+    // are never -0 (x - x and x + -x are +0), so a tie gives +0 and d = 0, as the CPU's
+    // compare. The new metric is the larger candidate, whichever one a tie picks.
+    float diff[S];
+    if constexpr (PHI < LB) {
+#pragma unroll
+        for (unsigned L0 = 0; L0 < S; L0++) {
+            if (L0 & (1u << PHI))
+                continue;
+            const unsigned L1 = L0 | (1u << PHI);
+            const float x0 = m[L0] - norm;
+            const float x1 = m[L1] - norm;
+            // New state with input bit 0 at L0, with 1 at L1; predecessor d at Ld.
+            const float m00 = add_branch(code_of<P0, P1>(rotr6(L0, PHI)), x0, a, b);
+            const float m01 = add_branch(code_of<P0, P1>(rotr6(L1, PHI)), x1, a, b);
+            const float m10 = add_branch(code_of<P0, P1>(64u | rotr6(L0, PHI)), x0, a, b);
+            const float m11 = add_branch(code_of<P0, P1>(64u | rotr6(L1, PHI)), x1, a, b);
+            diff[L0] = __fsub_rn(m00, m01);
+            diff[L1] = __fsub_rn(m10, m11);
+            m[L0] = fmaxf(m00, m01);
+            m[L1] = fmaxf(m10, m11);
+        }
+    } else {
+        // The partner thread holds the positions that differ in bit PHI; this thread's bit
+        // PHI is the input bit of its new states and the decision of its own predecessor,
+        // so m0 is the partner's candidate where it is 1: -own - -partner = partner - own.
+        const float sign = (tau >> (PHI - LB)) & 1u ? -1.0f : 1.0f;
+#pragma unroll
+        for (unsigned L = 0; L < S; L++) {
+            const float xo = m[L] - norm;
+            const float xp = __shfl_xor_sync(gmask, m[L], 1u << (PHI - LB)) - norm;
+            const float co = add_branch(code_of<P0, P1>(rotr6(L, PHI)), xo, a, b);
+            const float cp = add_branch(code_of<P0, P1>(rotr6(L, PHI) ^ 1u), xp, a, b);
+            diff[L] = __fsub_rn(__fmul_rn(sign, co), __fmul_rn(sign, cp));
+            m[L] = fmaxf(co, cp);
+        }
+    }
+    // Sign bits packed first register first: the decision of register L is bit S - 1 - L.
+    // Four short funnel-shift chains, not one long one: a warp issues in order, and one
+    // dependent chain of S shifts would stall it.
+    uint32_t w0 = 0, w1 = 0;
+#pragma unroll
+    for (unsigned c = 0; c < S / 4; c++) {
+        uint32_t part = 0;
+#pragma unroll
+        for (unsigned j = 0; j < 4; j++)
+            part = __funnelshift_l(__float_as_uint(diff[4 * c + j]), part, 1);
+        if (4 * c < 32)
+            w0 |= part << ((S < 32 ? S : 32) - 4 - 4 * c);
+        else
+            w1 |= part << (S - 4 - 4 * c);
+    }
+    // The new metric of state 0 (position 0: thread 0, register 0) renormalises the next step.
+    if constexpr (G == 1)
+        norm = m[0];
+    else
+        norm = __shfl_sync(gmask, m[0], 0, G);
+    if constexpr (G == 1)
+        return (uint64_t(w0) << 32) | w1;
+    else
+        return w0;
+}
+
+template <unsigned G>
+__device__ __forceinline__ void store_decisions(uint64_t* slot, unsigned tau, fast_word<G> w)
+{
+    if constexpr (G == 1)
+        *slot = w;
+    else if constexpr (G == 2)
+        reinterpret_cast<uint32_t*>(slot)[tau] = w;
+    else if constexpr (G == 4)
+        reinterpret_cast<uint16_t*>(slot)[tau] = uint16_t(w);
+    else
+        reinterpret_cast<uint8_t*>(slot)[tau] = uint8_t(w);
+}
+
+template <unsigned G, unsigned P0, unsigned P1>
+__global__ void __launch_bounds__(fast_block_threads) viterbi_fast_kernel(
+    const float* __restrict__ llr, viterbi_job job, uint64_t n_chunks, uint8_t* __restrict__ out)
+{
+    constexpr unsigned LB = local_bits<G>;
+    constexpr unsigned S = 64 / G;
+    constexpr unsigned cpb = fast_block_threads / G; // chunks per block
+    extern __shared__ uint64_t dec_s[];              // [step from out_begin][chunk of the block]
+    const unsigned tau = threadIdx.x % G;
+    const unsigned cib = threadIdx.x / G;
+    const uint64_t chunk = uint64_t(blockIdx.x) * cpb + cib;
+    if (chunk >= job.n_segments * n_chunks)
+        return; // the threads of a chunk leave together
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned gmask = G == 1 ? 1u << lane : ((1u << G) - 1u) << (lane & ~(G - 1u));
+    const uint64_t seg = chunk / n_chunks;
+    const viterbi_chunk k = viterbi_chunk_at(job, chunk % n_chunks);
+    const unsigned ownerpos = tau << LB;
+
+    unsigned flips = 0;
+#pragma unroll
+    for (unsigned phi = 0; phi < 6; phi++) {
+        const unsigned rt = (phi >= LB ? ((ownerpos >> phi) & 1u) << 6 : 0u) | rotr6(ownerpos, phi);
+        flips |= code_of<P0, P1>(rt) << (2 * phi);
+    }
+    float m[S];
+#pragma unroll
+    for (unsigned L = 0; L < S; L++)
+        m[L] = k.known_start && (ownerpos | L) != 0 ? viterbi_unreached : 0.0f;
+    float norm = 0.0f;
+
+    const float* lp = llr + 2 * (seg * job.seg_steps + (k.fwd_begin - job.base));
+    uint64_t* slot = dec_s + cib;
+    const uint64_t n = k.fwd_end - k.fwd_begin;
+    uint64_t t = k.fwd_begin;
+    // Step t's decisions go to slot (t - out_begin) * cpb; the warm-up keeps none.
+    const auto keep = [&](fast_word<G> w) {
+        if (t >= k.out_begin)
+            store_decisions<G>(slot + (t - k.out_begin) * cpb, tau, w);
+        t++;
+    };
+    // The LLRs of the next six steps load while these run (one warp per SM partition has
+    // nothing else to hide the latency with).
+    float next[12];
+    const uint64_t blocks = n / 6;
+    if (blocks > 0) {
+#pragma unroll
+        for (unsigned j = 0; j < 12; j++)
+            next[j] = __ldg(lp + j);
+    }
+    for (uint64_t i = blocks; i > 0; i--) {
+        float l[12];
+#pragma unroll
+        for (unsigned j = 0; j < 12; j++)
+            l[j] = next[j];
+        lp += 12;
+        if (i > 1) {
+#pragma unroll
+            for (unsigned j = 0; j < 12; j++)
+                next[j] = __ldg(lp + j);
+        }
+        keep(fast_step<G, P0, P1, 0>(m, l[0], l[1], norm, flips, tau, gmask));
+        keep(fast_step<G, P0, P1, 1>(m, l[2], l[3], norm, flips, tau, gmask));
+        keep(fast_step<G, P0, P1, 2>(m, l[4], l[5], norm, flips, tau, gmask));
+        keep(fast_step<G, P0, P1, 3>(m, l[6], l[7], norm, flips, tau, gmask));
+        keep(fast_step<G, P0, P1, 4>(m, l[8], l[9], norm, flips, tau, gmask));
+        keep(fast_step<G, P0, P1, 5>(m, l[10], l[11], norm, flips, tau, gmask));
+    }
+    const unsigned rem = unsigned(n % 6);
+    if (rem > 0)
+        keep(fast_step<G, P0, P1, 0>(m, __ldg(lp), __ldg(lp + 1), norm, flips, tau, gmask));
+    if (rem > 1)
+        keep(fast_step<G, P0, P1, 1>(m, __ldg(lp + 2), __ldg(lp + 3), norm, flips, tau, gmask));
+    if (rem > 2)
+        keep(fast_step<G, P0, P1, 2>(m, __ldg(lp + 4), __ldg(lp + 5), norm, flips, tau, gmask));
+    if (rem > 3)
+        keep(fast_step<G, P0, P1, 3>(m, __ldg(lp + 6), __ldg(lp + 7), norm, flips, tau, gmask));
+    if (rem > 4)
+        keep(fast_step<G, P0, P1, 4>(m, __ldg(lp + 8), __ldg(lp + 9), norm, flips, tau, gmask));
+
+    // Best state: the largest renormalised metric, the lowest state among equals (as the
+    // CPU scan); position R now holds state rotr6(R, rem).
+    float bv = m[0] - norm;
+    unsigned bs = rotr6(ownerpos, rem);
+#pragma unroll
+    for (unsigned L = 1; L < S; L++) {
+        const float v = m[L] - norm;
+        const unsigned s = rotr6(ownerpos | L, rem);
+        if (v > bv || (v == bv && s < bs)) {
+            bv = v;
+            bs = s;
+        }
+    }
+#pragma unroll
+    for (unsigned off = 1; off < G; off <<= 1) {
+        const float ov = __shfl_xor_sync(gmask, bv, off);
+        const unsigned os = __shfl_xor_sync(gmask, bs, off);
+        if (ov > bv || (ov == bv && os < bs)) {
+            bv = ov;
+            bs = os;
+        }
+    }
+    if constexpr (G > 1)
+        __syncwarp(gmask); // every thread's decisions are in shared memory
+    if (tau != 0)
+        return;
+    // Traceback in positions: after step s (phase r = (s - fwd_begin) mod 6) the state
+    // at position pos has its input bit (the decoded bit) at pos bit r, and its predecessor
+    // is the position with bit r replaced by the decision.
+    uint8_t* o = out + seg * (job.out_end - job.out_begin) + (k.out_begin - job.out_begin);
+    unsigned pos = rotl6(k.zero_end ? 0u : bs, rem);
+    unsigned r = rem == 0 ? 5u : rem - 1u;
+    for (uint64_t s = k.fwd_end; s-- > k.out_begin;) {
+        const uint64_t word = slot[(s - k.out_begin) * cpb];
+        if (s < k.out_end)
+            o[s - k.out_begin] = uint8_t((pos >> r) & 1u);
+        pos = (pos & ~(1u << r)) | (unsigned((word >> (pos ^ (S - 1u))) & 1u) << r);
+        r = r == 0 ? 5u : r - 1u;
+    }
+}
+
+using fast_kernel_fn = void (*)(const float*, viterbi_job, uint64_t, uint8_t*);
+
+template <unsigned P0, unsigned P1>
+fast_kernel_fn fast_kernel_with(unsigned threads_per_chunk)
+{
+    return threads_per_chunk == 1   ? viterbi_fast_kernel<1, P0, P1>
+           : threads_per_chunk == 2 ? viterbi_fast_kernel<2, P0, P1>
+           : threads_per_chunk == 4 ? viterbi_fast_kernel<4, P0, P1>
+                                    : viterbi_fast_kernel<8, P0, P1>;
+}
+
+//! The fast kernel for these generators, or null (the general kernel decodes them).
+fast_kernel_fn fast_kernel_for(unsigned poly0, unsigned poly1, unsigned threads_per_chunk)
+{
+    if (poly0 == 0133 && poly1 == 0171) // IEEE 802.11a-1999 17.3.5.5
+        return fast_kernel_with<0133, 0171>(threads_per_chunk);
+    if (poly0 == 0171 && poly1 == 0133) // IEEE 802.16-2004 8.3.3.2.3
+        return fast_kernel_with<0171, 0133>(threads_per_chunk);
+    return nullptr;
+}
+
+//! Shared memory of one fast-kernel block: a decision word per step and chunk.
+size_t fast_smem_bytes(unsigned threads_per_chunk, size_t dec_steps)
+{
+    return dec_steps * (fast_block_threads / threads_per_chunk) * sizeof(uint64_t);
+}
 
 constexpr unsigned warps_per_block = 4;
 constexpr unsigned full_mask = 0xffffffffu;
@@ -107,6 +420,21 @@ public:
           d_host_llr(2 * d_params.max_steps), d_host_out(d_params.max_steps),
           d_pinned(dev.cuda_index)
     {
+        // The fast kernel for each thread count whose decisions fit in shared memory.
+        const size_t dec_steps = d_params.chunk_len + d_params.traceback;
+        int sms = 1;
+        GPUOFDM_CUDA_CHECK(
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d_device.cuda_index));
+        d_sm_count = unsigned(std::max(sms, 1));
+        // The limit is the kernel's, shared by every decoder: set the same bound each time.
+        for (unsigned g : { 1u, 2u, 4u, 8u }) {
+            const fast_kernel_fn fn = fast_kernel_for(d_params.poly0, d_params.poly1, g);
+            if (!fn || fast_smem_bytes(g, dec_steps) > fast_smem_limit)
+                continue;
+            GPUOFDM_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    int(fast_smem_limit)));
+            d_fast[g] = fn;
+        }
     }
 
     ~viterbi_decoder_cuda() override { unpin_host_ranges(); }
@@ -194,11 +522,7 @@ public:
             throw std::invalid_argument("device_decode_frames: n_frames * frame_steps must be "
                                         "in 1 .. max_steps");
         use_device(d_device.cuda_index);
-        const uint64_t warps = n_frames * n_chunks;
-        const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
-        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_ctx->stream()>>>(
-            d_llr.get(), job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
-        GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
+        launch(d_llr.get(), job, n_chunks);
     }
 
     void device_fetch(uint8_t* out, size_t n_bits) override
@@ -241,11 +565,7 @@ private:
     {
         const uint64_t n_chunks = viterbi_chunks_per_segment(job);
         const bool direct_out = d_pinned.contains(out, n_out);
-        const uint64_t warps = job.n_segments * n_chunks;
-        const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
-        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_ctx->stream()>>>(
-            llr, job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
-        GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
+        launch(llr, job, n_chunks);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(), n_out,
                                            cudaMemcpyDeviceToHost, d_ctx->stream()));
         d_ctx->synchronize();
@@ -253,9 +573,51 @@ private:
             std::memcpy(out, d_host_out.get(), n_out);
     }
 
+    //! Queues the decode of \p job (n_chunks chunks per segment) from device LLRs \p llr
+    //! into d_out: the fast kernel where it applies, else the general one.
+    void launch(const float* llr, const viterbi_job& job, uint64_t n_chunks)
+    {
+        const uint64_t total = job.n_segments * n_chunks;
+        unsigned g = d_params.cuda_threads_per_chunk;
+        if (g == 0)
+            g = auto_threads_per_chunk(total);
+        if (const fast_kernel_fn fn = d_fast[g]) {
+            const unsigned per_block = fast_block_threads / g;
+            const unsigned blocks = unsigned((total + per_block - 1) / per_block);
+            fn<<<blocks, fast_block_threads,
+                 fast_smem_bytes(g, d_params.chunk_len + d_params.traceback), d_ctx->stream()>>>(
+                llr, job, n_chunks, d_out.get());
+            GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_fast_kernel);
+            return;
+        }
+        const uint64_t warps = total;
+        const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
+        viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_ctx->stream()>>>(
+            llr, job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
+    }
+
+    /*!
+     * The thread count for \p chunks chunks: more threads finish a chunk sooner (fewer
+     * instructions each), fewer spend fewer instructions in all (exchanges). Measured on an
+     * H100 (gpuofdm_bench --stages viterbi, 256-step chunks, kernel only): four and eight
+     * both 16 Gbit/s at 2^20 steps (31 chunks an SM), four 24 against 19 at 2^22. Smaller
+     * launches are bound by one chunk's latency, which eight threads cut.
+     */
+    unsigned auto_threads_per_chunk(uint64_t chunks) const
+    {
+        const bool few = chunks <= 48 * uint64_t(d_sm_count);
+        for (unsigned g : { few ? 8u : 4u, 4u, 2u, 1u })
+            if (d_fast[g])
+                return g;
+        return 1;
+    }
+
     device_spec d_device;
-    size_t d_dec_words;     //!< decision words per chunk: two per step of L_d + L_t
-    cuda_context_ptr d_ctx; //!< made current before the buffers are allocated
+    unsigned d_sm_count = 1;
+    fast_kernel_fn d_fast[9] = {}; //!< by threads per chunk (1, 2, 4, 8); null: not usable
+    size_t d_dec_words;            //!< decision words per chunk: two per step of L_d + L_t
+    cuda_context_ptr d_ctx;        //!< made current before the buffers are allocated
     device_buffer<float> d_llr;
     device_buffer<uint32_t> d_dec;
     device_buffer<uint8_t> d_out;

@@ -544,6 +544,10 @@ TEST(viterbi, bad_parameters_name_the_parameter)
     p.max_steps = 100;
     EXPECT_TRUE(
         starts(invalid_argument_message([&] { core::make_viterbi_decoder(p, {}); }), "max_steps"));
+    p = viterbi_params();
+    p.cuda_threads_per_chunk = 3;
+    EXPECT_TRUE(starts(invalid_argument_message([&] { core::make_viterbi_decoder(p, {}); }),
+                       "cuda_threads_per_chunk"));
     EXPECT_TRUE(starts(
         invalid_argument_message([] { viterbi_params::for_protocol("80211a", "7/8"); }), "rate"));
     EXPECT_TRUE(starts(
@@ -604,6 +608,72 @@ TEST(viterbi_cuda, matches_cpu_twin_bit_exact)
 }
 
 #ifdef GPUOFDM_HAVE_CUDA
+// Every thread count of the CUDA kernel, both standards' generators and others (the
+// general kernel), odd chunk geometries (no warm-up, no traceback, chunks of one step),
+// noisy and tied LLRs, frames and streams: the CPU twin's bits every time.
+TEST(viterbi_cuda, every_kernel_matches_cpu_twin_bit_exact)
+{
+    GPUOFDM_REQUIRE_GPU();
+    std::mt19937 rng(91);
+    const code_spec other{ "other", 0155, 0117 };
+    for (const code_spec& c : { wifi, wimax, other })
+        for (unsigned g : { 0u, 1u, 2u, 4u, 8u })
+            for (int trial = 0; trial < 4; trial++) {
+                viterbi_params p;
+                p.poly0 = c.first;
+                p.poly1 = c.second;
+                p.chunk_len = trial == 0 ? 1 : 1 + rng() % 400;
+                p.warmup = trial == 1 ? 0 : rng() % 200;
+                p.traceback = trial == 2 ? 0 : rng() % 200;
+                p.max_steps = 1 << 15;
+                p.cuda_threads_per_chunk = g;
+                SCOPED_TRACE(std::string(c.protocol) + " g " + std::to_string(g) + " chunk " +
+                             std::to_string(p.chunk_len) + " warmup " + std::to_string(p.warmup) +
+                             " traceback " + std::to_string(p.traceback));
+                auto cpu = core::make_viterbi_decoder(p, {});
+                auto gpu = core::make_viterbi_decoder(p, core::resolve_device("cuda"));
+                const size_t steps = 50 + rng() % 3000;
+                std::vector<float> soft, tied;
+                for (int f = 0; f < 5; f++) {
+                    const auto ch = awgn(encode(terminated_frame(steps, rng), c), 1.0, 0.5, rng());
+                    soft.insert(soft.end(), ch.llr.begin(), ch.llr.end());
+                }
+                for (float v : soft)
+                    tied.push_back(std::round(v / 4.0f));
+                EXPECT_EQ(decode_frames(*gpu, soft, steps), decode_frames(*cpu, soft, steps));
+                EXPECT_EQ(decode_frames(*gpu, tied, steps), decode_frames(*cpu, tied, steps));
+                std::mt19937 r1(trial), r2(trial);
+                EXPECT_EQ(decode_stream(*gpu, tied, false, r1),
+                          decode_stream(*cpu, tied, false, r2));
+            }
+}
+
+// Launches as large as the benchmark's (2^20 steps: one frame, and many short frames), and
+// chunks whose decisions do not fit in shared memory (the general kernel).
+TEST(viterbi_cuda, large_launches_match_cpu_twin_bit_exact)
+{
+    GPUOFDM_REQUIRE_GPU();
+    std::mt19937 rng(17);
+    const size_t steps = size_t(1) << 20;
+    const auto ch = awgn(encode(terminated_frame(steps, rng), wimax), 2.0, 0.5, 3);
+    for (const char* protocol : { "80211a", "80216" }) {
+        auto p = viterbi_params::for_protocol(protocol, "1/2");
+        p.max_steps = steps;
+        p.cpu_threads = 0;
+        auto cpu = core::make_viterbi_decoder(p, {});
+        auto gpu = core::make_viterbi_decoder(p, core::resolve_device("cuda"));
+        EXPECT_EQ(decode_frames(*gpu, ch.llr, steps), decode_frames(*cpu, ch.llr, steps));
+        EXPECT_EQ(decode_frames(*gpu, ch.llr, 1024), decode_frames(*cpu, ch.llr, 1024));
+    }
+    auto p = viterbi_params::for_protocol("80211a", "1/2");
+    p.chunk_len = 20000;
+    p.max_steps = 1 << 17;
+    auto cpu = core::make_viterbi_decoder(p, {});
+    auto gpu = core::make_viterbi_decoder(p, core::resolve_device("cuda"));
+    const std::vector<float> part(ch.llr.begin(), ch.llr.begin() + (size_t(2) << 17));
+    EXPECT_EQ(decode_frames(*gpu, part, 1 << 17), decode_frames(*cpu, part, 1 << 17));
+}
+
 TEST(depuncture_cuda, matches_cpu)
 {
     GPUOFDM_REQUIRE_GPU();
