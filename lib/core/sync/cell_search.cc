@@ -4,13 +4,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/param_error.h"
 #include "sync/cell_search.h"
 #include "runtime/fftw_plan.h"
 #include "sync/cell_search_common.h"
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr::gpuofdm::core {
@@ -52,13 +52,6 @@ double combined_threshold(double single, int k)
     return hi;
 }
 
-
-[[noreturn]] void bad(const char* name, const std::string& range, double got)
-{
-    std::ostringstream msg;
-    msg << name << ": " << range << ", got " << got;
-    throw std::invalid_argument(msg.str());
-}
 
 int wrap_bin(int k, int n) { return ((k % n) + n) % n; }
 
@@ -110,29 +103,29 @@ cell_search_layout make_cell_search_layout(cell_standard standard, int scs_khz)
 void cell_search_params::validate() const
 {
     if (standard == cell_standard::nr && scs_khz != 15 && scs_khz != 30) {
-        bad("scs_khz", "15 or 30 for NR", scs_khz);
+        throw_param_error("scs_khz", "15 or 30 for NR", scs_khz);
     }
     const double scs = make_cell_search_layout(standard, scs_khz).scs_hz;
     if (!(cfo_range_hz >= 0 && cfo_range_hz <= 64 * scs)) {
-        bad("cfo_range_hz", "0..64 subcarrier spacings", cfo_range_hz);
+        throw_param_error("cfo_range_hz", "0..64 subcarrier spacings", cfo_range_hz);
     }
     if (!(pss_threshold > 1 && pss_threshold < 1e6)) {
-        bad("pss_threshold", "> 1 (the metric's mean in noise)", pss_threshold);
+        throw_param_error("pss_threshold", "> 1 (the metric's mean in noise)", pss_threshold);
     }
     if (!(sss_threshold > 1 && sss_threshold < 1e6)) {
-        bad("sss_threshold", "> 1 (the metric's mean in noise)", sss_threshold);
+        throw_param_error("sss_threshold", "> 1 (the metric's mean in noise)", sss_threshold);
     }
     if (combine_periods < 1 || combine_periods > 16) {
-        bad("combine_periods", "1..16", combine_periods);
+        throw_param_error("combine_periods", "1..16", combine_periods);
     }
     if (!(period_s >= 5e-3 && period_s <= 160e-3)) {
-        bad("period_s", "5e-3..160e-3", period_s);
+        throw_param_error("period_s", "5e-3..160e-3", period_s);
     }
     if (max_peaks < 1 || max_peaks > 1024) {
-        bad("max_peaks", "1..1024", max_peaks);
+        throw_param_error("max_peaks", "1..1024", max_peaks);
     }
     if (ssb_lmax != 4 && ssb_lmax != 8) {
-        bad("ssb_lmax", "4 or 8", ssb_lmax);
+        throw_param_error("ssb_lmax", "4 or 8", ssb_lmax);
     }
 }
 

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/param_error.h"
 #include "sync/sync_raster.h"
 
 #include <cmath>
@@ -17,13 +18,6 @@ namespace {
 // 38.104 Table 5.4.3.1-1: the three frequency ranges of the synchronization raster.
 constexpr int gscn_first = 2, gscn_fr1_mid = 7499, gscn_fr2 = 22256, gscn_last = 26639;
 constexpr double lte_raster_hz = 100e3;
-
-[[noreturn]] void bad(const char* name, const std::string& range, double got)
-{
-    std::ostringstream msg;
-    msg << name << ": " << range << ", got " << got;
-    throw std::invalid_argument(msg.str());
-}
 
 } // namespace
 
@@ -57,7 +51,7 @@ const char* cell_standard_name(cell_standard standard)
 double nr_gscn_frequency(int gscn)
 {
     if (gscn < gscn_first || gscn > gscn_last) {
-        bad("gscn", "2..26639", gscn);
+        throw_param_error("gscn", "2..26639", gscn);
     }
     if (gscn < gscn_fr1_mid) {
         // GSCN = 3N + (M - 3) / 2, SS_REF = N * 1200 kHz + M * 50 kHz, M in {1, 3, 5}.
@@ -93,20 +87,20 @@ int nr_gscn_at(double hz)
 void raster_params::validate() const
 {
     if (!(sample_rate >= 1.92e6 && sample_rate <= 245.76e6)) {
-        bad("sample_rate", "1.92e6..245.76e6 Hz", sample_rate);
+        throw_param_error("sample_rate", "1.92e6..245.76e6 Hz", sample_rate);
     }
     if (!(center_hz >= 0 && center_hz <= 100e9)) {
-        bad("center_hz", "0 (unknown) or up to 100e9 Hz", center_hz);
+        throw_param_error("center_hz", "0 (unknown) or up to 100e9 Hz", center_hz);
     }
     if (ssb_scs_khz != 15 && ssb_scs_khz != 30) {
-        bad("ssb_scs_khz", "15 or 30", ssb_scs_khz);
+        throw_param_error("ssb_scs_khz", "15 or 30", ssb_scs_khz);
     }
     if (!(usable_fraction >= 0.5 && usable_fraction <= 1.0)) {
-        bad("usable_fraction", "0.5..1", usable_fraction);
+        throw_param_error("usable_fraction", "0.5..1", usable_fraction);
     }
     for (double offset : offsets_hz) {
         if (!std::isfinite(offset)) {
-            bad("offsets_hz", "finite values", offset);
+            throw_param_error("offsets_hz", "finite values", offset);
         }
     }
 }
@@ -144,7 +138,7 @@ std::vector<raster_candidate> raster_candidates(const raster_params& params)
             if (std::abs(offset) > reach) {
                 std::ostringstream range;
                 range << "within +-" << reach << " Hz of the centre for this rate and standard";
-                bad("offsets_hz", range.str(), offset);
+                throw_param_error("offsets_hz", range.str(), offset);
             }
             int number = -1;
             if (centre_known) {

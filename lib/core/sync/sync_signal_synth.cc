@@ -4,10 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/param_error.h"
 #include "sync/sync_signal_synth.h"
 
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr::gpuofdm::core {
@@ -16,13 +16,6 @@ namespace {
 
 constexpr double ts_lte = 1.0 / 30.72e6;  // 36.211's T_s, 38.211's kappa * T_c
 constexpr double ts_5gtf = 1.0 / 153.6e6; // V5G.211's T_s
-
-[[noreturn]] void bad(const char* name, const std::string& range, double got)
-{
-    std::ostringstream msg;
-    msg << name << ": " << range << ", got " << got;
-    throw std::invalid_argument(msg.str());
-}
 
 // splitmix64: a small, fast generator whose stream does not depend on how calls are cut.
 struct splitmix {
@@ -61,14 +54,14 @@ int nr_ssb_first_symbol(char ssb_case, int i)
 void synth_params::validate() const
 {
     if (!(sample_rate >= 1.92e6 && sample_rate <= 245.76e6)) {
-        bad("sample_rate", "1.92e6..245.76e6 Hz", sample_rate);
+        throw_param_error("sample_rate", "1.92e6..245.76e6 Hz", sample_rate);
     }
     if (!(center_hz >= 0 && center_hz <= 100e9)) {
-        bad("center_hz", "0 (unknown) or up to 100e9 Hz", center_hz);
+        throw_param_error("center_hz", "0 (unknown) or up to 100e9 Hz", center_hz);
     }
     if (standard == cell_standard::nr) {
         if (scs_khz != 15 && scs_khz != 30) {
-            bad("scs_khz", "15 or 30 for NR", scs_khz);
+            throw_param_error("scs_khz", "15 or 30 for NR", scs_khz);
         }
         const bool case_ok = scs_khz == 15 ? nr_case == 'A' : (nr_case == 'B' || nr_case == 'C');
         if (!case_ok) {
@@ -76,29 +69,30 @@ void synth_params::validate() const
                                         std::string(1, nr_case) + "'");
         }
         if (ssb_count < 1 || ssb_count > 8) {
-            bad("ssb_count", "1..8", ssb_count);
+            throw_param_error("ssb_count", "1..8", ssb_count);
         }
         if (!(sync_period_s >= 5e-3 && sync_period_s <= 160e-3)) {
-            bad("sync_period_s", "5e-3..160e-3", sync_period_s);
+            throw_param_error("sync_period_s", "5e-3..160e-3", sync_period_s);
         }
     }
     if (!(std::abs(sro_ppm) <= 1000)) {
-        bad("sro_ppm", "-1000..1000", sro_ppm);
+        throw_param_error("sro_ppm", "-1000..1000", sro_ppm);
     }
     if (!(noise_power >= 0 && std::isfinite(noise_power))) {
-        bad("noise_power", ">= 0", noise_power);
+        throw_param_error("noise_power", ">= 0", noise_power);
     }
     const int max_id = standard == cell_standard::nr ? 1007 : 503;
     for (const auto& c : cells) {
         if (c.cell_id < 0 || c.cell_id > max_id) {
-            bad("cell_id", "0.." + std::to_string(max_id), c.cell_id);
+            throw_param_error("cell_id", "0.." + std::to_string(max_id), c.cell_id);
         }
         if (!std::isfinite(c.power_db) || !std::isfinite(c.offset_hz) || !std::isfinite(c.cfo_hz) ||
             !std::isfinite(c.start_s)) {
             throw std::invalid_argument("cells: power_db, offset_hz, cfo_hz, start_s finite");
         }
         if (std::abs(c.offset_hz + c.cfo_hz) >= sample_rate / 2) {
-            bad("offset_hz", "|offset_hz + cfo_hz| < sample_rate / 2", c.offset_hz + c.cfo_hz);
+            throw_param_error("offset_hz", "|offset_hz + cfo_hz| < sample_rate / 2",
+                              c.offset_hz + c.cfo_hz);
         }
     }
 }

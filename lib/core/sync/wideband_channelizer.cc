@@ -4,25 +4,17 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/param_error.h"
 #include "sync/wideband_channelizer.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr::gpuofdm::core {
 
 namespace {
-
-[[noreturn]] void bad(const char* name, const std::string& range, double got)
-{
-    std::ostringstream msg;
-    msg.precision(12);
-    msg << name << ": " << range << ", got " << got;
-    throw std::invalid_argument(msg.str());
-}
 
 bool whole_hz(double hz) { return std::abs(hz - std::round(hz)) < 1e-6; }
 
@@ -34,21 +26,21 @@ constexpr size_t max_fft_in = size_t(1) << 22;
 void channelizer_params::validate() const
 {
     if (!(sample_rate >= 1e6 && sample_rate <= 250e6) || !whole_hz(sample_rate)) {
-        bad("sample_rate", "whole Hz, 1e6..250e6", sample_rate);
+        throw_param_error("sample_rate", "whole Hz, 1e6..250e6", sample_rate);
     }
     if (!(output_rate >= 1e3 && output_rate <= sample_rate) || !whole_hz(output_rate)) {
-        bad("output_rate", "whole Hz, 1e3..sample_rate", output_rate);
+        throw_param_error("output_rate", "whole Hz, 1e3..sample_rate", output_rate);
     }
     if (offsets_hz.empty() || offsets_hz.size() > 4096) {
-        bad("offsets_hz", "1..4096 channels", static_cast<double>(offsets_hz.size()));
+        throw_param_error("offsets_hz", "1..4096 channels", static_cast<double>(offsets_hz.size()));
     }
     for (double f : offsets_hz) {
         if (!(std::abs(f) + output_rate / 2 <= sample_rate / 2)) {
-            bad("offsets_hz", "|offset| + output_rate / 2 <= sample_rate / 2", f);
+            throw_param_error("offsets_hz", "|offset| + output_rate / 2 <= sample_rate / 2", f);
         }
     }
     if (!(passband_hz >= 0 && passband_hz < output_rate / 2)) {
-        bad("passband_hz", "0 (default) or below output_rate / 2", passband_hz);
+        throw_param_error("passband_hz", "0 (default) or below output_rate / 2", passband_hz);
     }
 }
 
@@ -62,8 +54,9 @@ channelizer_plan make_channelizer_plan(const channelizer_params& params)
     channelizer_plan plan;
     plan.fft_out = static_cast<size_t>(q * ((min_outputs_per_block + q - 1) / q));
     if (p > max_fft_in / plan.fft_out * q) {
-        bad("sample_rate", "a ratio to output_rate with a smaller denominator (L over 2^22)",
-            params.sample_rate);
+        throw_param_error("sample_rate",
+                          "a ratio to output_rate with a smaller denominator (L over 2^22)",
+                          params.sample_rate);
     }
     plan.fft_in = static_cast<size_t>(plan.fft_out * p / q);
     // A quarter of each block discarded (half at each end): the window's impulse response
