@@ -1,0 +1,443 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gpuofdm_cellsearch: every cell of a recording. The capture is channelized to every raster
+// candidate of the standard inside its band (or the offsets given) and searched window by
+// window (PSS over timing and frequency, SSS, ...); a table of the cells found, strongest
+// first, and optionally JSON. --synthesize writes a recording of chosen cells to try it on.
+
+#include "../common/cli_options.h"
+#include "../common/sigmf.h"
+
+#include "runtime/device.h"
+#include "sync/cell_search.h"
+#include "sync/sync_signal_synth.h"
+#include "sync/wideband_channelizer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace core = gr::gpuofdm::core;
+using cf = std::complex<float>;
+
+namespace {
+
+struct options {
+    std::string input;
+    std::string standard;
+    double rate = 0;
+    double center = 0;
+    std::string offsets;
+    int scs = 30;
+    std::string format = "cf32";
+    std::string json;
+    std::string device = "auto";
+    int periods = 1;
+    double pss_threshold = 0, sss_threshold = 0, cfo_range = 0;
+    double window_ms = 0;
+    int expect = -1;
+    bool quiet = false;
+    // --synthesize
+    std::string synthesize;
+    std::string cells;
+    double seconds = 0.05;
+    double snr = 10;
+};
+
+void usage()
+{
+    std::puts("usage: gpuofdm_cellsearch FILE --standard nr|lte|5gtf [options]\n"
+              "  Finds every cell of a recording: all raster candidates of the standard inside\n"
+              "  the captured band, unknown timing and frequency offset.\n"
+              "  FILE             SigMF (FILE.sigmf-meta, FILE.sigmf-data, or FILE with a\n"
+              "                   FILE.sigmf-meta beside it: rate, centre and datatype from it)\n"
+              "                   or raw I/Q in --format\n"
+              "  --standard S     nr, lte or 5gtf\n"
+              "  --rate HZ        sample rate, 1.92e6..245.76e6 (SigMF: from the metadata)\n"
+              "  --center HZ      centre frequency (SigMF: from the metadata; 0: unknown, offsets\n"
+              "                   from the capture's centre only; NR then needs --offsets)\n"
+              "  --offsets LIST   candidate offsets from the centre in Hz, comma-separated,\n"
+              "                   instead of the raster (NR: every GSCN; LTE: every 100 kHz;\n"
+              "                   5GTF: the centre)\n"
+              "  --scs KHZ        NR SSB subcarrier spacing, 15 or 30 (default 30)\n"
+              "  --format F       raw I/Q: cf32 (default), cs16 or cs8\n"
+              "  --json OUT       write the cells found as a JSON list\n"
+              "  --device S       auto (default), cpu, cuda, cuda:N\n"
+              "  --periods K      sync periods whose PSS metrics are averaged, 1..16 (default 1;\n"
+              "                   more finds weaker cells)\n"
+              "  --pss-threshold T, --sss-threshold T   detection thresholds (metrics are 1 on\n"
+              "                   average in noise; defaults 18 and 14)\n"
+              "  --cfo-range HZ   frequency search range (default: one subcarrier spacing)\n"
+              "  --window-ms MS   capture searched per call (default 40, or enough for --periods)\n"
+              "  --expect N       FAIL (exit 1) when fewer than N distinct cells are found\n"
+              "  --quiet          no progress lines\n"
+              "  --synthesize OUT write OUT.sigmf-data/-meta with --cells at --rate, --standard,\n"
+              "                   --center, --seconds (default 0.05) and --snr (dB over the sync\n"
+              "                   signal's band, default 10), then exit\n"
+              "  --cells LIST     for --synthesize: ID@OFFSET_HZ[@CFO_HZ] comma-separated\n"
+              "  --help, --version");
+}
+
+options parse(int argc, char** argv)
+{
+    using namespace gpuofdm_apps;
+    options o;
+    // FILE may come first, before the options.
+    int first = 1;
+    if (argc > 1 && argv[1][0] != '-') {
+        o.input = argv[1];
+        first = 2;
+    }
+    std::vector<char*> rest{ argv[0] };
+    for (int i = first; i < argc; i++) {
+        rest.push_back(argv[i]);
+    }
+    parse_cli(static_cast<int>(rest.size()), rest.data(),
+              {
+                  value("--input", o.input),
+                  value("--standard", o.standard),
+                  value("--rate", o.rate),
+                  value("--center", o.center),
+                  value("--offsets", o.offsets),
+                  value("--scs", o.scs),
+                  value("--format", o.format),
+                  value("--json", o.json),
+                  value("--device", o.device),
+                  value("--periods", o.periods),
+                  value("--pss-threshold", o.pss_threshold),
+                  value("--sss-threshold", o.sss_threshold),
+                  value("--cfo-range", o.cfo_range),
+                  value("--window-ms", o.window_ms),
+                  value("--expect", o.expect),
+                  flag("--quiet", o.quiet),
+                  value("--synthesize", o.synthesize),
+                  value("--cells", o.cells),
+                  value("--seconds", o.seconds),
+                  value("--snr", o.snr),
+              },
+              usage, "gpuofdm_cellsearch");
+    if (o.standard.empty()) {
+        throw std::invalid_argument("--standard: give nr, lte or 5gtf (try --help)");
+    }
+    core::parse_cell_standard(o.standard); // names --standard's values when wrong
+    format_from_name(o.format);
+    if (o.synthesize.empty() && o.input.empty()) {
+        throw std::invalid_argument("FILE: give the recording (try --help)");
+    }
+    if (!(o.window_ms == 0 || (o.window_ms >= 1 && o.window_ms <= 10000))) {
+        throw std::invalid_argument("--window-ms: 1..10000");
+    }
+    return o;
+}
+
+std::vector<double> offsets_from(const options& o)
+{
+    return o.offsets.empty() ? std::vector<double>{}
+                             : gpuofdm_apps::parse_number_list<double>("--offsets", o.offsets);
+}
+
+int synthesize(const options& o)
+{
+    core::synth_params p;
+    p.standard = core::parse_cell_standard(o.standard);
+    p.sample_rate = o.rate;
+    p.scs_khz = o.scs;
+    p.nr_case = o.scs == 15 ? 'A' : 'C';
+    p.center_hz = o.center;
+    std::stringstream list(o.cells);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+        std::vector<std::string> parts;
+        std::stringstream fields(item);
+        std::string f;
+        while (std::getline(fields, f, '@')) {
+            parts.push_back(f);
+        }
+        if (parts.size() < 2 || parts.size() > 3) {
+            throw std::invalid_argument("--cells: expected ID@OFFSET_HZ[@CFO_HZ], got '" + item +
+                                        "'");
+        }
+        core::synth_cell c;
+        c.cell_id = gpuofdm_apps::parse_number<int>("--cells", parts[0]);
+        c.offset_hz = gpuofdm_apps::parse_number<double>("--cells", parts[1]);
+        c.cfo_hz = parts.size() == 3 ? gpuofdm_apps::parse_number<double>("--cells", parts[2]) : 0;
+        c.start_s = 1e-3 * static_cast<double>(p.cells.size() + 1) / 3;
+        p.cells.push_back(c);
+    }
+    if (p.cells.empty()) {
+        throw std::invalid_argument("--cells: give at least one ID@OFFSET_HZ");
+    }
+    p.noise_power = core::synth_noise_power_for_snr(p, o.snr);
+    core::sync_signal_synth synth(p);
+    const auto n = static_cast<size_t>(o.seconds * o.rate);
+    const auto fmt = gpuofdm_apps::format_from_name(o.format);
+    std::ofstream data(o.synthesize + ".sigmf-data", std::ios::binary);
+    std::vector<cf> block(1 << 16);
+    for (size_t done = 0; done < n;) {
+        const size_t m = std::min(block.size(), n - done);
+        synth.generate(block.data(), m);
+        for (size_t i = 0; i < m; i++) {
+            if (fmt.bytes_per_sample == 8) {
+                data.write(reinterpret_cast<const char*>(&block[i]), 8);
+            } else {
+                const float s = fmt.full_scale / 8; // headroom for the noise
+                auto q = [&](float v) {
+                    return std::lround(std::clamp(v * s, -fmt.full_scale, fmt.full_scale - 1));
+                };
+                if (fmt.bytes_per_sample == 4) {
+                    const int16_t iq[2] = { static_cast<int16_t>(q(block[i].real())),
+                                            static_cast<int16_t>(q(block[i].imag())) };
+                    data.write(reinterpret_cast<const char*>(iq), 4);
+                } else {
+                    const int8_t iq[2] = { static_cast<int8_t>(q(block[i].real())),
+                                           static_cast<int8_t>(q(block[i].imag())) };
+                    data.write(reinterpret_cast<const char*>(iq), 2);
+                }
+            }
+        }
+        done += m;
+    }
+    if (!data) {
+        throw std::runtime_error(o.synthesize + ".sigmf-data: cannot write");
+    }
+    gpuofdm_apps::sigmf_meta meta;
+    meta.datatype = fmt.datatype;
+    meta.sample_rate = o.rate;
+    meta.description = o.standard + " cells " + o.cells + " at " + std::to_string(o.snr) + " dB";
+    meta.captures.push_back({ 0, o.center });
+    gpuofdm_apps::write_sigmf_meta(o.synthesize + ".sigmf-meta", meta);
+    std::printf("wrote %s.sigmf-data (%zu samples) and .sigmf-meta\n", o.synthesize.c_str(), n);
+    return 0;
+}
+
+struct found_cell {
+    core::cell_detection det;
+    core::raster_candidate candidate;
+    uint64_t sample = 0; // at the capture's rate
+};
+
+int search(const options& o)
+{
+    gpuofdm_apps::recording rec(o.input, o.format);
+    const double rate = rec.meta().sample_rate > 0 && o.rate == 0 ? rec.meta().sample_rate : o.rate;
+    if (rate <= 0) {
+        throw std::invalid_argument("--rate: give the sample rate (the recording has none)");
+    }
+    double center = o.center;
+    if (center == 0 && !rec.meta().captures.empty()) {
+        center = rec.meta().captures.front().frequency;
+    }
+    core::raster_params rp;
+    rp.standard = core::parse_cell_standard(o.standard);
+    rp.sample_rate = rate;
+    rp.center_hz = center;
+    rp.ssb_scs_khz = o.scs;
+    rp.offsets_hz = offsets_from(o);
+    const auto candidates = core::raster_candidates(rp);
+    if (candidates.empty()) {
+        throw std::invalid_argument("--rate: no raster candidate fits inside the captured band");
+    }
+
+    core::cell_search_params sp;
+    sp.standard = rp.standard;
+    sp.scs_khz = o.scs;
+    sp.combine_periods = o.periods;
+    sp.cfo_range_hz = o.cfo_range;
+    if (o.pss_threshold > 0) {
+        sp.pss_threshold = o.pss_threshold;
+    }
+    if (o.sss_threshold > 0) {
+        sp.sss_threshold = o.sss_threshold;
+    }
+    const core::device_spec dev = core::resolve_device(o.device);
+    const auto layout = core::make_cell_search_layout(sp.standard, sp.scs_khz);
+    core::channelizer_params cp;
+    cp.sample_rate = rate;
+    cp.output_rate = layout.rate_hz;
+    for (const auto& c : candidates) {
+        cp.offsets_hz.push_back(c.offset_hz);
+    }
+    auto channelizer = core::make_wideband_channelizer(cp, dev);
+    auto searcher = core::make_cell_search(sp, dev);
+    const int channels = static_cast<int>(candidates.size());
+    const size_t overlap = searcher->history() + searcher->lookahead();
+    const double window_s =
+        o.window_ms > 0 ? o.window_ms * 1e-3 : std::max(40e-3, o.periods * sp.period_s + 5e-3);
+    const auto window = static_cast<size_t>(window_s * layout.rate_hz);
+    std::printf("gpuofdm_cellsearch: %s, %s at %.6g Msps%s, %d candidate%s, %s\n", o.input.c_str(),
+                core::cell_standard_name(sp.standard), rate / 1e6,
+                center > 0 ? (", centre " + gpuofdm_apps::json::number(center) + " Hz").c_str()
+                           : "",
+                channels, channels == 1 ? "" : "s", dev.to_string().c_str());
+
+    // Rows of the candidate streams; row_start: candidate-rate index of column 0.
+    std::vector<std::vector<cf>> rows(channels);
+    uint64_t row_start = 0, read_total = 0;
+    std::vector<found_cell> found;
+    auto search_rows = [&](bool last) {
+        const size_t n = rows[0].size();
+        if (n < overlap + 1 || (!last && n < window + overlap)) {
+            return;
+        }
+        std::vector<cf> flat(static_cast<size_t>(channels) * n);
+        for (int c = 0; c < channels; c++) {
+            std::copy(rows[c].begin(), rows[c].end(), flat.begin() + static_cast<ptrdiff_t>(c * n));
+        }
+        for (const auto& d :
+             searcher->search(flat.data(), n, channels, n, static_cast<int64_t>(row_start))) {
+            found_cell f;
+            f.det = d;
+            f.candidate = candidates[d.channel];
+            f.sample = static_cast<uint64_t>(
+                std::llround(static_cast<double>(d.sample) * rate / layout.rate_hz));
+            found.push_back(f);
+        }
+        // Keep the overlap the next window needs.
+        const size_t drop = n - overlap;
+        for (auto& r : rows) {
+            r.erase(r.begin(), r.begin() + static_cast<ptrdiff_t>(drop));
+        }
+        row_start += drop;
+    };
+    auto append = [&](const std::vector<cf>& out, size_t produced) {
+        for (int c = 0; c < channels; c++) {
+            rows[c].insert(rows[c].end(), out.begin() + static_cast<ptrdiff_t>(c * produced),
+                           out.begin() + static_cast<ptrdiff_t>((c + 1) * produced));
+        }
+    };
+
+    std::ifstream probe(rec.data_path(), std::ios::binary | std::ios::ate);
+    const double total =
+        probe ? static_cast<double>(probe.tellg()) / rec.format().bytes_per_sample : 0;
+    std::vector<cf> block(1 << 18);
+    auto last_progress = std::chrono::steady_clock::now();
+    const auto t0 = last_progress;
+    while (const size_t n = rec.read(block.data(), block.size())) {
+        size_t produced = 0;
+        const auto out = channelizer->push(block.data(), n, produced);
+        append(out, produced);
+        read_total += n;
+        while (rows[0].size() >= window + overlap) {
+            search_rows(false);
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (!o.quiet && total > 0 && now - last_progress > std::chrono::seconds(1)) {
+            std::fprintf(stderr, "  %5.1f %% of %.3f s, %zu detections\n",
+                         100.0 * static_cast<double>(read_total) / total, total / rate,
+                         found.size());
+            last_progress = now;
+        }
+    }
+    size_t produced = 0;
+    append(channelizer->flush(produced), produced);
+    search_rows(true);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    // One line per cell (candidate, ID): its strongest detection and how often it was heard.
+    std::map<std::pair<int, int>, std::pair<found_cell, int>> cells;
+    for (const auto& f : found) {
+        auto key = std::make_pair(f.det.channel, f.det.cell_id);
+        auto it = cells.find(key);
+        if (it == cells.end()) {
+            cells[key] = { f, 1 };
+        } else {
+            it->second.second++;
+            if (f.det.pss_metric > it->second.first.det.pss_metric) {
+                it->second.first = f;
+            }
+        }
+    }
+    std::vector<std::pair<found_cell, int>> list;
+    for (const auto& kv : cells) {
+        list.push_back(kv.second);
+    }
+    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+        return a.first.det.pss_metric > b.first.det.pss_metric;
+    });
+    std::printf("%-5s %5s %5s %4s %13s %7s %12s %9s %7s %8s %6s  %s\n", "std", "cell", "nid1",
+                "nid2", "offset_Hz", "raster", "sample", "cfo_Hz", "snr_dB", "metric", "seen",
+                "detail");
+    std::ostringstream json;
+    json.precision(12);
+    json << "[";
+    for (size_t i = 0; i < list.size(); i++) {
+        const auto& f = list[i].first;
+        const auto& d = f.det;
+        std::string detail;
+        if (d.ssb_index >= 0) {
+            detail = "ssb " + std::to_string(d.ssb_index);
+        }
+        if (d.subframe >= 0) {
+            detail += "subframe " + std::to_string(d.subframe);
+        }
+        if (d.symbol >= 0) {
+            detail += " symbol " + std::to_string(d.symbol);
+        }
+        if (d.tdd >= 0) {
+            detail += std::string(d.tdd ? " TDD" : " FDD") + (d.extended_cp ? " ext CP" : "");
+        }
+        std::printf("%-5s %5d %5d %4d %13.0f %7d %12llu %9.0f %7.1f %8.1f %6d  %s\n",
+                    core::cell_standard_name(sp.standard), d.cell_id, d.nid1, d.nid2,
+                    f.candidate.offset_hz, f.candidate.raster_number,
+                    static_cast<unsigned long long>(f.sample), d.cfo_hz, d.snr_db, d.pss_metric,
+                    list[i].second, detail.c_str());
+        json << (i ? ",\n " : "\n ") << "{\"standard\": \"" << core::cell_standard_name(sp.standard)
+             << "\", \"cell_id\": " << d.cell_id << ", \"nid1\": " << d.nid1
+             << ", \"nid2\": " << d.nid2 << ", \"offset_hz\": " << f.candidate.offset_hz
+             << ", \"absolute_hz\": " << f.candidate.absolute_hz
+             << ", \"raster_number\": " << f.candidate.raster_number << ", \"sample\": " << f.sample
+             << ", \"cfo_hz\": " << d.cfo_hz << ", \"snr_db\": " << d.snr_db
+             << ", \"metric\": " << d.pss_metric << ", \"sss_metric\": " << d.sss_metric
+             << ", \"power_db\": " << d.power_db << ", \"detections\": " << list[i].second
+             << ", \"ssb_index\": " << d.ssb_index << ", \"half_frame\": " << d.half_frame
+             << ", \"subframe\": " << d.subframe << ", \"symbol\": " << d.symbol
+             << ", \"tdd\": " << d.tdd << ", \"extended_cp\": " << d.extended_cp << "}";
+    }
+    json << "\n]\n";
+    std::printf("%zu cell%s in %.3f s of capture (%zu detections), %.2f s wall: %.2fx real time "
+                "on %s\n",
+                list.size(), list.size() == 1 ? "" : "s", static_cast<double>(read_total) / rate,
+                found.size(), wall, static_cast<double>(read_total) / rate / wall,
+                dev.is_cuda() ? dev.to_string().c_str() : "the CPU twin");
+    if (!o.json.empty()) {
+        std::ofstream f(o.json);
+        if (!(f << json.str())) {
+            throw std::runtime_error(o.json + ": cannot write");
+        }
+    }
+    if (o.expect >= 0) {
+        const bool pass = static_cast<int>(list.size()) >= o.expect;
+        std::printf("%s: %zu cells found, %d expected\n", pass ? "PASS" : "FAIL", list.size(),
+                    o.expect);
+        return pass ? 0 : 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    try {
+        const options o = parse(argc, argv);
+        return o.synthesize.empty() ? search(o) : synthesize(o);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "gpuofdm_cellsearch: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gpuofdm_cellsearch: error: %s\n", e.what());
+        return 1;
+    }
+}
