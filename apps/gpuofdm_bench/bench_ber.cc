@@ -402,9 +402,9 @@ void run_ber(const options& o,
         x[c] = crossing(ebn0, curves[c]);
     const int gap_to[n_curves] = { -1, c_ref, c_ref, c_cpu, c_hard, c_hard, c_cpu };
     const char* const meaning[n_curves] = { "",
-                                            "chunking loss (issue 4: <= 0.2 dB)",
+                                            "chunking loss (expected <= 0.2 dB)",
                                             "chunking loss on the GPU",
-                                            "soft-decision gain (issue 4: >= 1.5 dB)",
+                                            "soft-decision gain (expected >= 1.5 dB)",
                                             "minus the hard chunking loss",
                                             "GNU Radio hard vs ours (~0)",
                                             "GNU Radio uchar soft vs ours" };

@@ -313,11 +313,11 @@ class qa_wifi_tx(gr_unittest.TestCase):
             subprocess.run([grcc, grc, "-o", tmp], env=env, check=True, timeout=120,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             (py,) = glob.glob(os.path.join(tmp, "*.py"))
-            out = os.path.join(tmp, "frames.cf32")
+            out = os.path.join(tmp, "frames")  # a SigMF recording, cf32_le by default
             subprocess.run([sys.executable, py, "-o", out, "-n", "7", "-l", "300", "-r", "36",
                             "-d", "cpu"], env=env, check=True, timeout=RUN_TIMEOUT_S,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-            x = np.fromfile(out, dtype=np.complex64)
+            x = np.fromfile(out + ".sigmf-data", dtype=np.complex64)
             n = frame_samples(300, 36) + 400
             self.assertEqual(len(x), 7 * n)
             frames = x.reshape(7, n)
