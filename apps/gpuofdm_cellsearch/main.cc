@@ -244,7 +244,14 @@ int search(const options& o)
     rp.center_hz = center;
     rp.ssb_scs_khz = o.scs;
     rp.offsets_hz = offsets_from(o);
-    const auto candidates = core::raster_candidates(rp);
+    const double channel_rate = core::make_cell_search_layout(rp.standard, o.scs).rate_hz;
+    std::vector<core::raster_candidate> candidates;
+    for (const auto& c : core::raster_candidates(rp)) {
+        // The whole channel (the search's rate) must lie inside the band.
+        if (std::abs(c.offset_hz) + channel_rate / 2 <= rate / 2) {
+            candidates.push_back(c);
+        }
+    }
     if (candidates.empty()) {
         throw std::invalid_argument("--rate: no raster candidate fits inside the captured band");
     }
@@ -340,7 +347,8 @@ int search(const options& o)
         }
     }
     size_t produced = 0;
-    append(channelizer->flush(produced), produced);
+    const auto tail = channelizer->flush(produced);
+    append(tail, produced);
     search_rows(true);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -105,6 +105,8 @@ public:
 
     const cell_search_params& params() const { return d_params; }
     const cell_search_layout& layout() const { return d_layout; }
+    //! Where it runs: the CPU twin or a CUDA device.
+    const device_spec& device() const { return d_device; }
     size_t history() const;
     size_t lookahead() const;
 
@@ -168,6 +170,7 @@ protected:
 
     cell_search_params d_params;
     cell_search_layout d_layout;
+    device_spec d_device; //!< set by a CUDA backend's constructor
     std::vector<double> d_hyp;
     std::vector<pss_replica> d_replicas; //!< N_ID^(2)-major, then hypothesis
     size_t d_period;                     //!< combining period, samples

@@ -210,6 +210,7 @@ public:
           d_block(pss_block_size(d_layout)), d_spectra(d_replicas.size() * d_block),
           d_candidates(max_candidates), d_found(1)
     {
+        d_device = dev;
         // The replicas' conjugate spectra, zero-padded to the block (cuFFT, as they are used).
         std::vector<float2> time(d_replicas.size() * d_block, make_float2(0.0f, 0.0f));
         for (size_t r = 0; r < d_replicas.size(); r++) {

@@ -1,0 +1,37 @@
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <gnuradio/gpuofdm/cell_searcher_cc.h>
+
+namespace py = pybind11;
+
+void bind_cell_searcher_cc(py::module& m)
+{
+    using searcher = gr::gpuofdm::cell_searcher_cc;
+    py::class_<searcher, gr::block, gr::basic_block, std::shared_ptr<searcher>>(
+        m, "cell_searcher_cc",
+        "Cell searcher: every 5G NR, LTE or 5GTF cell in the stream at every raster position "
+        "of the band, unknown timing and frequency. Samples pass through (about one window "
+        "late), each detected sync block tagged 'cell' and reported as a dict on message "
+        "port 'cells'.")
+        .def(py::init(&searcher::make), py::arg("standard") = "nr", py::arg("samp_rate") = 30.72e6,
+             py::arg("center_freq") = 0.0, py::arg("offsets_hz") = std::vector<double>{},
+             py::arg("ssb_scs_khz") = 30, py::arg("cfo_range_hz") = 0.0,
+             py::arg("pss_threshold") = 18.0, py::arg("sss_threshold") = 14.0,
+             py::arg("combine_periods") = 1, py::arg("window_ms") = 20.0,
+             py::arg("device") = "auto",
+             "Make a cell_searcher_cc. standard nr, lte or 5gtf; samp_rate whole Hz "
+             "1.92e6..245.76e6; center_freq the stream's centre (0: unknown; NR then needs "
+             "offsets_hz); offsets_hz the candidates (empty: the standard's raster: NR GSCNs, "
+             "LTE 100 kHz points, the 5GTF centre); ssb_scs_khz 15 or 30 (NR); cfo_range_hz "
+             "(0: one subcarrier spacing); pss_threshold and sss_threshold (> 1; metrics are 1 "
+             "on average in noise); combine_periods 1..16; window_ms 5..1000; device auto, "
+             "cpu, cuda or cuda:N.")
+        .def("device", &searcher::device, "The device the search runs on: cpu or cuda:N.")
+        .def("candidates", &searcher::candidates, "How many raster candidates are searched.");
+}

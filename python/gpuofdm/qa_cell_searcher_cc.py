@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpuofdm authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""cell_searcher_cc in a flowgraph: two NR cells on two GSCNs of a 30.72 Msps stream at
+3.5 GHz, from sync_signal_source_c; every sample passes through unchanged, each SSB is
+reported on its GSCN with its cell ID and tagged on its first sample; bad parameters."""
+
+import time
+import unittest
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+
+from gnuradio import gpuofdm
+
+FS = 30.72e6
+CENTER = 3.5e9
+
+
+def gscn_hz(g):
+    # 38.104 Table 5.4.3.1-1, 3000..24250 MHz: SS_REF = 3000 MHz + (GSCN - 7499) x 1.44 MHz
+    return 3000e6 + (g - 7499) * 1.44e6
+
+
+class qa_cell_searcher_cc(gr_unittest.TestCase):
+
+    def test_001_two_cells_on_two_gscns(self):
+        cells = [(17, 7843, 1.0e-3), (600, 7850, 6.0e-3)]
+        src = gpuofdm.sync_signal_source_c(
+            "nr", FS, [c[0] for c in cells], offsets_hz=[gscn_hz(c[1]) - CENTER for c in cells],
+            cfo_hz=[2e3, -3e3], start_s=[c[2] for c in cells], snr_db=5.0, center_freq=CENTER)
+        n = int(FS * 25e-3)
+        head = blocks.head(gr.sizeof_gr_complex, n)
+        search = gpuofdm.cell_searcher_cc("nr", FS, CENTER, device="cpu")
+        self.assertGreater(search.candidates(), 10)
+        ref = blocks.vector_sink_c()
+        out = blocks.vector_sink_c()
+        dbg = blocks.message_debug()
+        tb = gr.top_block()
+        tb.connect(src, head, search, out)
+        tb.connect(head, ref)
+        tb.msg_connect(search, "cells", dbg, "store")
+        tb.run()
+
+        self.assertEqual(len(out.data()), n)  # nothing lost at the end of the stream
+        self.assertTrue(np.array_equal(np.array(out.data()), np.array(ref.data())))
+        found = []
+        for i in range(dbg.num_messages()):
+            d = pmt.to_python(dbg.get_message(i))
+            found.append((d["cell_id"], d["raster_number"], d["sample"], d["ssb_index"]))
+        # SSB 0 of case C: half-frame symbol 2, whose CP starts 1112 + 1096 = 2208 samples
+        # into the frame at 30.72 Msps; a burst every 20 ms.
+        want = []
+        for cell_id, g, start in cells:
+            for k in range(2):
+                s = int(round(start * FS)) + 2208 + k * int(FS * 20e-3)
+                if s + 4 * 1100 < n:
+                    want.append((cell_id, g, s, 0))
+        self.assertEqual(sorted(f[:2] + (f[3],) for f in found),
+                         sorted(w[:2] + (w[3],) for w in want))
+        for f in found:
+            self.assertTrue(any(f[0] == w[0] and abs(f[2] - w[2]) <= 4 for w in want), f)
+        tags = [t for t in out.tags() if pmt.symbol_to_string(t.key) == "cell"]
+        self.assertEqual(sorted(t.offset for t in tags), sorted(f[2] for f in found))
+
+    def test_002_bad_parameters(self):
+        with self.assertRaisesRegex(ValueError, "standard"):
+            gpuofdm.cell_searcher_cc("gsm", FS)
+        with self.assertRaisesRegex(ValueError, "center_hz: NR's GSCN raster needs"):
+            gpuofdm.cell_searcher_cc("nr", FS, 0.0)
+        with self.assertRaisesRegex(ValueError, "combine_periods: 1..16"):
+            gpuofdm.cell_searcher_cc("lte", FS, combine_periods=0)
+        with self.assertRaisesRegex(ValueError, "window_ms"):
+            gpuofdm.cell_searcher_cc("lte", FS, window_ms=1.0)
+        with self.assertRaisesRegex(ValueError, "sample_rate"):
+            gpuofdm.cell_searcher_cc("lte", 1e6)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_cell_searcher_cc)
