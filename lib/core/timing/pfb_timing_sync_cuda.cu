@@ -1,0 +1,205 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CUDA polyphase timing recovery: one warp per loop (a channel, or a chunk of one). The 32
+// lanes compute the filter dot products (lane l takes taps l, l+32, ..., then a butterfly
+// of shuffles), and every lane runs the loop's scalar update on the same floats, lane 0
+// writing; the loop itself stays on the device, so a call is one upload, one launch and
+// one download however many symbols and channels it holds.
+
+#include "runtime/cuda_context.h"
+#include "timing/pfb_timing_sync.h"
+
+#include <algorithm>
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+constexpr int warps_per_block = 4;
+
+__global__ void timing_jobs_kernel(timing_loop_consts c,
+                                   const float* __restrict__ bank,
+                                   const float* __restrict__ dbank,
+                                   const rounded::cpx* __restrict__ in,
+                                   size_t in_stride,
+                                   const timing_event* __restrict__ events,
+                                   timing_job* jobs,
+                                   unsigned n_jobs,
+                                   timing_job_outputs o)
+{
+    const unsigned warp = blockIdx.x * warps_per_block + threadIdx.x / 32;
+    const int lane = int(threadIdx.x & 31);
+    if (warp >= n_jobs)
+        return; // the whole warp: blocks are whole warps
+    timing_job job = jobs[warp];
+    const rounded::cpx* row = in + size_t(job.row) * in_stride;
+    const int T = c.taps_per_filter;
+    const auto dot = [row, T, lane](const float* h, int64_t i) {
+        float ar = 0.0f, ai = 0.0f;
+        for (int j = lane; j < T; j += 32) {
+            const int64_t n = i + j;
+            const rounded::cpx v = n < 0 ? rounded::cpx{ 0.0f, 0.0f } : row[n];
+            const float t = __ldg(h + j);
+            ar = __fadd_rn(ar, __fmul_rn(v.re, t));
+            ai = __fadd_rn(ai, __fmul_rn(v.im, t));
+        }
+        for (int off = 16; off >= 1; off >>= 1) {
+            ar = __fadd_rn(ar, __shfl_xor_sync(0xffffffffu, ar, off));
+            ai = __fadd_rn(ai, __shfl_xor_sync(0xffffffffu, ai, off));
+        }
+        return rounded::cpx{ ar, ai };
+    };
+    timing_run_job(c, bank, dbank, events, job, warp, o, dot, lane == 0);
+    if (lane == 0)
+        jobs[warp] = job;
+}
+
+template <typename T>
+void reserve(device_buffer<T>& b, size_t n)
+{
+    if (b.size() < n)
+        b = device_buffer<T>(n);
+}
+
+} // namespace
+
+class pfb_timing_sync_cuda : public pfb_timing_sync
+{
+public:
+    pfb_timing_sync_cuda(const pfb_timing_params& p, const device_spec& dev, cuda_context_ptr ctx)
+        : pfb_timing_sync(p), d_ctx(cuda_context::for_stage(dev, ctx)),
+          d_in(p.n_channels * p.max_input_samples), d_bank(d_bank_flat.size()),
+          d_dbank(d_dbank_flat.size())
+    {
+        GPUOFDM_CUDA_CHECK(cudaMemcpy(d_bank.get(), d_bank_flat.data(),
+                                      d_bank_flat.size() * sizeof(float), cudaMemcpyHostToDevice));
+        GPUOFDM_CUDA_CHECK(cudaMemcpy(d_dbank.get(), d_dbank_flat.data(),
+                                      d_dbank_flat.size() * sizeof(float), cudaMemcpyHostToDevice));
+        GPUOFDM_CUDA_CHECK(cudaEventCreate(&d_t0));
+        GPUOFDM_CUDA_CHECK(cudaEventCreate(&d_t1));
+    }
+    ~pfb_timing_sync_cuda() override
+    {
+        cudaEventDestroy(d_t0);
+        cudaEventDestroy(d_t1);
+    }
+    device_spec device() const override { return d_ctx->device(); }
+    double kernel_seconds() const override { return d_kernel_s; }
+
+protected:
+    void run_jobs(const pfb_timing_io& io,
+                  std::vector<timing_job>& jobs,
+                  const std::vector<timing_event>& events,
+                  const timing_job_outputs& o) override
+    {
+        d_ctx->activate();
+        const cudaStream_t s = d_ctx->stream();
+        const size_t C = d_params.n_channels;
+        const size_t P = d_params.max_input_samples;
+        const int osps = d_consts.osps;
+        size_t width = 0;
+        for (size_t c = 0; c < C; c++)
+            width = std::max(width, std::min(io.n_in[c], P));
+        const size_t J = jobs.size();
+        const size_t slots = J * o.cap;
+        reserve(d_jobs, J);
+        reserve(d_events, std::max<size_t>(events.size(), 1));
+        reserve(d_out, slots * osps);
+        reserve(d_pos, o.pos ? slots : 0);
+        reserve(d_k, o.pos ? slots : 0);
+        reserve(d_aux, o.err ? 3 * slots * osps : 0);
+
+        if (width > 0) {
+            if (C == 1)
+                GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), io.in, width * sizeof(rounded::cpx),
+                                                   cudaMemcpyHostToDevice, s));
+            else
+                GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_in.get(), P * sizeof(rounded::cpx), io.in,
+                                                     io.in_stride * sizeof(rounded::cpx),
+                                                     width * sizeof(rounded::cpx), C,
+                                                     cudaMemcpyHostToDevice, s));
+        }
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_jobs.get(), jobs.data(), J * sizeof(timing_job),
+                                           cudaMemcpyHostToDevice, s));
+        if (!events.empty())
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_events.get(), events.data(),
+                                               events.size() * sizeof(timing_event),
+                                               cudaMemcpyHostToDevice, s));
+        timing_job_outputs dev;
+        dev.out = d_out.get();
+        if (o.err) {
+            dev.err = d_aux.get();
+            dev.rate = dev.err + slots * osps;
+            dev.phase = dev.rate + slots * osps;
+        }
+        if (o.pos) {
+            dev.pos = d_pos.get();
+            dev.k = d_k.get();
+        }
+        dev.cap = o.cap;
+        const unsigned blocks = unsigned((J + warps_per_block - 1) / warps_per_block);
+        GPUOFDM_CUDA_CHECK(cudaEventRecord(d_t0, s));
+        timing_jobs_kernel<<<blocks, 32 * warps_per_block, 0, s>>>(
+            d_consts, d_bank.get(), d_dbank.get(), d_in.get(), P, d_events.get(), d_jobs.get(),
+            unsigned(J), dev);
+        GPUOFDM_CUDA_CHECK_LAUNCH(timing_jobs_kernel);
+        GPUOFDM_CUDA_CHECK(cudaEventRecord(d_t1, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(jobs.data(), d_jobs.get(), J * sizeof(timing_job),
+                                           cudaMemcpyDeviceToHost, s));
+        d_ctx->synchronize();
+        float ms = 0.0f;
+        GPUOFDM_CUDA_CHECK(cudaEventElapsedTime(&ms, d_t0, d_t1));
+        d_kernel_s = ms * 1e-3;
+
+        // Only the symbols written come back: the rows up to the longest job's count.
+        uint64_t most = 0;
+        for (const timing_job& j : jobs)
+            most = std::max(most, j.n_out);
+        if (most == 0)
+            return;
+        const auto back = [&](void* dst, const void* src, size_t item, size_t per_symbol) {
+            GPUOFDM_CUDA_CHECK(
+                cudaMemcpy2DAsync(dst, o.cap * per_symbol * item, src, o.cap * per_symbol * item,
+                                  most * per_symbol * item, J, cudaMemcpyDeviceToHost, s));
+        };
+        back(o.out, dev.out, sizeof(rounded::cpx), osps);
+        if (o.err) {
+            back(o.err, dev.err, sizeof(float), osps);
+            back(o.rate, dev.rate, sizeof(float), osps);
+            back(o.phase, dev.phase, sizeof(float), osps);
+        }
+        if (o.pos) {
+            back(o.pos, dev.pos, sizeof(int64_t), 1);
+            back(o.k, dev.k, sizeof(float), 1);
+        }
+        d_ctx->synchronize();
+    }
+
+private:
+    cuda_context_ptr d_ctx;
+    device_buffer<rounded::cpx> d_in;
+    device_buffer<float> d_bank;
+    device_buffer<float> d_dbank;
+    device_buffer<timing_job> d_jobs;
+    device_buffer<timing_event> d_events;
+    device_buffer<rounded::cpx> d_out;
+    device_buffer<float> d_aux;
+    device_buffer<int64_t> d_pos;
+    device_buffer<float> d_k;
+    cudaEvent_t d_t0 = nullptr;
+    cudaEvent_t d_t1 = nullptr;
+    double d_kernel_s = 0.0;
+};
+
+std::unique_ptr<pfb_timing_sync> make_pfb_timing_sync_cuda(const pfb_timing_params& p,
+                                                           const device_spec& dev,
+                                                           cuda_context_ptr ctx)
+{
+    return std::make_unique<pfb_timing_sync_cuda>(p, dev, std::move(ctx));
+}
+
+} // namespace gr::gpuofdm::core
