@@ -216,6 +216,8 @@ void pfb_timing_sync::process(const pfb_timing_io& io, pfb_timing_state* states)
             (io.events[i].channel == io.events[i - 1].channel &&
              io.events[i].pos < io.events[i - 1].pos))
             throw std::invalid_argument("pfb_timing_sync: events must be sorted by channel, pos");
+    if (io.symbol_pos && C > 1)
+        throw std::invalid_argument("pfb_timing_sync: symbol_pos is for one channel");
     if (io.symbol_pos)
         io.symbol_pos->clear();
     if (d_params.mode == timing_mode::sequential)
@@ -311,105 +313,116 @@ void pfb_timing_sync::process_chunked(const pfb_timing_io& io, pfb_timing_state*
     const int64_t margin = int64_t(d_consts.taps_per_filter) + 2 * sps + osps + 2;
     const auto ev_begin = convert_events(io, C, d_events);
     const uint64_t cap = symbols_bound(uint64_t(L + 2 * sps), sps);
-    // Chunks beyond what the output can take would be run again next call: run no more
-    // than fill it (plus one, so a call always makes progress).
-    const size_t max_chunks = io.max_symbols * size_t(d_params.sps) / size_t(L) + 1;
-
-    d_jobs.clear();
-    std::vector<size_t> first_job(C + 1, 0);
-    for (size_t c = 0; c < C; c++) {
-        first_job[c] = d_jobs.size();
-        const pfb_timing_state& s = states[c];
-        const int64_t n_in = int64_t(std::min(io.n_in[c], d_params.max_input_samples));
-        const int64_t data_end = s.window_pos + n_in;
-        size_t n_chunks = 0;
-        for (int64_t start = s.chunk_pos; n_chunks < max_chunks; start += L, n_chunks++) {
-            const bool whole = start + L + margin <= data_end;
-            if (!whole && !(io.finish && start < data_end))
-                break;
-            timing_job j;
-            j.row = uint32_t(c);
-            j.window_pos = s.window_pos;
-            j.n_in = n_in;
-            j.st.k = d_consts.init_phase;
-            j.st.rate_f = d_consts.rate_f0;
-            j.st.error = 0.0f;
-            j.st.pos = std::max<int64_t>(0, start - W);
-            j.stop_pos = start + L;
-            j.emit_from = start == 0 ? INT64_MIN : start - 2 * sps;
-            j.event_begin = ev_begin[c];
-            j.event_end = ev_begin[c + 1];
-            d_jobs.push_back(j);
-        }
-    }
-    first_job[C] = d_jobs.size();
-
     const bool aux = io.err != nullptr;
-    const size_t J = d_jobs.size();
-    d_chunk_out.resize(J * cap * osps);
-    d_chunk_aux.resize(aux ? 3 * J * cap * osps : 0);
-    d_chunk_pos.resize(J * cap);
-    d_chunk_k.resize(J * cap);
-    timing_job_outputs o;
-    o.out = reinterpret_cast<rounded::cpx*>(d_chunk_out.data());
-    if (aux) {
-        o.err = d_chunk_aux.data();
-        o.rate = o.err + J * cap * osps;
-        o.phase = o.rate + J * cap * osps;
-    }
-    o.pos = d_chunk_pos.data();
-    o.k = d_chunk_k.data();
-    o.cap = cap;
-    if (J > 0)
-        run_jobs(io, d_jobs, d_events, o);
-
-    // Stitch by time: take a chunk's symbols later than half a symbol after the last one
-    // taken and before the chunk's end.
     const double half = d_params.sps / 2.0;
     const float nf = float(d_consts.nfilts);
-    for (size_t c = 0; c < C; c++) {
-        pfb_timing_state& s = states[c];
-        size_t n = 0;
-        bool room = true;
-        for (size_t ji = first_job[c]; ji < first_job[c + 1] && room; ji++) {
-            const timing_job& j = d_jobs[ji];
-            const int64_t start = s.chunk_pos;
-            const int64_t end = start + L;
-            bool chunk_done = true;
-            for (uint64_t q = 0; q < j.n_out; q++) {
-                const uint64_t sidx = ji * cap + q;
-                const int64_t p = o.pos[sidx];
-                const float k = o.k[sidx];
-                const double t = double(p) + double(k) / double(nf);
-                if (t >= double(end))
+    std::vector<size_t> n_done(C, 0);
+    std::vector<size_t> first_job(C + 1, 0);
+    // Rounds of chunks until every output is full or no chunk can run: a round runs no
+    // more chunks than fill what is left of an output (plus one), since the symbols a full
+    // output cannot take are made again next call.
+    for (bool progress = true; progress;) {
+        progress = false;
+        d_jobs.clear();
+        for (size_t c = 0; c < C; c++) {
+            first_job[c] = d_jobs.size();
+            const pfb_timing_state& s = states[c];
+            const size_t room = io.max_symbols - n_done[c];
+            if (room == 0)
+                continue;
+            const size_t max_chunks = room * size_t(d_params.sps) / size_t(L) + 1;
+            const int64_t n_in = int64_t(std::min(io.n_in[c], d_params.max_input_samples));
+            const int64_t data_end = s.window_pos + n_in;
+            size_t n_chunks = 0;
+            for (int64_t start = s.chunk_pos; n_chunks < max_chunks; start += L, n_chunks++) {
+                const bool whole = start + L + margin <= data_end;
+                if (!whole && !(io.finish && start < data_end))
                     break;
-                if (s.have_last && double(p - s.last_pos) + double(k - s.last_k) / nf <= half)
-                    continue;
-                if (n >= io.max_symbols) {
-                    chunk_done = false;
-                    room = false;
-                    break;
-                }
-                const size_t dst = c * io.out_stride + n * osps;
-                std::memcpy(static_cast<void*>(io.out + dst), o.out + sidx * osps,
-                            osps * sizeof(std::complex<float>));
-                if (aux) {
-                    std::memcpy(io.err + dst, o.err + sidx * osps, osps * sizeof(float));
-                    std::memcpy(io.rate + dst, o.rate + sidx * osps, osps * sizeof(float));
-                    std::memcpy(io.phase + dst, o.phase + sidx * osps, osps * sizeof(float));
-                }
-                if (io.symbol_pos)
-                    io.symbol_pos->push_back(p);
-                s.last_pos = p;
-                s.last_k = k;
-                s.have_last = true;
-                n++;
+                timing_job j;
+                j.row = uint32_t(c);
+                j.window_pos = s.window_pos;
+                j.n_in = n_in;
+                j.st.k = d_consts.init_phase;
+                j.st.rate_f = d_consts.rate_f0;
+                j.st.error = 0.0f;
+                j.st.pos = std::max<int64_t>(0, start - W);
+                j.stop_pos = start + L;
+                j.emit_from = start == 0 ? INT64_MIN : start - 2 * sps;
+                j.event_begin = ev_begin[c];
+                j.event_end = ev_begin[c + 1];
+                d_jobs.push_back(j);
             }
-            if (chunk_done)
-                s.chunk_pos = end;
         }
-        io.n_symbols[c] = n;
+        first_job[C] = d_jobs.size();
+        const size_t J = d_jobs.size();
+        if (J == 0)
+            break;
+        d_chunk_out.resize(J * cap * osps);
+        d_chunk_aux.resize(aux ? 3 * J * cap * osps : 0);
+        d_chunk_pos.resize(J * cap);
+        d_chunk_k.resize(J * cap);
+        timing_job_outputs o;
+        o.out = reinterpret_cast<rounded::cpx*>(d_chunk_out.data());
+        if (aux) {
+            o.err = d_chunk_aux.data();
+            o.rate = o.err + J * cap * osps;
+            o.phase = o.rate + J * cap * osps;
+        }
+        o.pos = d_chunk_pos.data();
+        o.k = d_chunk_k.data();
+        o.cap = cap;
+        run_jobs(io, d_jobs, d_events, o);
+
+        // Stitch by time: take a chunk's symbols later than half a symbol after the last
+        // one taken and before the chunk's end.
+        for (size_t c = 0; c < C; c++) {
+            pfb_timing_state& s = states[c];
+            size_t n = n_done[c];
+            const int64_t chunk_before = s.chunk_pos;
+            bool room = true;
+            for (size_t ji = first_job[c]; ji < first_job[c + 1] && room; ji++) {
+                const timing_job& j = d_jobs[ji];
+                const int64_t start = s.chunk_pos;
+                const int64_t end = start + L;
+                bool chunk_done = true;
+                for (uint64_t q = 0; q < j.n_out; q++) {
+                    const uint64_t sidx = ji * cap + q;
+                    const int64_t p = o.pos[sidx];
+                    const float k = o.k[sidx];
+                    const double t = double(p) + double(k) / double(nf);
+                    if (t >= double(end))
+                        break;
+                    if (s.have_last && double(p - s.last_pos) + double(k - s.last_k) / nf <= half)
+                        continue;
+                    if (n >= io.max_symbols) {
+                        chunk_done = false;
+                        room = false;
+                        break;
+                    }
+                    const size_t dst = c * io.out_stride + n * osps;
+                    std::memcpy(static_cast<void*>(io.out + dst), o.out + sidx * osps,
+                                osps * sizeof(std::complex<float>));
+                    if (aux) {
+                        std::memcpy(io.err + dst, o.err + sidx * osps, osps * sizeof(float));
+                        std::memcpy(io.rate + dst, o.rate + sidx * osps, osps * sizeof(float));
+                        std::memcpy(io.phase + dst, o.phase + sidx * osps, osps * sizeof(float));
+                    }
+                    if (io.symbol_pos)
+                        io.symbol_pos->push_back(p);
+                    s.last_pos = p;
+                    s.last_k = k;
+                    s.have_last = true;
+                    n++;
+                }
+                if (chunk_done)
+                    s.chunk_pos = end;
+            }
+            progress = progress || n > n_done[c] || s.chunk_pos != chunk_before;
+            n_done[c] = n;
+        }
     }
+    for (size_t c = 0; c < C; c++)
+        io.n_symbols[c] = n_done[c];
 }
 
 std::unique_ptr<pfb_timing_sync> make_pfb_timing_sync(const pfb_timing_params& p,
