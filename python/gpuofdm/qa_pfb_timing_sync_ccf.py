@@ -238,6 +238,32 @@ class qa_pfb_timing_sync_ccf(gr_unittest.TestCase):
         n = min(len(a), len(b))
         self.assertEqual(np.mean(decisions(a[200:n], 4) == decisions(b[200:n], 4)), 1.0)
 
+    def test_multi_channel_block(self):
+        # pfb_timing_sync_multi_ccf: each output is what pfb_timing_sync_ccf gives on that
+        # input alone, with inputs of different lengths, delays and drifts.
+        taps = prototype(4, 0.35)
+        xs = [psk_signal(1500 + 300 * c, 4, 0.35, 4, 0.25 * c, 50.0 * c - 100, 15, 40 + c)[0]
+              for c in range(4)]
+        for mode in ("sequential", "chunked"):
+            tb = gr.top_block()
+            blk = gpuofdm.pfb_timing_sync_multi_ccf(4, 4, LOOP_BW, taps, NFILTS, 16, 1.5, 1,
+                                                    "cpu", mode, 4096, 1024)
+            sinks = []
+            for c, x in enumerate(xs):
+                src = blocks.vector_source_c(x.tolist())
+                snk = blocks.vector_sink_c()
+                tb.connect(src, (blk, c))
+                tb.connect((blk, c), snk)
+                sinks.append(snk)
+            tb.run()
+            for c, x in enumerate(xs):
+                alone = run_ours(x, gpuofdm.pfb_timing_sync_ccf(4, LOOP_BW, taps, NFILTS, 16, 1.5,
+                                                                1, "cpu", mode, 4096, 1024))
+                np.testing.assert_array_equal(np.array(sinks[c].data()), alone,
+                                              "%s channel %d" % (mode, c))
+        with self.assertRaises(ValueError):
+            gpuofdm.pfb_timing_sync_multi_ccf(0, 4, LOOP_BW, taps)
+
     def test_bad_parameters(self):
         taps = prototype(2, 0.35)
         bad = [dict(sps=0.5), dict(loop_bw=-0.1), dict(loop_bw=2.0), dict(taps=[1.0]),
