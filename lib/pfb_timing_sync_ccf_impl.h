@@ -47,7 +47,7 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    //! Moves the pending tags whose sample the symbols of this call cover onto them.
+    //! Moves the pending tags whose sample the symbols just made cover onto them (d_q_tags).
     void place_tags(size_t n_symbols);
 
     const core::pfb_timing_params d_params;
@@ -57,6 +57,11 @@ private:
     std::vector<gr_complex> d_win;               //!< the window: stream from d_state.window_pos
     std::vector<core::timing_event_in> d_events; //!< time_est tags not yet passed
     std::deque<gr::tag_t> d_pending;             //!< other tags not yet placed
+    std::vector<gr_complex> d_q;                 //!< symbols made, not yet output
+    std::vector<float> d_qaux;                   //!< their err, rate, phase (outputs 1-3)
+    size_t d_q_pos = 0, d_q_len = 0;             //!< d_q[d_q_pos, d_q_len) are pending
+    bool d_q_full = false;                       //!< the last call filled d_q: more may come
+    std::deque<std::pair<size_t, gr::tag_t>> d_q_tags; //!< tags at d_q indices
     std::vector<int64_t> d_symbol_pos;
     bool d_backlog = false;  //!< the last call filled its output: more may come without input
     bool d_finished = false; //!< the stream's end has been run

@@ -49,7 +49,10 @@ const char* usage_text =
     "                     to end on back-to-back 1500-octet 54 Mb/s frames, core and\n"
     "                     flowgraph level, CPU twin and CUDA, in Msps and x real time;\n"
     "                     wimax_rx: the 802.16 receiver on 500-octet 64-QAM 3/4 bursts,\n"
-    "                     core level, CPU twin and CUDA\n"
+    "                     core level, CPU twin and CUDA; timing: polyphase timing\n"
+    "                     recovery (QPSK sps 2), one channel sequential and chunked,\n"
+    "                     64/256/1024 channels, CPU twin, CUDA kernel and with transfers;\n"
+    "                     flowgraph level next to pfb_clock_sync_ccf and symbol_sync_cc\n"
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
@@ -139,12 +142,17 @@ options parse_options(int argc, char** argv)
                     o.rx = true;
                 else if (part == "wimax_rx")
                     o.wimax_rx = true;
+                else if (part == "timing")
+                    o.timing = true;
                 else
-                    throw usage_error("--stages: '" + part +
-                                      "' is not fft, ifft, tx, viterbi, ber, rx or wimax_rx");
+                    throw usage_error(
+                        "--stages: '" + part +
+                        "' is not fft, ifft, tx, viterbi, ber, rx, wimax_rx or timing");
             }
-            if (o.stages.empty() && !o.tx && !o.viterbi && !o.ber && !o.rx && !o.wimax_rx)
-                throw usage_error("--stages: give fft, ifft, tx, viterbi, ber, rx and/or wimax_rx");
+            if (o.stages.empty() && !o.tx && !o.viterbi && !o.ber && !o.rx && !o.wimax_rx &&
+                !o.timing)
+                throw usage_error(
+                    "--stages: give fft, ifft, tx, viterbi, ber, rx, wimax_rx and/or timing");
         } else if (a == "--cp") {
             const std::string v = value();
             char* end = nullptr;
@@ -288,6 +296,8 @@ int run(int argc, char** argv)
             run_rx(o, cuda_usable, rows, notes);
         if (o.wimax_rx)
             run_wimax_rx(o, cuda_usable, rows, notes);
+        if (o.timing)
+            run_timing(o, cuda_usable, rows, notes);
         if (o.flowgraph && o.stages.empty()) {
             notes.push_back("flowgraph: no fft/ifft stage asked for");
         } else if (o.flowgraph) {
