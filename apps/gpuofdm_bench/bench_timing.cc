@@ -9,7 +9,8 @@
 // Core level: one channel (sequential and chunked, CPU twin and CUDA; chunked: 8192-
 // sample chunks, 2048 warm-up, 2^22 samples a call) and 64, 256, 1024 channels together
 // (sequential, 65536 samples a channel a call); "cuda kernel" = the loops' kernel alone
-// (CUDA events), "cuda+pcie" = process() with the host transfers, planning and stitching.
+// (CUDA events), "cuda+pcie" = process() with the host transfers, planning and stitching
+// (input pageable; "pinned": page-locked).
 // Flowgraph level (where GNU Radio is built): vector_source -> head -> block -> null_sink,
 // GNU Radio's pfb_clock_sync_ccf and symbol_sync_cc (ML detector, PFB matched filter) in
 // the same run as ours. ratio = Msps / pfb_clock_sync_ccf's (flowgraph) or the CPU twin's.
@@ -18,6 +19,9 @@
 
 #include "runtime/device.h"
 #include "timing/pfb_timing_sync.h"
+#ifdef GPUOFDM_HAVE_CUDA
+#include "runtime/cuda_pinned.h"
+#endif
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
 #include <gnuradio/blocks/head.h>
@@ -331,36 +335,43 @@ void run_timing(const options& o,
         return;
     }
     const core::device_spec dev = core::resolve_device(o.device);
+    // CUDA rows of one configuration: the kernel, process() on pageable input, and (where
+    // the input can be page-locked, as the blocks do with GNU Radio's buffers) on pinned.
+    const auto cuda_rows = [&](core::pfb_timing_sync& s, const std::vector<cfloat>& x, size_t ch,
+                               size_t per_ch, const std::string& cfg, double cpu_msps) {
+        for (int kind = 0; kind < 3; kind++) {
+#ifdef GPUOFDM_HAVE_CUDA
+            core::pinned_ranges pinned(dev.cuda_index);
+            if (kind == 2 && !pinned.pin(x.data(), x.size() * sizeof(cfloat))) {
+                notes.push_back("timing: " + cfg + ": the input could not be page-locked");
+                continue;
+            }
+#else
+            if (kind == 2)
+                continue;
+#endif
+            const char* impl = kind == 0   ? "cuda kernel"
+                               : kind == 1 ? "cuda+pcie"
+                                           : "cuda+pcie pinned";
+            row r = core_row(s, x, ch, per_ch, impl, cfg, secs, kind == 0);
+            r.ratio = r.msps / cpu_msps;
+            rows.push_back(r);
+            print(r);
+        }
+    };
     {
         auto s =
             core::make_pfb_timing_sync(timing_params(core::timing_mode::sequential, 1, one), dev);
-        for (bool kernel : { true, false }) {
-            row r = core_row(*s, x1, 1, one, kernel ? "cuda kernel" : "cuda+pcie",
-                             "1 ch sequential", secs, kernel);
-            r.ratio = r.msps / seq_cpu;
-            rows.push_back(r);
-            print(r);
-        }
+        // One warp walks the whole call: 2^18 samples are enough to time it.
+        cuda_rows(*s, x1, 1, std::min(one, size_t(1) << 18), "1 ch sequential", seq_cpu);
         auto c = core::make_pfb_timing_sync(timing_params(core::timing_mode::chunked, 1, one), dev);
-        for (bool kernel : { true, false }) {
-            row r = core_row(*c, x1, 1, one, kernel ? "cuda kernel" : "cuda+pcie", chunk_cfg, secs,
-                             kernel);
-            r.ratio = r.msps / chunk_cpu;
-            rows.push_back(r);
-            print(r);
-        }
+        cuda_rows(*c, x1, 1, one, chunk_cfg, chunk_cpu);
     }
     for (size_t ch : { size_t(64), size_t(256), size_t(1024) }) {
         const auto x = qpsk(ch * per, unsigned(3 + ch));
         auto s =
             core::make_pfb_timing_sync(timing_params(core::timing_mode::sequential, ch, per), dev);
-        for (bool kernel : { true, false }) {
-            row r = core_row(*s, x, ch, per, kernel ? "cuda kernel" : "cuda+pcie",
-                             std::to_string(ch) + " ch sequential", secs, kernel);
-            r.ratio = r.msps / multi_cpu;
-            rows.push_back(r);
-            print(r);
-        }
+        cuda_rows(*s, x, ch, per, std::to_string(ch) + " ch sequential", multi_cpu);
     }
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
     if (o.flowgraph)
