@@ -28,6 +28,11 @@ namespace gpuofdm {
  * The channels need not arrive at the same pace: each input is read and each output
  * written at its own rate.
  *
+ * With vector_io, one input and one output port of n_channels-item vectors: output item t
+ * holds symbol output t of every channel. The channels' symbol counts differ with their
+ * clocks: an item is output once every channel has its symbol; at the end of the stream
+ * the channels short of the longest are filled with zeros.
+ *
  * Tags: input i's tags go to output i at their offset scaled by osps/sps (GNU Radio's
  * one-to-one propagation); time_est tags are not read (use pfb_timing_sync_ccf).
  */
@@ -38,6 +43,8 @@ public:
 
     /*!
      * \param n_channels channels (input and output ports), 1..1024.
+     * \param vector_io false: n_channels ports each way; true: one input and one output
+     *        port of n_channels-item vectors (item t holds channels 0 .. n_channels-1).
      * The other parameters as pfb_timing_sync_ccf::make().
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter.
      */
@@ -52,11 +59,13 @@ public:
                      const std::string& device = "auto",
                      const std::string& mode = "sequential",
                      int chunk_samples = 16384,
-                     int warmup_samples = 4096);
+                     int warmup_samples = 4096,
+                     bool vector_io = false);
 
     virtual std::string device() const = 0;
     virtual std::string mode() const = 0;
     virtual int n_channels() const = 0;
+    virtual bool vector_io() const = 0;
     //! Channel \p c's loop after its last symbol: error, rate, phase.
     virtual float error(int c) const = 0;
     virtual float rate(int c) const = 0;

@@ -264,6 +264,33 @@ class qa_pfb_timing_sync_ccf(gr_unittest.TestCase):
         with self.assertRaises(ValueError):
             gpuofdm.pfb_timing_sync_multi_ccf(0, 4, LOOP_BW, taps)
 
+    def test_multi_channel_vector_port(self):
+        # One vector port of 4 channels (item t = channels 0..3): channel c of the output is
+        # pfb_timing_sync_ccf's output on channel c alone, zero-filled to the longest at the
+        # end.
+        taps = prototype(4, 0.35)
+        n = 1800 * 4
+        xs = [psk_signal(1900, 4, 0.35, 4, 0.25 * c, 50.0 * c - 100, 15, 60 + c)[0][:n]
+              for c in range(4)]
+        inter = np.stack(xs, axis=1).reshape(-1)
+        for mode in ("sequential", "chunked"):
+            tb = gr.top_block()
+            src = blocks.vector_source_c(inter.tolist(), False, 4)
+            blk = gpuofdm.pfb_timing_sync_multi_ccf(4, 4, LOOP_BW, taps, NFILTS, 16, 1.5, 1,
+                                                    "cpu", mode, 4096, 1024, True)
+            snk = blocks.vector_sink_c(4)
+            tb.connect(src, blk, snk)
+            tb.run()
+            got = np.array(snk.data()).reshape(-1, 4)
+            alone = [run_ours(x, gpuofdm.pfb_timing_sync_ccf(4, LOOP_BW, taps, NFILTS, 16, 1.5,
+                                                             1, "cpu", mode, 4096, 1024))
+                     for x in xs]
+            self.assertEqual(len(got), max(len(a) for a in alone), mode)
+            for c in range(4):
+                np.testing.assert_array_equal(got[:len(alone[c]), c], alone[c],
+                                              "%s channel %d" % (mode, c))
+                self.assertTrue(np.all(got[len(alone[c]):, c] == 0), mode)
+
     def test_chunked_timing_variance_is_the_sequential_one(self):
         # The timing error (phase output in symbols, modulo a symbol) after acquisition:
         # variances within 15 % of each other (QPSK, Es/N0 10 dB, 20000 symbols).
