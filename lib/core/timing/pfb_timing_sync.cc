@@ -266,38 +266,27 @@ void pfb_timing_sync::process_sequential(const pfb_timing_io& io, pfb_timing_sta
         j.event_begin = ev_begin[c];
         j.event_end = ev_begin[c + 1];
     }
-    const bool aux = io.err != nullptr;
+    // The loops write straight into the caller's rows (one row: from io.out on).
     const bool want_pos = io.symbol_pos != nullptr;
-    d_chunk_out.resize(C * cap * osps);
-    d_chunk_aux.resize(aux ? 3 * C * cap * osps : 0);
     d_chunk_pos.resize(want_pos ? C * cap : 0);
     d_chunk_k.resize(want_pos ? C * cap : 0);
     timing_job_outputs o;
-    o.out = reinterpret_cast<rounded::cpx*>(d_chunk_out.data());
-    if (aux) {
-        o.err = d_chunk_aux.data();
-        o.rate = o.err + C * cap * osps;
-        o.phase = o.rate + C * cap * osps;
-    }
+    o.out = reinterpret_cast<rounded::cpx*>(io.out);
+    o.err = io.err;
+    o.rate = io.rate;
+    o.phase = io.phase;
     if (want_pos) {
         o.pos = d_chunk_pos.data();
         o.k = d_chunk_k.data();
     }
     o.cap = cap;
+    o.stride = C > 1 ? io.out_stride : cap * uint64_t(osps);
     run_jobs(io, d_jobs, d_events, o);
 
     for (size_t c = 0; c < C; c++) {
         const timing_job& j = d_jobs[c];
         states[c].loop = j.st;
-        const size_t n = size_t(j.n_out) * osps;
         io.n_symbols[c] = size_t(j.n_out);
-        std::memcpy(io.out + c * io.out_stride, d_chunk_out.data() + c * cap * osps,
-                    n * sizeof(std::complex<float>));
-        if (aux) {
-            std::memcpy(io.err + c * io.out_stride, o.err + c * cap * osps, n * sizeof(float));
-            std::memcpy(io.rate + c * io.out_stride, o.rate + c * cap * osps, n * sizeof(float));
-            std::memcpy(io.phase + c * io.out_stride, o.phase + c * cap * osps, n * sizeof(float));
-        }
         if (want_pos)
             io.symbol_pos->insert(io.symbol_pos->end(), o.pos + c * cap, o.pos + c * cap + j.n_out);
     }
@@ -371,6 +360,7 @@ void pfb_timing_sync::process_chunked(const pfb_timing_io& io, pfb_timing_state*
         o.pos = d_chunk_pos.data();
         o.k = d_chunk_k.data();
         o.cap = cap;
+        o.stride = cap * uint64_t(osps);
         run_jobs(io, d_jobs, d_events, o);
 
         // Stitch by time: take a chunk's symbols later than half a symbol after the last

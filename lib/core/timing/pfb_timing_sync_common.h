@@ -69,7 +69,7 @@ struct timing_job {
     int status = timing_stopped;
 };
 
-//! Where a job writes: symbol s of job j at [(j*cap + s)*osps + o]; pos/k at [j*cap + s].
+//! Where a job writes: symbol s of job j at [j*stride + s*osps + o]; pos/k at [j*cap + s].
 struct timing_job_outputs {
     rounded::cpx* out = nullptr;
     float* err = nullptr; //!< optional (err/rate/phase together)
@@ -77,7 +77,8 @@ struct timing_job_outputs {
     float* phase = nullptr;
     int64_t* pos = nullptr; //!< optional (pos/k together): the symbol's sample after the wrap
     float* k = nullptr;
-    uint64_t cap = 0;
+    uint64_t cap = 0;    //!< symbols a job may write
+    uint64_t stride = 0; //!< out/err/rate/phase items from one job's row to the next
 };
 
 GPUOFDM_HD inline float timing_clip(float x, float clip)
@@ -201,7 +202,7 @@ GPUOFDM_HD inline void timing_run_job(const timing_loop_consts& c,
                 first_k = k;
             }
             if (emit && writer)
-                o.out[(job_index * o.cap + n) * c.osps + out_idx] = y;
+                o.out[job_index * o.stride + n * c.osps + out_idx] = y;
             k = rounded::add(rounded::add(k, c.rate_i), rate_f);
         }
         if (!ok) {
@@ -211,10 +212,11 @@ GPUOFDM_HD inline void timing_run_job(const timing_loop_consts& c,
         if (emit && writer) {
             const uint64_t s = job_index * o.cap + n;
             if (o.err) {
+                const uint64_t a = job_index * o.stride + n * c.osps;
                 for (int out_idx = 0; out_idx < c.osps; out_idx++) {
-                    o.err[s * c.osps + out_idx] = st.error;
-                    o.rate[s * c.osps + out_idx] = rate_f;
-                    o.phase[s * c.osps + out_idx] = k;
+                    o.err[a + out_idx] = st.error;
+                    o.rate[a + out_idx] = rate_f;
+                    o.phase[a + out_idx] = k;
                 }
             }
             if (o.pos) {

@@ -141,6 +141,7 @@ protected:
             dev.k = d_k.get();
         }
         dev.cap = o.cap;
+        dev.stride = o.cap * uint64_t(osps); // the device rows; the host's may be wider
         const unsigned blocks = unsigned((J + warps_per_block - 1) / warps_per_block);
         GPUOFDM_CUDA_CHECK(cudaEventRecord(d_t0, s));
         timing_jobs_kernel<<<blocks, 32 * warps_per_block, 0, s>>>(
@@ -161,20 +162,23 @@ protected:
             most = std::max(most, j.n_out);
         if (most == 0)
             return;
-        const auto back = [&](void* dst, const void* src, size_t item, size_t per_symbol) {
+        const auto back = [&](void* dst, size_t dst_row, const void* src, size_t src_row,
+                              size_t width) {
             GPUOFDM_CUDA_CHECK(
-                cudaMemcpy2DAsync(dst, o.cap * per_symbol * item, src, o.cap * per_symbol * item,
-                                  most * per_symbol * item, J, cudaMemcpyDeviceToHost, s));
+                cudaMemcpy2DAsync(dst, dst_row, src, src_row, width, J, cudaMemcpyDeviceToHost, s));
         };
-        back(o.out, dev.out, sizeof(rounded::cpx), osps);
+        const size_t cpx = sizeof(rounded::cpx), f = sizeof(float);
+        const size_t per = size_t(most) * size_t(osps);
+        back(o.out, o.stride * cpx, dev.out, dev.stride * cpx, per * cpx);
         if (o.err) {
-            back(o.err, dev.err, sizeof(float), osps);
-            back(o.rate, dev.rate, sizeof(float), osps);
-            back(o.phase, dev.phase, sizeof(float), osps);
+            back(o.err, o.stride * f, dev.err, dev.stride * f, per * f);
+            back(o.rate, o.stride * f, dev.rate, dev.stride * f, per * f);
+            back(o.phase, o.stride * f, dev.phase, dev.stride * f, per * f);
         }
         if (o.pos) {
-            back(o.pos, dev.pos, sizeof(int64_t), 1);
-            back(o.k, dev.k, sizeof(float), 1);
+            back(o.pos, o.cap * sizeof(int64_t), dev.pos, o.cap * sizeof(int64_t),
+                 most * sizeof(int64_t));
+            back(o.k, o.cap * f, dev.k, o.cap * f, most * f);
         }
         d_ctx->synchronize();
     }
