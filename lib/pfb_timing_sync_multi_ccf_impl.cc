@@ -47,7 +47,10 @@ pfb_timing_sync_multi_ccf::sptr pfb_timing_sync_multi_ccf::make(int n_channels,
     p.mode = core::parse_timing_mode(mode);
     p.chunk_samples = non_negative(chunk_samples, "chunk_samples");
     p.warmup_samples = non_negative(warmup_samples, "warmup_samples");
-    p.max_input_samples = std::max<size_t>(1 << 15, 4 * (p.chunk_samples + p.warmup_samples));
+    // Each channel's row: a few of GNU Radio's buffers (sequential), a few chunks (chunked).
+    p.max_input_samples = p.mode == core::timing_mode::chunked
+                              ? std::max<size_t>(1 << 14, 4 * (p.chunk_samples + p.warmup_samples))
+                              : size_t(1) << 14;
     p.validate();
     auto sync = core::make_pfb_timing_sync(p, core::resolve_device(device));
     return gnuradio::make_block_sptr<pfb_timing_sync_multi_ccf_impl>(p, std::move(sync), vector_io);

@@ -40,7 +40,9 @@ namespace gpuofdm {
  * order), for any cut of the stream into calls. mode "chunked" cuts the stream into chunks
  * of chunk_samples, runs a loop per chunk from warmup_samples before it (in parallel on a
  * GPU) and stitches the chunks by symbol time, so no symbol is lost or repeated at a
- * chunk edge; its first chunk is the sequential loop.
+ * chunk edge; its first chunk is the sequential loop. The chunked mode runs when half its
+ * window (2^19 samples by default) is held, or at the end of the stream: many chunks a
+ * call.
  *
  * Tags: "time_est" (value: the symbol centre in samples after the tagged sample) sets the
  * phase when a symbol starts within floor(sps) samples before it, as pfb_clock_sync_ccf.
