@@ -123,7 +123,8 @@ inline rounded::cpx timing_dot_host(const float* h, int taps, const rounded::cpx
 
 /*!
  * \brief Runs a job's loop with GNU Radio's update rules. \p dot(filter, window index) is
- * the backend's dot product (the same sums on both); \p writer says whether this caller
+ * the backend's dot product (the same sums on both), \p dot2(f1, f2, i, y1, y2) two of them
+ * on the same samples (the same sums as two dot() calls); \p writer says whether this caller
  * writes the outputs (lane 0 of a warp; every lane runs the loop on the same floats).
  *
  * Per symbol: a time_est event in [pos, pos + sps) sets k = nfilts*(center + event - pos);
@@ -134,7 +135,7 @@ inline rounded::cpx timing_dot_host(const float* h, int taps, const rounded::cpx
  * whose samples the window does not hold is not started: the loop stops before it.
  * A non-finite or runaway phase (non-finite input) restarts the loop at its initial phase.
  */
-template <typename Dot>
+template <typename Dot, typename Dot2>
 GPUOFDM_HD inline void timing_run_job(const timing_loop_consts& c,
                                       const float* bank,
                                       const float* dbank,
@@ -143,6 +144,7 @@ GPUOFDM_HD inline void timing_run_job(const timing_loop_consts& c,
                                       uint64_t job_index,
                                       const timing_job_outputs& o,
                                       Dot dot,
+                                      Dot2 dot2,
                                       bool writer)
 {
     timing_loop_state st = job.st;
@@ -172,6 +174,7 @@ GPUOFDM_HD inline void timing_run_job(const timing_loop_consts& c,
             break;
         }
         rounded::cpx first{ 0.0f, 0.0f };
+        rounded::cpx d{ 0.0f, 0.0f }; //!< the derivative filter's output
         int64_t first_pos = 0;
         float first_k = 0.0f;
         int filtnum = 0;
@@ -195,7 +198,14 @@ GPUOFDM_HD inline void timing_run_job(const timing_loop_consts& c,
                 ok = false;
                 break;
             }
-            const rounded::cpx y = dot(bank + size_t(filtnum) * T, i);
+            // One output a symbol: the derivative filter reads the same samples with the
+            // same filter number, so both dot products share their loads (dot2).
+            rounded::cpx y;
+            if (c.osps == 1) {
+                dot2(bank + size_t(filtnum) * T, dbank + size_t(filtnum) * T, i, y, d);
+            } else {
+                y = dot(bank + size_t(filtnum) * T, i);
+            }
             if (out_idx == 0) {
                 first = y;
                 first_pos = pos;
@@ -224,7 +234,8 @@ GPUOFDM_HD inline void timing_run_job(const timing_loop_consts& c,
                 o.k[s] = first_k;
             }
         }
-        const rounded::cpx d = dot(dbank + size_t(filtnum) * T, pos - job.window_pos);
+        if (c.osps > 1)
+            d = dot(dbank + size_t(filtnum) * T, pos - job.window_pos);
         const float error_r = rounded::mul(first.re, d.re);
         const float error_i = rounded::mul(first.im, d.im);
         const float error = rounded::mul(rounded::add(error_i, error_r), 0.5f);

@@ -34,8 +34,13 @@ protected:
             const auto dot = [row, T](const float* h, int64_t i) {
                 return timing_dot_host(h, T, row, i);
             };
+            const auto dot2 = [row, T](const float* h1, const float* h2, int64_t i,
+                                       rounded::cpx& y1, rounded::cpx& y2) {
+                y1 = timing_dot_host(h1, T, row, i);
+                y2 = timing_dot_host(h2, T, row, i);
+            };
             timing_run_job(d_consts, d_bank_flat.data(), d_dbank_flat.data(), events.data(), j, ji,
-                           o, dot, true);
+                           o, dot, dot2, true);
         }
         d_kernel_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }

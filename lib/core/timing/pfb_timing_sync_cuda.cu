@@ -53,7 +53,29 @@ __global__ void timing_jobs_kernel(timing_loop_consts c,
         }
         return rounded::cpx{ ar, ai };
     };
-    timing_run_job(c, bank, dbank, events, job, warp, o, dot, lane == 0);
+    // Both filters on the same samples: one load of each sample, two independent sums.
+    const auto dot2 = [row, T, lane](const float* h1, const float* h2, int64_t i, rounded::cpx& y1,
+                                     rounded::cpx& y2) {
+        float ar = 0.0f, ai = 0.0f, br = 0.0f, bi = 0.0f;
+        for (int j = lane; j < T; j += 32) {
+            const int64_t n = i + j;
+            const rounded::cpx v = n < 0 ? rounded::cpx{ 0.0f, 0.0f } : row[n];
+            const float t1 = __ldg(h1 + j), t2 = __ldg(h2 + j);
+            ar = __fadd_rn(ar, __fmul_rn(v.re, t1));
+            ai = __fadd_rn(ai, __fmul_rn(v.im, t1));
+            br = __fadd_rn(br, __fmul_rn(v.re, t2));
+            bi = __fadd_rn(bi, __fmul_rn(v.im, t2));
+        }
+        for (int off = 16; off >= 1; off >>= 1) {
+            ar = __fadd_rn(ar, __shfl_xor_sync(0xffffffffu, ar, off));
+            ai = __fadd_rn(ai, __shfl_xor_sync(0xffffffffu, ai, off));
+            br = __fadd_rn(br, __shfl_xor_sync(0xffffffffu, br, off));
+            bi = __fadd_rn(bi, __shfl_xor_sync(0xffffffffu, bi, off));
+        }
+        y1 = rounded::cpx{ ar, ai };
+        y2 = rounded::cpx{ br, bi };
+    };
+    timing_run_job(c, bank, dbank, events, job, warp, o, dot, dot2, lane == 0);
     if (lane == 0)
         jobs[warp] = job;
 }
