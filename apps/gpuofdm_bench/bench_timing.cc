@@ -10,7 +10,8 @@
 // sample chunks, 2048 warm-up, 2^22 samples a call) and 64, 256, 1024 channels together
 // (sequential, 65536 samples a channel a call); "cuda kernel" = the loops' kernel alone
 // (CUDA events), "cuda+pcie" = process() with the host transfers, planning and stitching
-// (input pageable; "pinned": page-locked).
+// (input pageable; "pinned": page-locked). The hybrid mode (the banks' grid on the GPU, the
+// loop on the host) with the P = 27, 54, 81 filters of Kim et al.: grid and whole call.
 // Flowgraph level (where GNU Radio is built): vector_source -> head -> block -> null_sink,
 // GNU Radio's pfb_clock_sync_ccf and symbol_sync_cc (ML detector, PFB matched filter) in
 // the same run as ours. ratio = Msps / pfb_clock_sync_ccf's (flowgraph) or the CPU twin's.
@@ -63,12 +64,12 @@ double rrc(double t, double beta)
 }
 
 //! A prototype at \p rate samples a symbol, \p n taps, summing to \p gain.
-std::vector<float> rrc_taps(double rate, size_t n, double gain)
+std::vector<float> rrc_taps(double rate, size_t n, double gain, double beta = 0.35)
 {
     std::vector<double> h(n);
     double sum = 0.0;
     for (size_t i = 0; i < n; i++) {
-        h[i] = rrc((double(i) - double(n - 1) / 2.0) / rate, 0.35);
+        h[i] = rrc((double(i) - double(n - 1) / 2.0) / rate, beta);
         sum += h[i];
     }
     std::vector<float> t(n);
@@ -131,8 +132,9 @@ void print(const row& r)
         return std::string(b);
     };
     std::printf("%-9s %-7s %-21s %-8s %-22s %9zu %10s %9s %7s\n", r.level.c_str(), r.stage.c_str(),
-                r.impl.c_str(), r.device.c_str(), r.config.c_str(), r.batch, num(r.msps, 1).c_str(),
-                num(r.ms_per_batch, 3).c_str(), num(r.ratio, 2).c_str());
+                r.impl.c_str(), r.device.c_str(), r.config.c_str(), r.batch,
+                num(r.msps, r.msps < 1 ? 3 : 1).c_str(), num(r.ms_per_batch, 3).c_str(),
+                num(r.ratio, 2).c_str());
     std::fflush(stdout);
 }
 
@@ -326,6 +328,32 @@ void run_timing(const options& o,
         rows.push_back(r);
         print(r);
     }
+    // The hybrid mode: the partition of Kim et al. (the banks' grid on the GPU, the loop on
+    // the host) with their P = 27, 54, 81 filters of M = 32 taps (RRC 0.5 over 16 symbols at
+    // 2 samples a symbol). "grid" rows time the grid alone (their "TED"), the others the
+    // whole call (their "STR loop"); ratio = against the CPU twin's same row.
+    const size_t hyb_n = o.quick ? 8192 : 65536;
+    const auto xh = qpsk(hyb_n, 9);
+    const auto hybrid_params = [&](unsigned P) {
+        auto hp = timing_params(core::timing_mode::hybrid, 1, hyb_n);
+        hp.nfilts = P;
+        hp.taps = rrc_taps(double(sps * P), size_t(32 * P), P, 0.5);
+        hp.init_phase = P / 2.0f;
+        return hp;
+    };
+    std::vector<std::pair<double, double>> hyb_cpu; // per P: grid Msps, whole-call Msps
+    for (unsigned P : { 27u, 54u, 81u }) {
+        auto s = core::make_pfb_timing_sync(hybrid_params(P), {});
+        const std::string cfg = "1 ch hybrid P=" + std::to_string(P) + " M=32";
+        row g = core_row(*s, xh, 1, hyb_n, "cpu twin grid", cfg, secs, true);
+        row t = core_row(*s, xh, 1, hyb_n, "cpu twin", cfg, secs, false);
+        g.ratio = t.ratio = 1.0;
+        hyb_cpu.emplace_back(g.msps, t.msps);
+        for (const row& r : { g, t }) {
+            rows.push_back(r);
+            print(r);
+        }
+    }
     if (!cuda_usable) {
         notes.push_back("timing: CUDA rows skipped (no usable GPU)");
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
@@ -366,6 +394,22 @@ void run_timing(const options& o,
         cuda_rows(*s, x1, 1, std::min(one, size_t(1) << 18), "1 ch sequential", seq_cpu);
         auto c = core::make_pfb_timing_sync(timing_params(core::timing_mode::chunked, 1, one), dev);
         cuda_rows(*c, x1, 1, one, chunk_cfg, chunk_cpu);
+    }
+    {
+        size_t i = 0;
+        for (unsigned P : { 27u, 54u, 81u }) {
+            auto s = core::make_pfb_timing_sync(hybrid_params(P), dev);
+            const std::string cfg = "1 ch hybrid P=" + std::to_string(P) + " M=32";
+            row g = core_row(*s, xh, 1, hyb_n, "cuda grid kernel", cfg, secs, true);
+            g.ratio = g.msps / hyb_cpu[i].first;
+            row t = core_row(*s, xh, 1, hyb_n, "cuda+pcie", cfg, secs, false);
+            t.ratio = t.msps / hyb_cpu[i].second;
+            for (const row& r : { g, t }) {
+                rows.push_back(r);
+                print(r);
+            }
+            i++;
+        }
     }
     for (size_t ch : { size_t(64), size_t(256), size_t(1024) }) {
         const auto x = qpsk(ch * per, unsigned(3 + ch));

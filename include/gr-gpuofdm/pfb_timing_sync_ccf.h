@@ -42,7 +42,9 @@ namespace gpuofdm {
  * GPU) and stitches the chunks by symbol time, so no symbol is lost or repeated at a
  * chunk edge; its first chunk is the sequential loop. The chunked mode runs when half its
  * window (2^19 samples by default) is held, or at the end of the stream: many chunks a
- * call.
+ * call. mode "hybrid" runs the sequential loop on the host through a grid of every
+ * filter's output at every sample computed first (on the GPU with CUDA): the partition of
+ * Kim et al., "GPU-based acceleration of symbol timing recovery"; the sequential symbols.
  *
  * Tags: "time_est" (value: the symbol centre in samples after the tagged sample) sets the
  * phase when a symbol starts within floor(sps) samples before it, as pfb_clock_sync_ccf.
@@ -63,7 +65,7 @@ public:
      * \param max_rate_deviation rate clip in filter units, 0..filter_size.
      * \param osps output samples per symbol, 1..floor(sps).
      * \param device "auto", "cpu", "cuda" or "cuda:N".
-     * \param mode "sequential" or "chunked".
+     * \param mode "sequential", "chunked" or "hybrid".
      * \param chunk_samples chunked: samples per chunk, 64*sps..2^24.
      * \param warmup_samples chunked: samples the loop of a chunk runs before it, 0..2^24.
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter.

@@ -174,11 +174,14 @@ class qa_pfb_timing_sync_ccf(gr_unittest.TestCase):
         def make(mode):
             return gpuofdm.pfb_timing_sync_ccf(2, LOOP_BW, taps, NFILTS, 16, 1.5, 1, "cpu", mode,
                                                2048, 512)
-        for mode in ("sequential", "chunked"):
+        for mode in ("sequential", "chunked", "hybrid"):
             whole = run_ours(x, make(mode))
             for items in (1, 7, 100, 1000):
                 cut = run_ours(x, make(mode), items)
                 np.testing.assert_array_equal(whole, cut, "%s, %d a call" % (mode, items))
+            if mode == "hybrid":
+                # The grid walked on the host: the sequential loop's symbols.
+                np.testing.assert_array_equal(whole, run_ours(x, make("sequential")))
 
     def test_time_est_tags(self):
         x, _ = psk_signal(3000, 4, 0.35, 2, 0.0, 0, 20, 13)
@@ -347,7 +350,7 @@ class qa_pfb_timing_sync_ccf(gr_unittest.TestCase):
             self.skipTest("no usable GPU: " + why)
         x, _ = psk_signal(20000, 4, 0.35, 8, 0.3, -100, 10, 17)
         taps = prototype(4, 0.35)
-        for mode in ("sequential", "chunked"):
+        for mode in ("sequential", "chunked", "hybrid"):
             res = [run_ours(x, gpuofdm.pfb_timing_sync_ccf(4, LOOP_BW, taps, NFILTS, 16, 1.5, 1,
                                                            dev, mode, 8192, 2048))
                    for dev in ("cpu", "cuda")]

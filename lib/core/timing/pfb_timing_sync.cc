@@ -19,7 +19,9 @@ namespace gr::gpuofdm::core {
 
 std::string to_string(timing_mode m)
 {
-    return m == timing_mode::chunked ? "chunked" : "sequential";
+    return m == timing_mode::chunked  ? "chunked"
+           : m == timing_mode::hybrid ? "hybrid"
+                                      : "sequential";
 }
 
 timing_mode parse_timing_mode(const std::string& s)
@@ -28,7 +30,10 @@ timing_mode parse_timing_mode(const std::string& s)
         return timing_mode::sequential;
     if (s == "chunked")
         return timing_mode::chunked;
-    throw std::invalid_argument("mode: must be \"sequential\" or \"chunked\", got \"" + s + "\"");
+    if (s == "hybrid")
+        return timing_mode::hybrid;
+    throw std::invalid_argument("mode: must be \"sequential\", \"chunked\" or \"hybrid\", got \"" +
+                                s + "\"");
 }
 
 namespace {
@@ -71,8 +76,9 @@ void pfb_timing_params::validate() const
     if (osps < 1 || osps > int(sps))
         throw std::invalid_argument("osps: must be 1..floor(sps) (" + std::to_string(int(sps)) +
                                     "), got " + std::to_string(osps));
-    if (mode != timing_mode::sequential && mode != timing_mode::chunked)
-        throw std::invalid_argument("mode: must be sequential or chunked, got " +
+    if (mode != timing_mode::sequential && mode != timing_mode::chunked &&
+        mode != timing_mode::hybrid)
+        throw std::invalid_argument("mode: must be sequential, chunked or hybrid, got " +
                                     std::to_string(int(mode)));
     const size_t min_chunk = size_t(64 * sps);
     if (chunk_samples < min_chunk || chunk_samples > (size_t(1) << 24))
@@ -81,6 +87,9 @@ void pfb_timing_params::validate() const
     if (warmup_samples > (size_t(1) << 24))
         throw std::invalid_argument("warmup_samples: must be 0..2^24, got " +
                                     std::to_string(warmup_samples));
+    if (mode == timing_mode::hybrid && n_channels != 1)
+        throw std::invalid_argument("n_channels: must be 1 in hybrid mode, got " +
+                                    std::to_string(n_channels));
     if (n_channels < 1 || n_channels > 65536)
         throw std::invalid_argument("n_channels: must be 1..65536, got " +
                                     std::to_string(n_channels));
@@ -190,7 +199,7 @@ pfb_timing_state pfb_timing_sync::initial_state() const
 size_t pfb_timing_sync::consumable(const pfb_timing_state& s, size_t n_in) const
 {
     const int64_t margin = 2 * int64_t(d_consts.sps) + 2;
-    const int64_t keep_from = d_params.mode == timing_mode::sequential
+    const int64_t keep_from = d_params.mode != timing_mode::chunked
                                   ? s.loop.pos - margin
                                   : s.chunk_pos - int64_t(d_params.warmup_samples) - margin;
     const int64_t n = keep_from - s.window_pos;
@@ -220,7 +229,7 @@ void pfb_timing_sync::process(const pfb_timing_io& io, pfb_timing_state* states)
         throw std::invalid_argument("pfb_timing_sync: symbol_pos is for one channel");
     if (io.symbol_pos)
         io.symbol_pos->clear();
-    if (d_params.mode == timing_mode::sequential)
+    if (d_params.mode != timing_mode::chunked)
         process_sequential(io, states);
     else
         process_chunked(io, states);
@@ -281,7 +290,10 @@ void pfb_timing_sync::process_sequential(const pfb_timing_io& io, pfb_timing_sta
     }
     o.cap = cap;
     o.stride = C > 1 ? io.out_stride : cap * uint64_t(osps);
-    run_jobs(io, d_jobs, d_events, o);
+    if (d_params.mode == timing_mode::hybrid)
+        run_jobs_hybrid(io, o);
+    else
+        run_jobs(io, d_jobs, d_events, o);
 
     for (size_t c = 0; c < C; c++) {
         const timing_job& j = d_jobs[c];
@@ -413,6 +425,42 @@ void pfb_timing_sync::process_chunked(const pfb_timing_io& io, pfb_timing_state*
     }
     for (size_t c = 0; c < C; c++)
         io.n_symbols[c] = n_done[c];
+}
+
+void pfb_timing_sync::run_jobs_hybrid(const pfb_timing_io& io, const timing_job_outputs& o)
+{
+    const int T = d_consts.taps_per_filter;
+    const size_t P = d_params.nfilts;
+    for (size_t ji = 0; ji < d_jobs.size(); ji++) {
+        timing_job& j = d_jobs[ji];
+        const auto* row = reinterpret_cast<const rounded::cpx*>(io.in + j.row * io.in_stride);
+        // The grid from a few samples before the loop's next symbol (a wrap may step back)
+        // to the last index whose filter window the samples hold.
+        const int64_t i0 =
+            std::max<int64_t>(-int64_t(d_params.history()), j.st.pos - j.window_pos - 4);
+        const int64_t i1 = j.n_in - T + 1;
+        const size_t count = i1 > i0 ? size_t(i1 - i0) : 0;
+        d_grid_y.resize(count * P);
+        d_grid_d.resize(count * P);
+        if (count > 0)
+            compute_grid(io.in + j.row * io.in_stride, j.n_in, i0, count, d_grid_y.data(),
+                         d_grid_d.data());
+        const float* bank = d_bank_flat.data();
+        const float* dbank = d_dbank_flat.data();
+        const auto dot = [&](const float* h, int64_t i) {
+            const bool diff = h >= dbank && h < dbank + d_dbank_flat.size();
+            const size_t f = size_t((h - (diff ? dbank : bank)) / T);
+            if (i < i0 || i >= i1) // outside the grid (a wrap far back): the same sum here
+                return timing_dot_host(h, T, row, i);
+            return (diff ? d_grid_d : d_grid_y)[size_t(i - i0) * P + f];
+        };
+        const auto dot2 = [&](const float* h1, const float* h2, int64_t i, rounded::cpx& y1,
+                              rounded::cpx& y2) {
+            y1 = dot(h1, i);
+            y2 = dot(h2, i);
+        };
+        timing_run_job(d_consts, bank, dbank, d_events.data(), j, ji, o, dot, dot2, true);
+    }
 }
 
 std::unique_ptr<pfb_timing_sync> make_pfb_timing_sync(const pfb_timing_params& p,

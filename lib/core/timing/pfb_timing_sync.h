@@ -30,11 +30,17 @@ namespace gr::gpuofdm::core {
  * (the first chunk from the stream start, as the sequential loop), and the chunks are
  * stitched by symbol time: a chunk's symbols are taken from the first one later than half a
  * symbol after the last symbol taken, up to the chunk end. The chunks run in parallel.
+ *
+ * hybrid: the sequential loop, with the matched and derivative filters' outputs for every
+ * filter at every input sample computed first as one grid (on CUDA by the GPU, then copied
+ * to the host), and the loop walked on the host through that grid: the partition of Kim et
+ * al., "GPU-based acceleration of symbol timing recovery" (the filter banks on the GPU, the
+ * loop on the CPU). The same symbols as sequential, bit for bit; one channel.
  */
-enum class timing_mode { sequential, chunked };
+enum class timing_mode { sequential, chunked, hybrid };
 
 std::string to_string(timing_mode m);
-//! "sequential" | "chunked"; throws std::invalid_argument("mode: ...") otherwise.
+//! "sequential" | "chunked" | "hybrid"; throws std::invalid_argument("mode: ...") otherwise.
 timing_mode parse_timing_mode(const std::string& s);
 
 /*!
@@ -181,6 +187,18 @@ protected:
                           const std::vector<timing_event>& events,
                           const timing_job_outputs& o) = 0;
 
+    /*!
+     * hybrid: both banks' outputs for every filter f at every window index i0 + s,
+     * s < count, of \p row (n_in samples, negative indices zero): y[s*nfilts + f] (matched
+     * filter) and d[s*nfilts + f] (derivative), the same floats as the loops' dot products.
+     */
+    virtual void compute_grid(const std::complex<float>* row,
+                              int64_t n_in,
+                              int64_t i0,
+                              size_t count,
+                              rounded::cpx* y,
+                              rounded::cpx* d) = 0;
+
     pfb_timing_params d_params;
     pfb_timing_banks d_banks;
     timing_loop_consts d_consts;
@@ -190,6 +208,8 @@ protected:
 private:
     void process_sequential(const pfb_timing_io& io, pfb_timing_state* states);
     void process_chunked(const pfb_timing_io& io, pfb_timing_state* states);
+    //! hybrid: the grid (compute_grid()), then the loop of each job on the host through it.
+    void run_jobs_hybrid(const pfb_timing_io& io, const timing_job_outputs& o);
 
     std::vector<timing_job> d_jobs;
     std::vector<timing_event> d_events;
@@ -197,6 +217,7 @@ private:
     std::vector<float> d_chunk_aux;
     std::vector<int64_t> d_chunk_pos;
     std::vector<float> d_chunk_k;
+    std::vector<rounded::cpx> d_grid_y, d_grid_d;
 };
 
 std::unique_ptr<pfb_timing_sync> make_pfb_timing_sync(const pfb_timing_params& p,

@@ -45,6 +45,25 @@ protected:
         d_kernel_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
 
+    void compute_grid(const std::complex<float>* row,
+                      int64_t,
+                      int64_t i0,
+                      size_t count,
+                      rounded::cpx* y,
+                      rounded::cpx* d) override
+    {
+        const auto t0 = std::chrono::steady_clock::now();
+        const int T = d_consts.taps_per_filter;
+        const size_t P = d_params.nfilts;
+        const auto* x = reinterpret_cast<const rounded::cpx*>(row);
+        for (size_t s = 0; s < count; s++)
+            for (size_t f = 0; f < P; f++) {
+                y[s * P + f] = timing_dot_host(d_bank_flat.data() + f * T, T, x, i0 + int64_t(s));
+                d[s * P + f] = timing_dot_host(d_dbank_flat.data() + f * T, T, x, i0 + int64_t(s));
+            }
+        d_kernel_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+
 private:
     double d_kernel_s = 0.0;
 };

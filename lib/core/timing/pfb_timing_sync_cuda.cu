@@ -80,6 +80,49 @@ __global__ void timing_jobs_kernel(timing_loop_consts c,
         jobs[warp] = job;
 }
 
+// hybrid: warp w computes both banks' filter f = w % nfilts at window index i0 + w / nfilts,
+// the sums in the order of the loops' dot products.
+__global__ void timing_grid_kernel(int taps,
+                                   unsigned nfilts,
+                                   const float* __restrict__ bank,
+                                   const float* __restrict__ dbank,
+                                   const rounded::cpx* __restrict__ row,
+                                   long long i0,
+                                   unsigned long long n_items,
+                                   rounded::cpx* y,
+                                   rounded::cpx* d)
+{
+    const unsigned long long w =
+        (unsigned long long)blockIdx.x * warps_per_block + threadIdx.x / 32;
+    const int lane = int(threadIdx.x & 31);
+    if (w >= n_items)
+        return;
+    const unsigned f = unsigned(w % nfilts);
+    const long long i = i0 + (long long)(w / nfilts);
+    const float* h1 = bank + size_t(f) * taps;
+    const float* h2 = dbank + size_t(f) * taps;
+    float ar = 0.0f, ai = 0.0f, br = 0.0f, bi = 0.0f;
+    for (int j = lane; j < taps; j += 32) {
+        const long long n = i + j;
+        const rounded::cpx v = n < 0 ? rounded::cpx{ 0.0f, 0.0f } : row[n];
+        const float t1 = __ldg(h1 + j), t2 = __ldg(h2 + j);
+        ar = __fadd_rn(ar, __fmul_rn(v.re, t1));
+        ai = __fadd_rn(ai, __fmul_rn(v.im, t1));
+        br = __fadd_rn(br, __fmul_rn(v.re, t2));
+        bi = __fadd_rn(bi, __fmul_rn(v.im, t2));
+    }
+    for (int off = 16; off >= 1; off >>= 1) {
+        ar = __fadd_rn(ar, __shfl_xor_sync(0xffffffffu, ar, off));
+        ai = __fadd_rn(ai, __shfl_xor_sync(0xffffffffu, ai, off));
+        br = __fadd_rn(br, __shfl_xor_sync(0xffffffffu, br, off));
+        bi = __fadd_rn(bi, __shfl_xor_sync(0xffffffffu, bi, off));
+    }
+    if (lane == 0) {
+        y[w] = rounded::cpx{ ar, ai };
+        d[w] = rounded::cpx{ br, bi };
+    }
+}
+
 template <typename T>
 void reserve(device_buffer<T>& b, size_t n)
 {
@@ -205,6 +248,38 @@ protected:
         d_ctx->synchronize();
     }
 
+    void compute_grid(const std::complex<float>* row,
+                      int64_t n_in,
+                      int64_t i0,
+                      size_t count,
+                      rounded::cpx* y,
+                      rounded::cpx* d) override
+    {
+        d_ctx->activate();
+        const cudaStream_t s = d_ctx->stream();
+        const size_t n = size_t(std::min<int64_t>(n_in, int64_t(d_params.max_input_samples)));
+        const size_t items = count * d_params.nfilts;
+        reserve(d_gy, items);
+        reserve(d_gd, items);
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyAsync(d_in.get(), row, n * sizeof(rounded::cpx), cudaMemcpyHostToDevice, s));
+        GPUOFDM_CUDA_CHECK(cudaEventRecord(d_t0, s));
+        const unsigned blocks = unsigned((items + warps_per_block - 1) / warps_per_block);
+        timing_grid_kernel<<<blocks, 32 * warps_per_block, 0, s>>>(
+            d_consts.taps_per_filter, d_params.nfilts, d_bank.get(), d_dbank.get(), d_in.get(),
+            (long long)i0, (unsigned long long)items, d_gy.get(), d_gd.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(timing_grid_kernel);
+        GPUOFDM_CUDA_CHECK(cudaEventRecord(d_t1, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(y, d_gy.get(), items * sizeof(rounded::cpx),
+                                           cudaMemcpyDeviceToHost, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d, d_gd.get(), items * sizeof(rounded::cpx),
+                                           cudaMemcpyDeviceToHost, s));
+        d_ctx->synchronize();
+        float ms = 0.0f;
+        GPUOFDM_CUDA_CHECK(cudaEventElapsedTime(&ms, d_t0, d_t1));
+        d_kernel_s = ms * 1e-3;
+    }
+
 private:
     cuda_context_ptr d_ctx;
     device_buffer<rounded::cpx> d_in;
@@ -216,6 +291,7 @@ private:
     device_buffer<float> d_aux;
     device_buffer<int64_t> d_pos;
     device_buffer<float> d_k;
+    device_buffer<rounded::cpx> d_gy, d_gd; //!< hybrid: the grid of both banks
     cudaEvent_t d_t0 = nullptr;
     cudaEvent_t d_t1 = nullptr;
     double d_kernel_s = 0.0;

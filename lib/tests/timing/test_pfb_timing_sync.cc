@@ -295,6 +295,24 @@ TEST(PfbTimingSync, AnyCutGivesTheSameSymbols)
     }
 }
 
+TEST(PfbTimingSync, HybridGivesTheSequentialSymbols)
+{
+    // The grid of every filter at every sample, walked on the host: the sequential loop's
+    // symbols and optional outputs bit for bit, however the stream is cut.
+    const auto s = qpsk(8000, 4, 0.5, 0.65, -100.0, 8.0, 15);
+    auto seq = core::make_pfb_timing_sync(params(4, timing_mode::sequential), {});
+    auto hyb = core::make_pfb_timing_sync(params(4, timing_mode::hybrid), {});
+    const auto a = run_whole(*seq, s.x);
+    std::mt19937 rng(5);
+    const auto b = run_stream(
+        *hyb, s.x, [&rng] { return std::pair<size_t, size_t>(1 + rng() % 5000, 1 + rng() % 900); });
+    ASSERT_GT(a.y.size(), 7800u);
+    EXPECT_TRUE(a.y == b.y);
+    EXPECT_TRUE(a.pos == b.pos);
+    auto p = params(4, timing_mode::hybrid, 2);
+    EXPECT_THROW(p.validate(), std::invalid_argument);
+}
+
 TEST(PfbTimingSync, ChunkedLosesAndRepeatsNoSymbolUnderDrift)
 {
     // 10^6 symbols by default (GPUOFDM_TIMING_LONG_SYMBOLS sets another count, e.g. 10^7),
@@ -492,6 +510,16 @@ TEST(PfbTimingSync, CudaMatchesCpu)
     ASSERT_EQ(a.y.size(), b.y.size());
     EXPECT_TRUE(a.y == b.y);
     EXPECT_TRUE(a.pos == b.pos);
+
+    // hybrid: the GPU's grid gives the CPU twin's grid, so the same symbols.
+    const auto h = qpsk(20000, 2, 0.35, 0.3, 50.0, 10.0, 78);
+    auto cpu_h = core::make_pfb_timing_sync(params(2, timing_mode::hybrid), {});
+    auto gpu_h =
+        core::make_pfb_timing_sync(params(2, timing_mode::hybrid), core::resolve_device("cuda"));
+    const auto ha = run_whole(*cpu_h, h.x);
+    const auto hb = run_whole(*gpu_h, h.x);
+    ASSERT_EQ(ha.y.size(), hb.y.size());
+    EXPECT_TRUE(ha.y == hb.y);
 }
 
 } // namespace gr::gpuofdm::test

@@ -21,7 +21,9 @@ void bind_pfb_timing_sync_ccf(py::module& m)
         "and pfb_clock_sync_ccf's loop. Output 0: symbols (osps a symbol); optional outputs "
         "1-3: error, rate, phase. mode 'sequential' gives pfb_clock_sync_ccf's symbols within "
         "float rounding; 'chunked' runs a loop per chunk of chunk_samples from warmup_samples "
-        "before it and stitches the chunks by symbol time. time_est tags set the phase; other "
+        "before it and stitches the chunks by symbol time; 'hybrid' computes every filter's output "
+        "at every sample first (on the GPU) and walks the sequential loop through them on the "
+        "host (the sequential symbols). time_est tags set the phase; other "
         "tags move to the first symbol whose filter centre is at or after them.")
         .def(py::init(&blk::make), py::arg("sps"), py::arg("loop_bw"), py::arg("taps"),
              py::arg("filter_size") = 32, py::arg("init_phase") = 0.0f,
@@ -31,7 +33,7 @@ void bind_pfb_timing_sync_ccf(py::module& m)
              "Make a pfb_timing_sync_ccf block. sps: 1..256; loop_bw: 0..1; taps: 3..65536 "
              "taps at filter_size*sps; filter_size: 1..1024; init_phase: -1e6..1e6; "
              "max_rate_deviation: 0..filter_size; osps: 1..floor(sps); device: auto, cpu, cuda "
-             "or cuda:N; mode: 'sequential' or 'chunked'; chunk_samples: 64*sps..2**24; "
+             "or cuda:N; mode: 'sequential', 'chunked' or 'hybrid'; chunk_samples: 64*sps..2**24; "
              "warmup_samples: 0..2**24.")
         .def("device", &blk::device, "The device the loop runs on: cpu or cuda:N.")
         .def("mode", &blk::mode, "'sequential' or 'chunked'.")
