@@ -42,6 +42,7 @@ struct options {
     bool rx = false;           //!< --stages rx: the 802.11a receiver end to end (bench_rx.cc)
     bool wimax_rx = false;     //!< --stages wimax_rx: the 802.16 receiver, core (bench_wimax_rx.cc)
     bool cellsearch = false;   //!< --stages cellsearch: the cell search, core (bench_cellsearch.cc)
+    bool timing = false;       //!< --stages timing: polyphase timing recovery (bench_timing.cc)
     int cp = -1;               //!< core rows' CP; -1: fft_len / 4
     double seconds = 1.5;      //!< per flowgraph row
     double core_seconds = 0.5; //!< per core row
@@ -193,6 +194,14 @@ void run_cellsearch(const options& o,
                     bool cuda_usable,
                     std::vector<row>& rows,
                     std::vector<std::string>& notes);
+
+//! The timing-recovery rows (--stages timing): core level (one channel sequential and
+//! chunked, 64/256/1024 channels; CPU twin, CUDA kernel, CUDA with transfers) and, where
+//! GNU Radio is built, flowgraph level next to pfb_clock_sync_ccf and symbol_sync_cc.
+void run_timing(const options& o,
+                bool cuda_usable,
+                std::vector<row>& rows,
+                std::vector<std::string>& notes);
 
 // ---- flowgraph part (bench_flowgraph.cc, GNU Radio) ----
 

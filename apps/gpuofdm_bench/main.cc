@@ -53,7 +53,11 @@ const char* usage_text =
     "                     wimax_rx: the 802.16 receiver on 500-octet 64-QAM 3/4 bursts,\n"
     "                     core level, CPU twin and CUDA; cellsearch: NR, 5GTF and LTE\n"
     "                     wideband captures channelized to every raster candidate and\n"
-    "                     searched, core level, CPU twin and CUDA, x real time\n"
+    "                     searched, core level, CPU twin and CUDA, x real time; timing:\n"
+    "                     polyphase timing recovery (QPSK sps 2), one channel sequential\n"
+    "                     and chunked, 64/256/1024 channels, CPU twin, CUDA kernel and\n"
+    "                     with transfers; flowgraph level next to pfb_clock_sync_ccf and\n"
+    "                     symbol_sync_cc\n"
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
@@ -154,15 +158,17 @@ options parse_options(int argc, char** argv)
                     o.wimax_rx = true;
                 else if (part == "cellsearch" || part == "cell_search")
                     o.cellsearch = true;
+                else if (part == "timing")
+                    o.timing = true;
                 else
-                    throw usage_error(
-                        "--stages: '" + part +
-                        "' is not fft, ifft, tx, viterbi, ber, rx, wimax_rx or cellsearch");
+                    throw usage_error("--stages: '" + part +
+                                      "' is not fft, ifft, tx, viterbi, ber, rx, "
+                                      "wimax_rx, cellsearch or timing");
             }
             if (o.stages.empty() && !o.tx && !o.viterbi && !o.ber && !o.rx && !o.wimax_rx &&
-                !o.cellsearch)
-                throw usage_error(
-                    "--stages: give fft, ifft, tx, viterbi, ber, rx, wimax_rx and/or cellsearch");
+                !o.cellsearch && !o.timing)
+                throw usage_error("--stages: give fft, ifft, tx, viterbi, ber, rx, wimax_rx, "
+                                  "cellsearch and/or timing");
         } else if (a == "--cp") {
             const std::string v = value();
             char* end = nullptr;
@@ -312,6 +318,8 @@ int run(int argc, char** argv)
             run_wimax_rx(o, cuda_usable, rows, notes);
         if (o.cellsearch)
             run_cellsearch(o, cuda_usable, rows, notes);
+        if (o.timing)
+            run_timing(o, cuda_usable, rows, notes);
         if (o.flowgraph && o.stages.empty()) {
             notes.push_back("flowgraph: no fft/ifft stage asked for");
         } else if (o.flowgraph) {

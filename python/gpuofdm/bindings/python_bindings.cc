@@ -26,6 +26,8 @@ void bind_viterbi_decoder_fb(py::module& m);
 void bind_demapper_cf(py::module& m);
 void bind_rs_codec(py::module& m);
 void bind_ofdm_sync_cc(py::module& m);
+void bind_pfb_timing_sync_ccf(py::module& m);
+void bind_pfb_timing_sync_multi_ccf(py::module& m);
 
 PYBIND11_MODULE(gpuofdm_python, m)
 {
@@ -50,4 +52,6 @@ PYBIND11_MODULE(gpuofdm_python, m)
     bind_demapper_cf(m);
     bind_rs_codec(m);
     bind_ofdm_sync_cc(m);
+    bind_pfb_timing_sync_ccf(m);
+    bind_pfb_timing_sync_multi_ccf(m);
 }

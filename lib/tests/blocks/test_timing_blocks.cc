@@ -1,0 +1,127 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The timing-recovery blocks in C++ flowgraphs: pfb_timing_sync_ccf (sequential and
+// chunked, with the optional outputs' sinks absent) and pfb_timing_sync_multi_ccf on CUDA
+// give the CPU twin's symbols bit for bit, tags at the same offsets.
+
+#include "block_test_util.h"
+
+#include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/gpuofdm/pfb_timing_sync_ccf.h>
+#include <gnuradio/gpuofdm/pfb_timing_sync_multi_ccf.h>
+
+using namespace gr::gpuofdm;
+using namespace gr::gpuofdm::block_test;
+
+namespace {
+
+constexpr int sps = 2;
+constexpr unsigned nfilts = 32;
+constexpr float loop_bw = 0.0628f;
+
+double rrc(double t)
+{
+    constexpr double beta = 0.35;
+    if (std::fabs(t) < 1e-9)
+        return 1.0 - beta + 4.0 * beta / M_PI;
+    if (std::fabs(std::fabs(t) - 1.0 / (4.0 * beta)) < 1e-9)
+        return beta / std::sqrt(2.0) *
+               ((1.0 + 2.0 / M_PI) * std::sin(M_PI / (4.0 * beta)) +
+                (1.0 - 2.0 / M_PI) * std::cos(M_PI / (4.0 * beta)));
+    return (std::sin(M_PI * t * (1.0 - beta)) +
+            4.0 * beta * t * std::cos(M_PI * t * (1.0 + beta))) /
+           (M_PI * t * (1.0 - 16.0 * beta * beta * t * t));
+}
+
+//! The RRC matched filter at nfilts*sps, 11*sps*nfilts taps, summing to nfilts.
+std::vector<float> prototype()
+{
+    const size_t n = 11 * sps * nfilts;
+    std::vector<double> h(n);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += h[i] = rrc((double(i) - double(n - 1) / 2) / double(sps * nfilts));
+    std::vector<float> t(n);
+    for (size_t i = 0; i < n; i++)
+        t[i] = float(h[i] * nfilts / sum);
+    return t;
+}
+
+//! RRC QPSK at sps samples a symbol with a fractional delay, small noise.
+std::vector<gr_complex> qpsk(size_t n, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> g(0.0f, 0.05f);
+    std::vector<gr_complex> sym(n / sps + 20);
+    for (auto& s : sym)
+        s = gr_complex(rng() & 1 ? 0.7071f : -0.7071f, rng() & 1 ? 0.7071f : -0.7071f);
+    std::vector<gr_complex> x(n);
+    const double delay = double(seed % 7) / 7.0;
+    for (size_t i = 0; i < n; i++) {
+        const double t = double(i) / sps + delay + 8;
+        gr_complex acc(0, 0);
+        for (long k = long(t) - 7; k <= long(t) + 8; k++)
+            acc += sym[size_t(k)] * float(rrc(t - double(k)));
+        x[i] = acc + gr_complex(g(rng), g(rng));
+    }
+    return x;
+}
+
+} // namespace
+
+TEST(PfbTimingSyncBlock, CudaMatchesCpu)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    const auto x = qpsk(300000, 3);
+    const std::vector<gr::tag_t> tags = { make_tag(1000, "burst", pmt::from_long(1)),
+                                          make_tag(150001, "burst", pmt::from_long(2)),
+                                          make_tag(20001, "time_est", pmt::from_double(0.4)) };
+    for (const char* mode : { "sequential", "chunked" }) {
+        std::vector<flow_out<gr_complex>> out;
+        for (const std::string& dev : { std::string("cpu"), gpu_device() })
+            out.push_back(run_block<gr_complex, gr_complex>(
+                pfb_timing_sync_ccf::make(sps, loop_bw, prototype(), nfilts, 16, 1.5f, 1, dev, mode,
+                                          8192, 2048),
+                x, tags));
+        ASSERT_GT(out[0].data.size(), 149000u) << mode;
+        EXPECT_TRUE(out[0].data == out[1].data) << mode;
+        ASSERT_EQ(out[0].tags.size(), out[1].tags.size()) << mode;
+        for (size_t i = 0; i < out[0].tags.size(); i++)
+            EXPECT_EQ(out[0].tags[i].offset, out[1].tags[i].offset) << mode;
+    }
+}
+
+TEST(PfbTimingSyncMultiBlock, CudaMatchesCpu)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    constexpr int C = 16;
+    std::vector<std::vector<gr_complex>> x;
+    for (int c = 0; c < C; c++)
+        x.push_back(qpsk(40000 + 1000 * size_t(c), unsigned(10 + c)));
+    std::vector<std::vector<std::vector<gr_complex>>> got(2);
+    int b = 0;
+    for (const std::string& dev : { std::string("cpu"), gpu_device() }) {
+        auto tb = gr::make_top_block("timing_multi");
+        auto blk = pfb_timing_sync_multi_ccf::make(C, sps, loop_bw, prototype(), nfilts, 16, 1.5f,
+                                                   1, dev, "sequential");
+        std::vector<gr::blocks::vector_sink_c::sptr> sinks;
+        for (int c = 0; c < C; c++) {
+            auto src = gr::blocks::vector_source_c::make(x[size_t(c)]);
+            sinks.push_back(gr::blocks::vector_sink_c::make());
+            tb->connect(src, 0, blk, c);
+            tb->connect(blk, c, sinks.back(), 0);
+        }
+        run_bounded(tb);
+        for (auto& s : sinks)
+            got[size_t(b)].push_back(s->data());
+        b++;
+    }
+    for (int c = 0; c < C; c++) {
+        EXPECT_GT(got[0][size_t(c)].size(), 19000u) << c;
+        EXPECT_TRUE(got[0][size_t(c)] == got[1][size_t(c)]) << c;
+    }
+}
