@@ -245,10 +245,20 @@ int prach_inverse_mod(int u, int length)
     if (u <= 0 || u >= length)
         throw std::invalid_argument("u: 1.." + std::to_string(length - 1) + ", got " +
                                     std::to_string(u));
-    for (int q = 1; q < length; q++)
-        if ((long(q) * u) % length == 1)
-            return q;
-    throw std::invalid_argument("u: no inverse modulo " + std::to_string(length));
+    // Extended Euclid on (length, u): keeps r = s * u (mod length).
+    long r0 = length, r1 = u, s0 = 0, s1 = 1;
+    while (r1 != 0) {
+        const long q = r0 / r1;
+        const long r2 = r0 - q * r1;
+        const long s2 = s0 - q * s1;
+        r0 = r1;
+        r1 = r2;
+        s0 = s1;
+        s1 = s2;
+    }
+    if (r0 != 1)
+        throw std::invalid_argument("u: no inverse modulo " + std::to_string(length));
+    return int(((s0 % length) + length) % length);
 }
 
 int prach_du(int u, int length)

@@ -219,6 +219,10 @@ TEST(PrachTables, DuByHand)
     // u and 839 - u share d_u (their inverses are q and 839 - q).
     for (int u = 1; u < 839; u++)
         ASSERT_EQ(prach_du(u, 839), prach_du(839 - u, 839)) << u;
+    for (int L : { 139, 839 })
+        for (int u = 1; u < L; u++)
+            ASSERT_EQ(long(u) * prach_inverse_mod(u, L) % L, 1) << "u " << u << " L " << L;
+    EXPECT_THROW(prach_inverse_mod(0, 839), std::invalid_argument);
 }
 
 TEST(PrachTables, RestrictedTypeAByHand)
