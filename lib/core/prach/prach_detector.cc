@@ -179,7 +179,7 @@ size_t prach_detector::channel_bins() const
     return size_t(d_format.repetitions) * size_t(d_format.length);
 }
 
-std::vector<prach_detection> prach_detector::detect(const cfloat* bins, size_t stride)
+void prach_detector::check_input(const cfloat* bins, size_t stride) const
 {
     if (!bins)
         throw std::invalid_argument("bins: null pointer");
@@ -187,8 +187,25 @@ std::vector<prach_detection> prach_detector::detect(const cfloat* bins, size_t s
         throw std::invalid_argument(
             "stride: >= repetitions x L_RA = " + std::to_string(channel_bins()) + ", got " +
             std::to_string(stride));
+}
+
+std::vector<prach_detection> prach_detector::detect(const cfloat* bins, size_t stride)
+{
+    check_input(bins, stride);
     scan(bins, stride);
     return decide();
+}
+
+std::vector<prach_detection> prach_detector::detect_device(const cfloat* d_bins, size_t stride)
+{
+    check_input(d_bins, stride);
+    scan_device(d_bins, stride);
+    return decide();
+}
+
+void prach_detector::scan_device(const cfloat*, size_t)
+{
+    throw std::logic_error("prach_detector::detect_device: the CUDA backend only");
 }
 
 std::vector<prach_detection> prach_detector::decide() const

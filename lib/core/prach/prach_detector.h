@@ -129,6 +129,15 @@ public:
     std::vector<prach_detection> detect(const cfloat* bins, size_t stride);
 
     /*!
+     * \brief As detect(), but \p d_bins is device memory of this detector's GPU (the front
+     * end's output, prach_frontend::process_device()): nothing is uploaded; the work is
+     * queued on the detector's stream after what the caller queued there, and it returns
+     * once the window scans are back. The CUDA backend only; the CPU twin throws
+     * std::logic_error.
+     */
+    std::vector<prach_detection> detect_device(const cfloat* d_bins, size_t stride);
+
+    /*!
      * \brief The power delay profiles of the last detect(): rows of idft_size() samples,
      * row (cell, occasion, root) = first_row(cell) + occasion * n_roots(cell) + root.
      */
@@ -141,6 +150,8 @@ protected:
 
     //! Backend: fills d_stats for every (cell, occasion, preamble) from the input.
     virtual void scan(const cfloat* bins, size_t stride) = 0;
+    //! As scan(), the input on the device (detect_device()); by default throws.
+    virtual void scan_device(const cfloat* d_bins, size_t stride);
 
     prach_detector_params d_params;
     prach_format_info d_format;
@@ -160,6 +171,7 @@ protected:
     std::vector<prach_window_stats> d_stats;
 
 private:
+    void check_input(const cfloat* bins, size_t stride) const;
     std::vector<prach_detection> decide() const;
 };
 

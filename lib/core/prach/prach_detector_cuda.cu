@@ -12,7 +12,7 @@
 //   3. PDP: |.|^2 summed over the antennas and scaled (one thread per sample);
 //   4. windows: one warp per (cell, occasion, preamble) finds the combined peak, sums the
 //      main window and, apart, the samples around the peak;
-// and only the window scans (12 bytes each) come back; the decisions are the host's
+// and only the window scans (20 bytes each) come back; the decisions are the host's
 // (prach_detector.cc), the same code as for the CPU twin.
 
 #include "prach/prach_detector.h"
@@ -155,6 +155,10 @@ public:
 
 private:
     void scan(const cfloat* bins, size_t stride) override;
+    void scan_device(const cfloat* d_bins, size_t stride) override;
+    //! Steps 1..4 on \p d_bins (device memory, \p stride bins between channels), and the
+    //! window scans back into d_stats.
+    void enqueue_scan(const cuFloatComplex* d_bins, size_t stride);
 
     cuda_context_ptr d_ctx;
     size_t d_n_jobs;
@@ -203,16 +207,28 @@ prach_detector_cuda::prach_detector_cuda(const prach_detector_params& p,
 void prach_detector_cuda::scan(const cfloat* bins, size_t stride)
 {
     d_ctx->activate();
-    const cudaStream_t s = d_ctx->stream();
     const size_t row_bytes = channel_bins() * sizeof(cfloat);
     GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_in.get(), row_bytes, bins, stride * sizeof(cfloat),
-                                         row_bytes, n_channels(), cudaMemcpyHostToDevice, s));
+                                         row_bytes, n_channels(), cudaMemcpyHostToDevice,
+                                         d_ctx->stream()));
+    enqueue_scan(d_in.get(), channel_bins());
+}
+
+void prach_detector_cuda::scan_device(const cfloat* d_bins, size_t stride)
+{
+    d_ctx->activate();
+    enqueue_scan(reinterpret_cast<const cuFloatComplex*>(d_bins), stride);
+}
+
+void prach_detector_cuda::enqueue_scan(const cuFloatComplex* d_bins, size_t stride)
+{
+    const cudaStream_t s = d_ctx->stream();
     const int N = d_idft;
     const dim3 grid_corr(unsigned((N + threads - 1) / threads),
                          unsigned(std::min<size_t>(d_n_jobs, max_grid_y)));
     correlate_kernel<<<grid_corr, threads, 0, s>>>(
-        d_in.get(), channel_bins(), d_ref.get(), d_rows.get(), d_spec.get(), int(d_n_rows),
-        d_params.n_antennas, d_params.n_occasions, d_format.length, d_format.repetitions, N);
+        d_bins, stride, d_ref.get(), d_rows.get(), d_spec.get(), int(d_n_rows), d_params.n_antennas,
+        d_params.n_occasions, d_format.length, d_format.repetitions, N);
     GPUOFDM_CUDA_CHECK_LAUNCH(correlate_kernel);
     d_plans.exec(d_spec.get(), d_spec.get(), d_n_jobs, CUFFT_INVERSE);
     const dim3 grid_pdp(unsigned((N + threads - 1) / threads),

@@ -125,7 +125,10 @@ size_t prach_frontend::output_bins() const
     return size_t(d_format.repetitions) * size_t(d_format.length);
 }
 
-void prach_frontend::process(const cfloat* in, size_t in_stride, cfloat* out, size_t out_stride)
+void prach_frontend::check(const cfloat* in,
+                           size_t in_stride,
+                           const cfloat* out,
+                           size_t out_stride) const
 {
     if (!in)
         throw std::invalid_argument("in: null pointer");
@@ -139,7 +142,26 @@ void prach_frontend::process(const cfloat* in, size_t in_stride, cfloat* out, si
         throw std::invalid_argument(
             "out_stride: >= repetitions x L_RA = " + std::to_string(output_bins()) + ", got " +
             std::to_string(out_stride));
+}
+
+void prach_frontend::process(const cfloat* in, size_t in_stride, cfloat* out, size_t out_stride)
+{
+    check(in, in_stride, out, out_stride);
     run(in, in_stride, out, out_stride);
+}
+
+void prach_frontend::process_device(const cfloat* d_in,
+                                    size_t in_stride,
+                                    cfloat* d_out,
+                                    size_t out_stride)
+{
+    check(d_in, in_stride, d_out, out_stride);
+    run_device(d_in, in_stride, d_out, out_stride);
+}
+
+void prach_frontend::run_device(const cfloat*, size_t, cfloat*, size_t)
+{
+    throw std::logic_error("prach_frontend::process_device: the CUDA backend only");
 }
 
 std::unique_ptr<prach_frontend> make_prach_frontend(const prach_frontend_params& p,

@@ -93,9 +93,19 @@ public:
      */
     void process(const cfloat* in, size_t in_stride, cfloat* out, size_t out_stride);
 
+    /*!
+     * \brief As process(), \p d_in and \p d_out device memory of this front end's GPU: queued
+     * on its context's stream after what the caller queued there, returning at once (hand
+     * d_out to prach_detector::detect_device() of a detector on the same context). The
+     * CUDA backend only; the CPU twin throws std::logic_error.
+     */
+    void process_device(const cfloat* d_in, size_t in_stride, cfloat* d_out, size_t out_stride);
+
 protected:
     explicit prach_frontend(const prach_frontend_params& p);
     virtual void run(const cfloat* in, size_t in_stride, cfloat* out, size_t out_stride) = 0;
+    //! As run(), on device memory (process_device()); by default throws.
+    virtual void run_device(const cfloat* d_in, size_t in_stride, cfloat* d_out, size_t out_stride);
 
     prach_frontend_params d_params;
     prach_format_info d_format;
@@ -104,6 +114,9 @@ protected:
     float d_scale = 0;
     //! FFT bin of sequence bin 0 per (cell, FD occasion), in 0..n_fft-1.
     std::vector<int> d_first_bin;
+
+private:
+    void check(const cfloat* in, size_t in_stride, const cfloat* out, size_t out_stride) const;
 };
 
 //! The CPU twin or the CUDA backend (on \p ctx when given).

@@ -10,7 +10,6 @@
 // and every bad parameter.
 
 #include "prach/prach_detector.h"
-#include "runtime/cuda_context.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
@@ -23,6 +22,10 @@
 #include <stdexcept>
 #include <tuple>
 #include <vector>
+
+#ifdef GPUOFDM_HAVE_CUDA
+#include "runtime/cuda_context.h"
+#endif
 
 namespace gr::gpuofdm::core {
 namespace {
@@ -420,6 +423,7 @@ TEST(PrachDetector, BadParameters)
     EXPECT_THROW(det->detect(x.data(), x.size() - 1), std::invalid_argument);
 }
 
+#ifdef GPUOFDM_HAVE_CUDA
 // CUDA against the twin: the power delay profiles within 1e-4 of their RMS, and the same
 // detections (cell, occasion, preamble, delay) with metrics within 1e-3.
 void expect_cuda_matches_cpu(const prach_detector_params& p,
@@ -497,6 +501,8 @@ TEST(PrachDetectorCuda, MatchesCpuFormat2ManyCells)
     p.n_antennas = 2;
     expect_cuda_matches_cpu(p, { { 0, 0, 0, 0.0, -15 }, { 39, 0, 63, 10.5, -15 } }, false);
 }
+
+#endif // GPUOFDM_HAVE_CUDA
 
 } // namespace
 } // namespace gr::gpuofdm::core

@@ -10,7 +10,6 @@
 
 #include "prach/prach_detector.h"
 #include "prach/prach_frontend.h"
-#include "runtime/cuda_context.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
@@ -20,6 +19,11 @@
 #include <random>
 #include <stdexcept>
 #include <vector>
+
+#ifdef GPUOFDM_HAVE_CUDA
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_context.h"
+#endif
 
 namespace gr::gpuofdm::core {
 namespace {
@@ -216,6 +220,20 @@ TEST(PrachFrontend, BadParameters)
                  std::invalid_argument);
 }
 
+TEST(PrachFrontend, DevicePathsAreTheCudaBackendsOnly)
+{
+    prach_frontend_params fp;
+    fp.sample_rate = 1.92e6;
+    fp.offset_hz = { -400 * 1250.0 };
+    auto fe = make_prach_frontend(fp, device_spec{});
+    std::vector<cfloat> in(fe->samples_per_row()), out(fe->output_bins());
+    EXPECT_THROW(fe->process_device(in.data(), in.size(), out.data(), out.size()),
+                 std::logic_error);
+    auto det = make_prach_detector(prach_detector_params{}, device_spec{});
+    EXPECT_THROW(det->detect_device(out.data(), out.size()), std::logic_error);
+}
+
+#ifdef GPUOFDM_HAVE_CUDA
 // CUDA against the twin: many cells x antennas x time occasions, two FD occasions, random
 // samples; the bins within 1e-4 of their RMS (cuFFT against FFTW).
 TEST(PrachFrontendCuda, MatchesCpu)
@@ -252,6 +270,66 @@ TEST(PrachFrontendCuda, MatchesCpu)
         EXPECT_TRUE(test::near_rms(got, want, 1e-4)) << to_string(c.format);
     }
 }
+
+// The chain on the GPU: the samples uploaded once, the front end and the detector on one
+// context, the bins never leaving the device; the same detections as the CPU chain.
+TEST(PrachChainCuda, FrontendIntoDetectorOnOneContext)
+{
+    GPUOFDM_REQUIRE_GPU();
+    prach_frontend_params fp;
+    fp.sample_rate = 1.92e6;
+    fp.offset_hz = { -300 * 1250.0, -600 * 1250.0 };
+    fp.n_antennas = 2;
+    fp.n_time_occasions = 2;
+    prach_detector_params dp;
+    dp.cells = { { 22, 1, prach_restricted_set::unrestricted },
+                 { 100, 4, prach_restricted_set::unrestricted } };
+    dp.n_antennas = 2;
+    dp.n_occasions = 2;
+    dp.sample_rate = fp.sample_rate;
+    const device_spec gpu{ backend::cuda, 0 };
+    auto ctx = make_cuda_context(gpu);
+    auto fe_gpu = make_prach_frontend(fp, gpu, ctx);
+    auto det_gpu = make_prach_detector(dp, gpu, ctx);
+    auto fe_cpu = make_prach_frontend(fp, device_spec{});
+    auto det_cpu = make_prach_detector(dp, device_spec{});
+    const size_t in_stride = fe_cpu->samples_per_row();
+    std::vector<cfloat> in(fe_cpu->n_rows() * in_stride);
+    std::mt19937 rng(8);
+    std::normal_distribution<float> g(0.0f, std::sqrt(0.5f));
+    for (auto& x : in)
+        x = cfloat(g(rng), g(rng));
+    // Row (cell, antenna, time occasion): cell 0 preamble 32 in occasion 1, cell 1
+    // preamble 9 in occasion 0.
+    for (int a = 0; a < 2; a++) {
+        const auto& p0 = det_cpu->preambles(0)[32];
+        add_time_preamble(in, size_t((0 * 2 + a) * 2 + 1) * in_stride, *fe_cpu, p0.u, p0.cv, -300,
+                          5, 0.1, 0.3 * a);
+        const auto& p1 = det_cpu->preambles(1)[9];
+        add_time_preamble(in, size_t((1 * 2 + a) * 2 + 0) * in_stride, *fe_cpu, p1.u, p1.cv, -600,
+                          2, 0.1, 1.0 + a);
+    }
+    std::vector<cfloat> bins(fe_cpu->n_outputs() * fe_cpu->output_bins());
+    fe_cpu->process(in.data(), in_stride, bins.data(), fe_cpu->output_bins());
+    const auto want = det_cpu->detect(bins.data(), det_cpu->channel_bins());
+    ASSERT_EQ(want.size(), 2u);
+
+    device_buffer<cfloat> d_in(in.size()), d_bins(bins.size());
+    GPUOFDM_CUDA_CHECK(
+        cudaMemcpy(d_in.get(), in.data(), in.size() * sizeof(cfloat), cudaMemcpyHostToDevice));
+    fe_gpu->process_device(d_in.get(), in_stride, d_bins.get(), fe_gpu->output_bins());
+    const auto got = det_gpu->detect_device(d_bins.get(), det_gpu->channel_bins());
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); i++) {
+        EXPECT_EQ(got[i].cell, want[i].cell);
+        EXPECT_EQ(got[i].occasion, want[i].occasion);
+        EXPECT_EQ(got[i].preamble, want[i].preamble);
+        EXPECT_EQ(got[i].delay_bins, want[i].delay_bins);
+        EXPECT_NEAR(got[i].metric, want[i].metric, 1e-3 * want[i].metric);
+    }
+}
+
+#endif // GPUOFDM_HAVE_CUDA
 
 } // namespace
 } // namespace gr::gpuofdm::core
