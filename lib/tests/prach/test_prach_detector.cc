@@ -75,13 +75,17 @@ struct prach_input {
         const auto y = prach_sequence_freq(id.u, id.cv, L);
         std::mt19937 rng(seed);
         std::uniform_real_distribution<double> phase(0, 2 * M_PI);
+        std::vector<cd> delayed(static_cast<size_t>(L));
+        for (int k = 0; k < L; k++)
+            delayed[size_t(k)] = y[size_t(k)] * std::polar(1.0, -2 * M_PI * k * delay / L);
         for (int a = 0; a < det.params().n_antennas; a++) {
             const cd h = std::polar(std::sqrt(power / L), phase(rng));
             cfloat* x = row(cell, a, occasion);
-            for (int r = 0; r < fmt.repetitions; r++)
-                for (int k = 0; k < L; k++)
-                    x[r * L + k] +=
-                        cfloat(h * y[size_t(k)] * std::polar(1.0, -2 * M_PI * k * delay / L));
+            for (int k = 0; k < L; k++) {
+                const cfloat v(h * delayed[size_t(k)]);
+                for (int r = 0; r < fmt.repetitions; r++)
+                    x[r * L + k] += v;
+            }
         }
     }
 
@@ -304,7 +308,7 @@ TEST(PrachDetector, RestrictedSetWithFrequencyOffset)
 TEST(PrachDetector, NoiseOnlyFalseAlarms)
 {
     // 4000 noise-only (cell, occasion) trials per configuration. At a 0.1 % target about 4
-    // are expected (measured: 5 and 5); allow 12 (0.3 %). At a 10 % target the closed form
+    // are expected (measured: 5 and 4); allow 12 (0.3 %). At a 10 % target the closed form
     // is also close (measured 9.8 % and 8.6 %; one standard deviation is 0.5 %): between
     // 7 % and 12 %, so a threshold far too low or far too high fails. The Monte Carlo
     // calibration that takes the estimated floor into account is still to come.
@@ -315,42 +319,108 @@ TEST(PrachDetector, NoiseOnlyFalseAlarms)
         int antennas;
     };
     for (const cfg c : { cfg{ prach_format::f0, 0, 1, 2 }, cfg{ prach_format::b4, 1, 4, 4 } }) {
-        for (double target : { 1e-3, 0.1 }) {
-            prach_detector_params p;
-            p.format = c.format;
-            p.mu = c.mu;
-            p.cells = { { 5, c.zcz, prach_restricted_set::unrestricted } };
-            p.n_antennas = c.antennas;
-            p.n_occasions = 16;
-            p.false_alarm = target;
-            auto det = make_prach_detector(p, device_spec{});
-            std::set<std::pair<int, int>> alarms;
-            const int calls = 250;
-            double noise_sum = 0;
-            size_t noise_n = 0;
-            for (int call = 0; call < calls; call++) {
-                prach_input in(*det);
-                in.add_noise(2.0, uint32_t(1000 + call));
-                for (const auto& d : in.detect(*det)) {
-                    alarms.insert({ call, d.occasion });
-                    noise_sum += d.noise;
-                    noise_n++;
-                }
+        prach_detector_params p;
+        p.format = c.format;
+        p.mu = c.mu;
+        p.cells = { { 5, c.zcz, prach_restricted_set::unrestricted } };
+        p.n_antennas = c.antennas;
+        p.n_occasions = 16;
+        p.false_alarm = 1e-3;
+        auto strict = make_prach_detector(p, device_spec{});
+        p.false_alarm = 0.1;
+        auto loose = make_prach_detector(p, device_spec{});
+        std::set<std::pair<int, int>> strict_alarms, loose_alarms;
+        const int calls = 250;
+        double noise_sum = 0;
+        size_t noise_n = 0;
+        for (int call = 0; call < calls; call++) {
+            prach_input in(*strict);
+            in.add_noise(2.0, uint32_t(1000 + call));
+            for (const auto& d : in.detect(*strict))
+                strict_alarms.insert({ call, d.occasion });
+            for (const auto& d : in.detect(*loose)) {
+                loose_alarms.insert({ call, d.occasion });
+                noise_sum += d.noise;
+                noise_n++;
             }
-            const double rate = double(alarms.size()) / (calls * p.n_occasions);
-            if (target < 0.01) {
-                EXPECT_LE(alarms.size(), 12u) << to_string(c.format) << " rate " << rate;
-            } else {
-                EXPECT_GE(rate, 0.07) << to_string(c.format);
-                EXPECT_LE(rate, 0.12) << to_string(c.format);
-                // The floor each alarm reports: the input's 2.0, within 10 %.
-                ASSERT_GT(noise_n, 0u);
-                EXPECT_NEAR(noise_sum / double(noise_n), 2.0, 0.2);
-            }
-            std::cout << "  " << to_string(c.format) << " " << c.antennas << " antennas, target "
-                      << target << ": " << alarms.size() << " of " << calls * p.n_occasions
-                      << " trials alarmed\n";
         }
+        const int trials = calls * p.n_occasions;
+        EXPECT_LE(strict_alarms.size(), 12u) << to_string(c.format);
+        const double rate = double(loose_alarms.size()) / trials;
+        EXPECT_GE(rate, 0.07) << to_string(c.format);
+        EXPECT_LE(rate, 0.12) << to_string(c.format);
+        // The floor each alarm reports: the input's 2.0, within 10 %.
+        ASSERT_GT(noise_n, 0u);
+        EXPECT_NEAR(noise_sum / double(noise_n), 2.0, 0.2);
+        std::cout << "  " << to_string(c.format) << ", " << c.antennas
+                  << " antennas: " << strict_alarms.size() << " of " << trials
+                  << " trials alarmed at 0.1 %, " << loose_alarms.size() << " at 10 %\n";
+    }
+}
+
+// A short subset of the 3GPP TS 38.104 8.4 AWGN requirements on the bins (an ideal front
+// end: no timing or frequency error but the delay): Pd >= 99 % counting a detection only
+// with the right preamble and the timing error within 1.04 us (long), 0.52 us (short,
+// 15 kHz) or 0.26 us (30 kHz), at the table's SNR per RE and antenna. The 38.141-1 A.6
+// preambles: format 0 with N_CS 13, sequence 22, v = 32; short formats with N_CS 23
+// (15 kHz) or 46 (30 kHz), sequence 0, v = 0. 300 trials a point (measured with 2000:
+// 100 % for every point below); the false-alarm side is NoiseOnlyFalseAlarms.
+TEST(PrachDetector, Ts38104AwgnSubset)
+{
+    struct point {
+        prach_format format;
+        int mu;
+        int zcz;
+        int root;
+        int preamble;
+        int antennas;
+        double snr_db;
+        double tolerance_us;
+    };
+    const point points[] = {
+        { prach_format::f0, 0, 1, 22, 32, 2, -14.5, 1.04 },
+        { prach_format::f0, 0, 1, 22, 32, 4, -16.7, 1.04 },
+        { prach_format::a1, 0, 11, 0, 0, 2, -9.3, 0.52 },
+        { prach_format::b4, 1, 14, 0, 0, 2, -16.5, 0.26 },
+        { prach_format::c2, 1, 14, 0, 0, 2, -11.9, 0.26 },
+    };
+    for (const auto& pt : points) {
+        prach_detector_params p;
+        p.format = pt.format;
+        p.mu = pt.mu;
+        p.cells = { { pt.root, pt.zcz, prach_restricted_set::unrestricted } };
+        p.n_antennas = pt.antennas;
+        p.n_occasions = 10;
+        auto det = make_prach_detector(p, device_spec{});
+        const auto& fmt = det->format();
+        const int ncs = prach_ncs(fmt, prach_restricted_set::unrestricted, pt.zcz);
+        const double zone_us = ncs / (fmt.length * fmt.scs_hz) * 1e6;
+        std::mt19937 rng(uint32_t(pt.antennas * 100 + int(pt.format)));
+        std::uniform_real_distribution<double> delay_us(0, std::min(4.0, 0.7 * zone_us));
+        int good = 0, trials = 0;
+        for (int call = 0; call < 30; call++) {
+            prach_input in(*det);
+            in.add_noise(1.0, uint32_t(5000 + call));
+            std::vector<double> sent(10);
+            for (int o = 0; o < 10; o++) {
+                sent[size_t(o)] = delay_us(rng);
+                in.add_preamble(0, o, pt.preamble, sent[size_t(o)] * 1e-6 * fmt.length * fmt.scs_hz,
+                                db(pt.snr_db), uint32_t(call * 10 + o));
+            }
+            const auto found = in.detect(*det);
+            for (int o = 0; o < 10; o++) {
+                trials++;
+                for (const auto& d : found)
+                    if (d.occasion == o && d.preamble == pt.preamble &&
+                        std::abs(d.delay_us - sent[size_t(o)]) <= pt.tolerance_us) {
+                        good++;
+                        break;
+                    }
+            }
+        }
+        EXPECT_GE(good, int(0.99 * trials))
+            << to_string(pt.format) << " " << pt.antennas << " antennas at " << pt.snr_db
+            << " dB: " << good << " of " << trials;
     }
 }
 
