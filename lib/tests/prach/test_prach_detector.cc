@@ -237,6 +237,33 @@ TEST(PrachDetector, ThreeUesTenDbApart)
     EXPECT_GT(found[1].power, found[2].power * 5);
 }
 
+TEST(PrachDetector, DelaysAtTheEdgesOfTheirWindows)
+{
+    // Format 0, N_CS 15 (zone 0..15 sequence samples). Preamble v's window is followed in
+    // the PDP by v - 1's, so 31 late (13.8) and 30 early (0.6) peak 1.8 sequence samples
+    // apart across the boundary; 10 at 0.3 and 20 at 14.2 sit alone at their edges. All
+    // four at -8 dB per bin: each found once, with its own delay.
+    prach_detector_params p;
+    p.cells = { { 22, 2, prach_restricted_set::unrestricted } };
+    p.n_antennas = 2;
+    auto det = make_prach_detector(p, device_spec{});
+    prach_input in(*det);
+    in.add_noise(1.0, 31);
+    const std::pair<int, double> sent[] = { { 10, 0.3 }, { 20, 14.2 }, { 30, 0.6 }, { 31, 13.8 } };
+    uint32_t seed = 40;
+    for (const auto& [v, delay] : sent)
+        in.add_preamble(0, 0, v, delay, db(-8), seed++);
+    const auto found = in.detect(*det);
+    ASSERT_EQ(found.size(), 4u);
+    const double us_per_sample = 1e6 / (839 * 1250.0);
+    const double bin_us = 1e6 / (1024 * 1250.0);
+    for (size_t i = 0; i < 4; i++) {
+        EXPECT_EQ(found[i].preamble, sent[i].first);
+        EXPECT_LE(std::abs(found[i].delay_us - sent[i].second * us_per_sample), bin_us)
+            << "preamble " << sent[i].first;
+    }
+}
+
 TEST(PrachDetector, SeveralCellsAndOccasions)
 {
     // Three cells of different roots and zones, two occasions, one UE per (cell, occasion)
