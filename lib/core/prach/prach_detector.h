@@ -37,9 +37,11 @@
 // The threshold is set from the target false-alarm probability per (cell, occasion) in
 // closed form: a PDP sample of noise is (with the floor known) Gamma(K, 1) / K times the
 // floor, K = antennas x combined windows; the per-sample probability p solves
-// 1 - (1 - p)^M = false_alarm over the M samples the windows hold (a union bound: the
-// samples of the zero-padded PDP are correlated, so the true rate is lower). A Monte Carlo
-// calibration per (format, subcarrier spacing, antennas, zone) is not done yet.
+// 1 - (1 - p)^M = false_alarm over the M samples the windows hold. The samples of the
+// zero-padded PDP are correlated (fewer alarms) and the floor is estimated (more): in
+// 4000 noise-only trials 0.13 % (format 0, 2 antennas) and 0.1 % (B4, 4 antennas) at a
+// 0.1 % target, 9.8 % and 8.6 % at 10 %. A Monte Carlo calibration per (format,
+// subcarrier spacing, antennas, zone) is not done yet.
 //
 // Input layout (docs/DESIGN.md, the channel dimension): channel
 // c = (cell * n_antennas + antenna) * n_occasions + occasion at bins + c * stride holds
