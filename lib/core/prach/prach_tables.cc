@@ -240,6 +240,17 @@ prach_allocation prach_allocation_lookup(int length, double scs_ra_hz, double sc
         " Hz, PUSCH " + std::to_string(scs_pusch_hz) + " Hz) is not in 38.211 Table 6.3.3.2-1");
 }
 
+int prach_timing_advance(double delay_s, int mu_pusch)
+{
+    if (mu_pusch < 0 || mu_pusch > 3)
+        throw std::invalid_argument("mu_pusch: 0..3, got " + std::to_string(mu_pusch));
+    if (!(delay_s >= 0 && std::isfinite(delay_s)))
+        throw std::invalid_argument("delay_s: >= 0, got " + std::to_string(delay_s));
+    const double tc = 1.0 / (480e3 * 4096);
+    const double unit = 16.0 * 64.0 * tc / double(1 << mu_pusch);
+    return int(std::min(3846.0, std::round(delay_s / unit)));
+}
+
 int prach_inverse_mod(int u, int length)
 {
     if (u <= 0 || u >= length)

@@ -123,6 +123,15 @@ struct prach_restricted_params {
     int cyclic_shift(int v, int ncs) const;
 };
 
+/*!
+ * \brief The timing advance command T_A of a random access response (38.213 4.2) for a
+ * measured round-trip \p delay_s: N_TA = T_A 16 64 T_c / 2^mu, mu the numerology of the
+ * uplink (PUSCH) subcarrier spacing, so T_A = round(delay 2^mu / (1024 T_c)), within
+ * 0..3846. Throws std::invalid_argument for mu outside 0..3 or a negative or non-finite
+ * delay.
+ */
+int prach_timing_advance(double delay_s, int mu_pusch);
+
 //! 6.3.3.1 for root \p u of length \p length (839), \p ncs >= 1 and set type_a or type_b.
 prach_restricted_params prach_restricted(int u, int length, int ncs, prach_restricted_set set);
 

@@ -203,6 +203,22 @@ TEST(PrachTables, Allocation)
     EXPECT_THROW(prach_allocation_lookup(139, 15000, 120000), std::invalid_argument);
 }
 
+TEST(PrachTables, TimingAdvance)
+{
+    // 38.213 4.2: one step of T_A is 16 * 64 T_c / 2^mu = 1024 / (480 kHz * 4096) / 2^mu =
+    // 0.5208 us at 15 kHz, 0.2604 us at 30 kHz.
+    EXPECT_EQ(prach_timing_advance(0.0, 0), 0);
+    EXPECT_EQ(prach_timing_advance(1.0e-6, 0), 2);    // 1.92 steps
+    EXPECT_EQ(prach_timing_advance(1.0e-6, 1), 4);    // 3.84 steps
+    EXPECT_EQ(prach_timing_advance(0.13e-6, 0), 0);   // 0.25 steps
+    EXPECT_EQ(prach_timing_advance(0.39e-6, 1), 1);   // 1.498 steps
+    EXPECT_EQ(prach_timing_advance(66.7e-6, 0), 128); // 10 km round trip: 128.07 steps
+    EXPECT_EQ(prach_timing_advance(1e-3, 0), 1920);   // 1 ms: 1920 steps
+    EXPECT_EQ(prach_timing_advance(3e-3, 0), 3846);   // 5760 steps: clamped
+    EXPECT_THROW(prach_timing_advance(-1e-6, 0), std::invalid_argument);
+    EXPECT_THROW(prach_timing_advance(1e-6, 4), std::invalid_argument);
+}
+
 TEST(PrachTables, DuByHand)
 {
     // d_u from q = u^-1 mod 839: 56 * 15 = 840 = 839 + 1, so q = 15, d_u = 15;
