@@ -104,9 +104,9 @@ TEST(PrachFrontend, BinsOfATimeDomainPreamble)
         for (int r = 0; r < R; r++)
             for (int k = 0; k < L; k++) {
                 const double ph = -2 * M_PI * double(k + first) * 3 / fe->fft_size() + 0.4;
-                want[size_t(r * L + k)] =
-                    cfloat(y[size_t(k)] / std::sqrt(double(L)) * std::polar(1.0, ph));
-                got[size_t(r * L + k)] = out[ch * out_stride + size_t(r * L + k)];
+                const size_t i = size_t(r) * size_t(L) + size_t(k);
+                want[i] = cfloat(y[size_t(k)] / std::sqrt(double(L)) * std::polar(1.0, ph));
+                got[i] = out[ch * out_stride + i];
             }
         EXPECT_TRUE(test::near_rms(got, want, 1e-4)) << to_string(c.format);
         // Every other channel holds (almost) nothing.
