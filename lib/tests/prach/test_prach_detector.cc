@@ -332,6 +332,27 @@ TEST(PrachDetector, RestrictedSetWithFrequencyOffset)
         EXPECT_NE(d.preamble, v);
 }
 
+TEST(PrachDetector, RestrictedSetTypeBWithTwoSubcarriersOfOffset)
+{
+    // Type B, logical root 24, N_CS 15: u = 56 (d_u = 15) has 11 shifts 75 v apart
+    // (test_prach_tables.cc), so preamble 3 is C_v = 225. Offsets of one and two
+    // subcarriers move its peak to C_v +- 15 and C_v +- 30, both combined in type B.
+    prach_detector_params p;
+    p.cells = { { 24, 0, prach_restricted_set::type_b } };
+    p.n_antennas = 2;
+    auto det = make_prach_detector(p, device_spec{});
+    ASSERT_EQ(det->preambles(0)[3].cv, 225);
+    for (double offset : { 0.0, 1.0, 2.0, -2.0, 1.5 }) {
+        prach_input in(*det);
+        in.add_noise(1.0, 23);
+        in.add_preamble_with_offset(0, 0, 3, 4, offset, db(-8));
+        const auto found = in.detect(*det);
+        ASSERT_EQ(found.size(), 1u) << "offset " << offset;
+        EXPECT_EQ(found[0].preamble, 3) << "offset " << offset;
+        EXPECT_NEAR(found[0].delay_bins, 4 * 1024.0 / 839.0, 1.5) << "offset " << offset;
+    }
+}
+
 TEST(PrachDetector, NoiseOnlyFalseAlarms)
 {
     // 4000 noise-only (cell, occasion) trials per configuration. At a 0.1 % target about 4
