@@ -236,6 +236,9 @@ std::vector<prach_detection> prach_detector::decide() const
                 all_count += win[p].length;
             }
             const double floor1 = all_sum / all_count;
+            if (!std::isfinite(floor1))
+                throw std::invalid_argument("bins: non-finite values in cell " + std::to_string(c) +
+                                            ", occasion " + std::to_string(o));
             leak.assign(roots, 0.0);
             double total_leak = 0;
             for (size_t p = 0; p < prach_preambles; p++)

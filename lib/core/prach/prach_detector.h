@@ -125,8 +125,9 @@ public:
 
     /*!
      * \brief Detects the preambles of every (cell, occasion) in \p bins (layout at the top
-     * of this file). Throws std::invalid_argument for a null pointer or stride <
-     * channel_bins(). Detections come in (cell, occasion, preamble) order.
+     * of this file). Throws std::invalid_argument for a null pointer, stride <
+     * channel_bins(), or non-finite values in the bins (named by cell and occasion).
+     * Detections come in (cell, occasion, preamble) order.
      */
     std::vector<prach_detection> detect(const cfloat* bins, size_t stride);
 

@@ -539,6 +539,10 @@ TEST(PrachDetector, BadParameters)
     std::vector<cfloat> x(det->channel_bins());
     EXPECT_THROW(det->detect(nullptr, x.size()), std::invalid_argument);
     EXPECT_THROW(det->detect(x.data(), x.size() - 1), std::invalid_argument);
+    x[100] = cfloat(std::nanf(""), 0.0f);
+    EXPECT_THROW(det->detect(x.data(), x.size()), std::invalid_argument);
+    x[100] = cfloat(INFINITY, 0.0f);
+    EXPECT_THROW(det->detect(x.data(), x.size()), std::invalid_argument);
 }
 
 #ifdef GPUOFDM_HAVE_CUDA
