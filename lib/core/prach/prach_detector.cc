@@ -1,0 +1,345 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// PRACH detector parameters, the tables both backends share (roots, windows, thresholds),
+// the decisions on the backends' window scans, and the factory.
+
+#include "prach/prach_detector.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+constexpr size_t max_cells = 1024;
+constexpr int max_antennas = 64;
+constexpr int max_occasions = 64;
+constexpr int max_idft = 4096;
+
+// round(a / b) for a >= 0, b > 0.
+long div_round(long a, long b) { return (2 * a + b) / (2 * b); }
+
+// log Q(k, x) = log(e^-x sum_{i<k} x^i / i!), the regularized upper incomplete gamma
+// function of integer k, summed in the log domain.
+double log_gamma_tail(int k, double x)
+{
+    if (x <= 0)
+        return 0.0;
+    const double lx = std::log(x);
+    double log_max = -INFINITY;
+    std::vector<double> terms(static_cast<size_t>(k));
+    for (int i = 0; i < k; i++) {
+        terms[size_t(i)] = -x + i * lx - std::lgamma(double(i) + 1.0);
+        log_max = std::max(log_max, terms[size_t(i)]);
+    }
+    double s = 0;
+    for (double t : terms)
+        s += std::exp(t - log_max);
+    return log_max + std::log(s);
+}
+
+} // namespace
+
+double prach_gamma_threshold(int k, double p)
+{
+    if (k < 1)
+        throw std::invalid_argument("k: >= 1, got " + std::to_string(k));
+    if (!(p > 0 && p < 1))
+        throw std::invalid_argument("p: in (0, 1), got " + std::to_string(p));
+    const double target = std::log(p);
+    double lo = 0, hi = 1;
+    while (log_gamma_tail(k, k * hi) > target)
+        hi *= 2;
+    for (int it = 0; it < 200 && hi - lo > 1e-12 * hi; it++) {
+        const double mid = 0.5 * (lo + hi);
+        (log_gamma_tail(k, k * mid) > target ? lo : hi) = mid;
+    }
+    return hi;
+}
+
+void prach_detector_params::validate() const
+{
+    const prach_format_info fmt = prach_format_lookup(format, mu); // names format / mu
+    if (cells.empty() || cells.size() > max_cells)
+        throw std::invalid_argument("cells: 1.." + std::to_string(max_cells) + " cells, got " +
+                                    std::to_string(cells.size()));
+    for (size_t i = 0; i < cells.size(); i++) {
+        const auto& c = cells[i];
+        try {
+            prach_root_u(c.logical_root, fmt.length);
+            prach_ncs(fmt, c.set, c.zero_correlation_zone);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("cells[" + std::to_string(i) + "]." + e.what());
+        }
+    }
+    if (n_antennas < 1 || n_antennas > max_antennas)
+        throw std::invalid_argument("n_antennas: 1.." + std::to_string(max_antennas) + ", got " +
+                                    std::to_string(n_antennas));
+    if (n_occasions < 1 || n_occasions > max_occasions)
+        throw std::invalid_argument("n_occasions: 1.." + std::to_string(max_occasions) + ", got " +
+                                    std::to_string(n_occasions));
+    if (idft_size != 0 &&
+        (idft_size < fmt.length || idft_size > max_idft || (idft_size & (idft_size - 1)) != 0))
+        throw std::invalid_argument("idft_size: 0 (default) or a power of two " +
+                                    std::to_string(fmt.length) + ".." + std::to_string(max_idft) +
+                                    " for L_RA " + std::to_string(fmt.length) + ", got " +
+                                    std::to_string(idft_size));
+    if (!(false_alarm > 0 && false_alarm <= 0.5))
+        throw std::invalid_argument("false_alarm: in (0, 0.5], got " + std::to_string(false_alarm));
+    if (!(sample_rate > 0 && std::isfinite(sample_rate)))
+        throw std::invalid_argument("sample_rate: > 0 Hz, got " + std::to_string(sample_rate));
+}
+
+prach_detector::prach_detector(const prach_detector_params& p) : d_params(p)
+{
+    p.validate();
+    d_format = prach_format_lookup(p.format, p.mu);
+    const int L = d_format.length;
+    d_idft = p.idft_size ? p.idft_size : (d_format.is_long() ? 1024 : 256);
+    const long N = d_idft;
+    const int A = p.n_antennas;
+    const int R = d_format.repetitions;
+    d_scale = float(1.0 / (double(A) * R * R * double(L) * L));
+
+    const size_t n_cells = p.cells.size();
+    d_preambles.resize(n_cells);
+    d_cell_roots.resize(n_cells);
+    d_row_offset.resize(n_cells);
+    d_ref_offset.resize(n_cells);
+    d_thresholds.resize(n_cells);
+    d_windows.resize(n_cells * prach_preambles);
+    const double inv_sqrt_l = 1.0 / std::sqrt(double(L));
+    for (size_t c = 0; c < n_cells; c++) {
+        const auto& cell = p.cells[c];
+        const int ncs = prach_ncs(d_format, cell.set, cell.zero_correlation_zone);
+        d_preambles[c] = prach_cell_preambles(L, cell.logical_root, ncs, cell.set);
+        d_row_offset[c] = d_n_rows;
+        d_ref_offset[c] = d_refs.size() / size_t(L);
+        // The distinct roots, in preamble order; their references conj(y_u) / sqrt(L).
+        int slot = -1;
+        int last_logical = -1;
+        const int images = cell.set == prach_restricted_set::unrestricted ? 0
+                           : cell.set == prach_restricted_set::type_a     ? 1
+                                                                          : 2;
+        long samples = 0;
+        for (const auto& pre : d_preambles[c]) {
+            if (pre.logical_root != last_logical) {
+                slot++;
+                last_logical = pre.logical_root;
+                for (const auto& y : prach_sequence_freq(pre.u, 0, L))
+                    d_refs.push_back(cfloat(std::conj(y) * inv_sqrt_l));
+            }
+            prach_window& w = d_windows[c * prach_preambles + size_t(pre.index)];
+            const long pos = (L - pre.cv) % L;
+            const long zone = ncs == 0 ? L : ncs;
+            const long start = div_round(N * pos, L);
+            w.row_base = int(d_n_rows) + slot;
+            w.start = int(start % N);
+            w.length = int(div_round(N * (pos + zone), L) - start);
+            w.n_images = images;
+            w.guard = int((2 * N + L - 1) / L); // two sequence samples: the main lobe
+            for (int m = 0; m < images; m++)
+                w.image_offset[m] = int(div_round(N * (m + 1) * pre.du, L) % N);
+            samples += w.length;
+        }
+        d_cell_roots[c] = slot + 1;
+        for (size_t i = 0; i < prach_preambles; i++)
+            d_windows[c * prach_preambles + i].row_step = d_cell_roots[c];
+        d_n_rows += size_t(p.n_occasions) * size_t(d_cell_roots[c]);
+        // Per-sample probability over the cell-occasion's samples (union bound).
+        const double per_sample = -std::expm1(std::log1p(-p.false_alarm) / double(samples));
+        d_thresholds[c] = float(prach_gamma_threshold(A * (1 + 2 * images), per_sample));
+    }
+    d_stats.resize(n_cells * size_t(p.n_occasions) * prach_preambles);
+}
+
+const std::vector<prach_preamble_id>& prach_detector::preambles(int cell) const
+{
+    return d_preambles.at(size_t(cell));
+}
+
+int prach_detector::n_roots(int cell) const { return d_cell_roots.at(size_t(cell)); }
+
+float prach_detector::threshold(int cell) const { return d_thresholds.at(size_t(cell)); }
+
+size_t prach_detector::n_channels() const
+{
+    return d_params.cells.size() * size_t(d_params.n_antennas) * size_t(d_params.n_occasions);
+}
+
+size_t prach_detector::channel_bins() const
+{
+    return size_t(d_format.repetitions) * size_t(d_format.length);
+}
+
+void prach_detector::check_input(const cfloat* bins, size_t stride) const
+{
+    if (!bins)
+        throw std::invalid_argument("bins: null pointer");
+    if (stride < channel_bins())
+        throw std::invalid_argument(
+            "stride: >= repetitions x L_RA = " + std::to_string(channel_bins()) + ", got " +
+            std::to_string(stride));
+}
+
+std::vector<prach_detection> prach_detector::detect(const cfloat* bins, size_t stride)
+{
+    check_input(bins, stride);
+    scan(bins, stride);
+    return decide();
+}
+
+std::vector<prach_detection> prach_detector::detect_device(const cfloat* d_bins, size_t stride)
+{
+    check_input(d_bins, stride);
+    scan_device(d_bins, stride);
+    return decide();
+}
+
+void prach_detector::scan_device(const cfloat*, size_t)
+{
+    throw std::logic_error("prach_detector::detect_device: the CUDA backend only");
+}
+
+std::vector<prach_detection> prach_detector::decide() const
+{
+    std::vector<prach_detection> out;
+    const int O = d_params.n_occasions;
+    const double bin_s = 1.0 / (double(d_idft) * d_format.scs_hz);
+    const double noise_per_bin = double(d_format.repetitions) * d_format.length;
+    const double lobe_scale = double(d_format.length) / d_idft / 0.95;
+    std::vector<double> leak, floor;
+    for (size_t c = 0; c < d_params.cells.size(); c++) {
+        const prach_window* win = &d_windows[c * prach_preambles];
+        const float thr = d_thresholds[c];
+        const double images = 1 + 2 * win[0].n_images;
+        const size_t roots = size_t(d_cell_roots[c]);
+        // A window's root: its row within the cell's occasion.
+        auto root_of = [&](size_t p) { return size_t(win[p].row_base) - d_row_offset[c]; };
+        for (int o = 0; o < O; o++) {
+            const prach_window_stats* st = &d_stats[(c * size_t(O) + size_t(o)) * prach_preambles];
+            // The floor: noise common to the cell's roots, plus on each root the flat
+            // cross-correlation of the strong preambles of its other roots (1/L of their
+            // per-bin power: the product of two ZC spectra is a chirp of flat DFT). First
+            // the mean over every window; the windows above the threshold on it are the
+            // strong ones; the noise is then the mean over the others, less their leakage.
+            double all_sum = 0, all_count = 0;
+            for (size_t p = 0; p < prach_preambles; p++) {
+                all_sum += st[p].sum;
+                all_count += win[p].length;
+            }
+            const double floor1 = all_sum / all_count;
+            if (!std::isfinite(floor1))
+                throw std::invalid_argument("bins: non-finite values in cell " + std::to_string(c) +
+                                            ", occasion " + std::to_string(o));
+            leak.assign(roots, 0.0);
+            double total_leak = 0;
+            for (size_t p = 0; p < prach_preambles; p++)
+                if (st[p].peak > thr * images * floor1) {
+                    const double pw =
+                        std::max(0.0, double(st[p].peak_sum) - st[p].peak_count * floor1) *
+                        lobe_scale / d_format.length;
+                    leak[root_of(p)] -= pw;
+                    total_leak += pw;
+                }
+            for (size_t r = 0; r < roots; r++)
+                leak[r] += total_leak; // the others' leakage: all of it less its own
+            double quiet_sum = 0, quiet_count = 0, loud_sum = 0, loud_count = 0;
+            for (size_t p = 0; p < prach_preambles; p++) {
+                const double l = leak[root_of(p)];
+                if (st[p].peak > thr * images * floor1) {
+                    const int n = win[p].length - st[p].peak_count;
+                    loud_sum += double(st[p].sum) - st[p].peak_sum - n * l;
+                    loud_count += n;
+                } else {
+                    quiet_sum += double(st[p].sum) - win[p].length * l;
+                    quiet_count += win[p].length;
+                }
+            }
+            const double noise =
+                std::max(0.0, quiet_count > 0 ? quiet_sum / quiet_count
+                                              : (loud_count > 0 ? loud_sum / loud_count : floor1));
+            floor.resize(roots);
+            for (size_t r = 0; r < roots; r++)
+                floor[r] = noise + leak[r];
+            // Candidates above the threshold, strongest first; one within the sidelobe
+            // envelope of a stronger detection of its root is that one's sidelobe (a delay
+            // off the PDP grid spreads a peak as sin(pi d) / (pi d) over d sequence samples;
+            // the envelope 1 / (pi d)^2 is taken four times for the noise riding on it).
+            std::vector<size_t> cand;
+            for (size_t p = 0; p < prach_preambles; p++) {
+                const double f = floor[root_of(p)];
+                if (f > 0 && st[p].peak / (images * f) > thr)
+                    cand.push_back(p);
+            }
+            std::stable_sort(cand.begin(), cand.end(),
+                             [&](size_t a, size_t b) { return st[a].peak > st[b].peak; });
+            std::vector<size_t> kept;
+            for (size_t p : cand) {
+                const int at = prach_wrap(win[p].start + st[p].peak_pos, d_idft);
+                bool sidelobe = false;
+                for (size_t q : kept) {
+                    if (root_of(q) != root_of(p))
+                        continue;
+                    const int dq = prach_wrap(win[q].start + st[q].peak_pos - at, d_idft);
+                    const double d = double(std::min(dq, d_idft - dq)) * d_format.length / d_idft;
+                    const double envelope = d < 1 ? 1.0 : 4.0 / (M_PI * M_PI * d * d);
+                    if (st[p].peak <= envelope * st[q].peak) {
+                        sidelobe = true;
+                        break;
+                    }
+                }
+                if (!sidelobe)
+                    kept.push_back(p);
+            }
+            std::sort(kept.begin(), kept.end());
+            for (size_t p : kept) {
+                const double f = floor[root_of(p)];
+                const auto& id = d_preambles[c][p];
+                prach_detection d;
+                d.cell = int(c);
+                d.occasion = o;
+                d.preamble = id.index;
+                d.logical_root = id.logical_root;
+                d.u = id.u;
+                d.delay_bins = st[p].peak_pos;
+                d.delay_us = st[p].peak_pos * bin_s * 1e6;
+                d.delay_samples = st[p].peak_pos * bin_s * d_params.sample_rate;
+                // The main lobe's energy (about 95 % of it lies within the guard of two
+                // sequence samples) rather than the peak sample, which loses up to 2.8 dB
+                // for a delay between two PDP samples.
+                d.power = float(std::max(0.0, double(st[p].peak_sum) - st[p].peak_count * f) *
+                                lobe_scale);
+                d.noise = float(f * noise_per_bin);
+                d.metric = float(st[p].peak / (images * f));
+                d.threshold = thr;
+                out.push_back(d);
+            }
+        }
+    }
+    return out;
+}
+
+std::unique_ptr<prach_detector> make_prach_detector(const prach_detector_params& p,
+                                                    const device_spec& dev,
+                                                    const cuda_context_ptr& ctx)
+{
+    p.validate();
+    if (!dev.is_cuda())
+        return make_prach_detector_cpu(p);
+#ifdef GPUOFDM_HAVE_CUDA
+    return make_prach_detector_cuda(p, dev, ctx);
+#else
+    (void)ctx;
+    throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
+#endif
+}
+
+} // namespace gr::gpuofdm::core

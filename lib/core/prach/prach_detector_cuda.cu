@@ -1,0 +1,268 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CUDA backend of the PRACH detector. One call: the bins are uploaded once, then on the
+// context's stream
+//   1. correlate: per (cell, occasion, root, antenna) the repetitions summed, times the
+//      root's reference, zero-padded to N (one thread per bin);
+//   2. one batched cuFFT inverse transform of all of them;
+//   3. PDP: |.|^2 summed over the antennas and scaled (one thread per sample);
+//   4. windows: one warp per (cell, occasion, preamble) finds the combined peak, sums the
+//      main window and, apart, the samples around the peak;
+// and only the window scans (20 bytes each) come back; the decisions are the host's
+// (prach_detector.cc), the same code as for the CPU twin.
+
+#include "prach/prach_detector.h"
+#include "runtime/cuda_context.h"
+#include "runtime/cufft_plans.h"
+
+#include <cuComplex.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+constexpr int threads = 256;
+constexpr unsigned max_grid_y = 65535;
+
+//! What one PDP row needs: its root's reference and its antenna-0 channel.
+struct prach_row_job {
+    int ref;      //!< reference index (row of d_refs)
+    int channel0; //!< input channel of antenna 0; antenna a adds a * n_occasions
+};
+
+__global__ void correlate_kernel(const cuFloatComplex* __restrict__ bins,
+                                 size_t stride,
+                                 const cuFloatComplex* __restrict__ refs,
+                                 const prach_row_job* __restrict__ rows,
+                                 cuFloatComplex* __restrict__ out,
+                                 int n_rows,
+                                 int n_antennas,
+                                 int n_occasions,
+                                 int length,
+                                 int reps,
+                                 int n)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const int n_jobs = n_rows * n_antennas;
+    for (int job = blockIdx.y; job < n_jobs; job += gridDim.y) {
+        const int row = job / n_antennas;
+        const int a = job % n_antennas;
+        cuFloatComplex v = make_cuFloatComplex(0.0f, 0.0f);
+        if (k < length) {
+            const prach_row_job r = rows[row];
+            const cuFloatComplex* x =
+                bins + size_t(r.channel0 + a * n_occasions) * stride + size_t(k);
+            cuFloatComplex z = x[0];
+            for (int rep = 1; rep < reps; rep++) {
+                const cuFloatComplex t = x[size_t(rep) * size_t(length)];
+                z = make_cuFloatComplex(__fadd_rn(z.x, t.x), __fadd_rn(z.y, t.y));
+            }
+            const cuFloatComplex f = refs[size_t(r.ref) * size_t(length) + size_t(k)];
+            // z * f with the twin's rounding (std::complex: re = a c - b d, im = a d + b c).
+            v = make_cuFloatComplex(__fsub_rn(__fmul_rn(z.x, f.x), __fmul_rn(z.y, f.y)),
+                                    __fadd_rn(__fmul_rn(z.x, f.y), __fmul_rn(z.y, f.x)));
+        }
+        out[size_t(job) * size_t(n) + size_t(k)] = v;
+    }
+}
+
+__global__ void pdp_kernel(const cuFloatComplex* __restrict__ spec,
+                           float* __restrict__ pdp,
+                           int n_rows,
+                           int n_antennas,
+                           int n,
+                           float scale)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    for (int row = blockIdx.y; row < n_rows; row += gridDim.y) {
+        float acc = 0.0f;
+        for (int a = 0; a < n_antennas; a++) {
+            const cuFloatComplex c = spec[(size_t(row) * n_antennas + a) * size_t(n) + i];
+            acc = __fadd_rn(acc, __fadd_rn(__fmul_rn(c.x, c.x), __fmul_rn(c.y, c.y)));
+        }
+        pdp[size_t(row) * size_t(n) + i] = __fmul_rn(acc, scale);
+    }
+}
+
+__global__ void window_kernel(const float* __restrict__ pdp,
+                              const prach_window* __restrict__ windows,
+                              prach_window_stats* __restrict__ stats,
+                              int n_windows,
+                              int n_occasions,
+                              int n)
+{
+    const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const int lane = threadIdx.x % 32;
+    if (warp >= n_windows)
+        return;
+    const int p = warp % 64;
+    const int o = (warp / 64) % n_occasions;
+    const int cell = warp / (64 * n_occasions);
+    const prach_window w = windows[cell * 64 + p];
+    const float* row = pdp + size_t(w.row_base + o * w.row_step) * size_t(n);
+    float peak = -1.0f;
+    int pos = 0;
+    float sum = 0.0f;
+    for (int j = lane; j < w.length; j += 32) {
+        const float v = prach_combined(row, n, w, j);
+        if (prach_peak_before(v, j, peak, pos)) {
+            peak = v;
+            pos = j;
+        }
+        sum += row[prach_wrap(w.start + j, n)];
+    }
+    for (int off = 16; off > 0; off /= 2) {
+        const float other_peak = __shfl_down_sync(0xffffffffu, peak, off);
+        const int other_pos = __shfl_down_sync(0xffffffffu, pos, off);
+        sum += __shfl_down_sync(0xffffffffu, sum, off);
+        if (prach_peak_before(other_peak, other_pos, peak, pos)) {
+            peak = other_peak;
+            pos = other_pos;
+        }
+    }
+    if (lane == 0) {
+        prach_window_stats st;
+        st.peak = peak;
+        st.peak_pos = pos;
+        st.sum = sum;
+        prach_peak_region(row, n, w, pos, st.peak_sum, st.peak_count);
+        stats[warp] = st;
+    }
+}
+
+} // namespace
+
+//! CUDA PRACH detector: the whole batch in four launches on one stream.
+class prach_detector_cuda : public prach_detector
+{
+public:
+    prach_detector_cuda(const prach_detector_params& p,
+                        const device_spec& dev,
+                        const cuda_context_ptr& ctx);
+    device_spec device() const override { return d_ctx->device(); }
+    std::vector<float> power_delay_profiles() override;
+
+private:
+    void scan(const cfloat* bins, size_t stride) override;
+    void scan_device(const cfloat* d_bins, size_t stride) override;
+    //! Steps 1..4 on \p d_bins (device memory, \p stride bins between channels), and the
+    //! window scans back into d_stats.
+    void enqueue_scan(const cuFloatComplex* d_bins, size_t stride);
+
+    cuda_context_ptr d_ctx;
+    size_t d_n_jobs;
+    device_buffer<cuFloatComplex> d_in;   //!< the input, channel_bins() per channel
+    device_buffer<cuFloatComplex> d_ref;  //!< d_refs
+    device_buffer<prach_row_job> d_rows;  //!< per PDP row
+    device_buffer<prach_window> d_win;    //!< d_windows
+    device_buffer<cuFloatComplex> d_spec; //!< n_jobs x N correlations, then their IDFTs
+    device_buffer<float> d_pdp;           //!< n_rows x N
+    device_buffer<prach_window_stats> d_dev_stats;
+    pinned_buffer<prach_window_stats> d_host_stats;
+    cufft_batch_plans d_plans;
+};
+
+prach_detector_cuda::prach_detector_cuda(const prach_detector_params& p,
+                                         const device_spec& dev,
+                                         const cuda_context_ptr& ctx)
+    : prach_detector(p), d_ctx(cuda_context::for_stage(dev, ctx)),
+      d_n_jobs(d_n_rows * size_t(p.n_antennas)), d_in(n_channels() * channel_bins()),
+      d_ref(d_refs.size()), d_rows(d_n_rows), d_win(d_windows.size()),
+      d_spec(d_n_jobs * size_t(d_idft)), d_pdp(d_n_rows * size_t(d_idft)),
+      d_dev_stats(d_stats.size()), d_host_stats(d_stats.size()),
+      d_plans(size_t(d_idft), d_n_jobs, d_ctx->stream())
+{
+    std::vector<prach_row_job> rows(d_n_rows);
+    const int A = p.n_antennas;
+    const int O = p.n_occasions;
+    for (size_t c = 0; c < p.cells.size(); c++)
+        for (int o = 0; o < O; o++)
+            for (int root = 0; root < d_cell_roots[c]; root++)
+                rows[d_row_offset[c] + size_t(o * d_cell_roots[c] + root)] = {
+                    int(d_ref_offset[c]) + root, int(c) * A * O + o
+                };
+    const cudaStream_t s = d_ctx->stream();
+    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_ref.get(), d_refs.data(),
+                                       d_refs.size() * sizeof(cuFloatComplex),
+                                       cudaMemcpyHostToDevice, s));
+    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
+        d_rows.get(), rows.data(), rows.size() * sizeof(prach_row_job), cudaMemcpyHostToDevice, s));
+    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_win.get(), d_windows.data(),
+                                       d_windows.size() * sizeof(prach_window),
+                                       cudaMemcpyHostToDevice, s));
+    d_ctx->synchronize(); // rows and the windows are locals / may change
+}
+
+void prach_detector_cuda::scan(const cfloat* bins, size_t stride)
+{
+    d_ctx->activate();
+    const size_t row_bytes = channel_bins() * sizeof(cfloat);
+    GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_in.get(), row_bytes, bins, stride * sizeof(cfloat),
+                                         row_bytes, n_channels(), cudaMemcpyHostToDevice,
+                                         d_ctx->stream()));
+    enqueue_scan(d_in.get(), channel_bins());
+}
+
+void prach_detector_cuda::scan_device(const cfloat* d_bins, size_t stride)
+{
+    d_ctx->activate();
+    enqueue_scan(reinterpret_cast<const cuFloatComplex*>(d_bins), stride);
+}
+
+void prach_detector_cuda::enqueue_scan(const cuFloatComplex* d_bins, size_t stride)
+{
+    const cudaStream_t s = d_ctx->stream();
+    const int N = d_idft;
+    const dim3 grid_corr(unsigned((N + threads - 1) / threads),
+                         unsigned(std::min<size_t>(d_n_jobs, max_grid_y)));
+    correlate_kernel<<<grid_corr, threads, 0, s>>>(
+        d_bins, stride, d_ref.get(), d_rows.get(), d_spec.get(), int(d_n_rows), d_params.n_antennas,
+        d_params.n_occasions, d_format.length, d_format.repetitions, N);
+    GPUOFDM_CUDA_CHECK_LAUNCH(correlate_kernel);
+    d_plans.exec(d_spec.get(), d_spec.get(), d_n_jobs, CUFFT_INVERSE);
+    const dim3 grid_pdp(unsigned((N + threads - 1) / threads),
+                        unsigned(std::min<size_t>(d_n_rows, max_grid_y)));
+    pdp_kernel<<<grid_pdp, threads, 0, s>>>(d_spec.get(), d_pdp.get(), int(d_n_rows),
+                                            d_params.n_antennas, N, d_scale);
+    GPUOFDM_CUDA_CHECK_LAUNCH(pdp_kernel);
+    const int n_windows = int(d_stats.size());
+    const int warps_per_block = threads / 32;
+    window_kernel<<<unsigned((n_windows + warps_per_block - 1) / warps_per_block), threads, 0, s>>>(
+        d_pdp.get(), d_win.get(), d_dev_stats.get(), n_windows, d_params.n_occasions, N);
+    GPUOFDM_CUDA_CHECK_LAUNCH(window_kernel);
+    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_stats.get(), d_dev_stats.get(),
+                                       d_stats.size() * sizeof(prach_window_stats),
+                                       cudaMemcpyDeviceToHost, s));
+    d_ctx->synchronize();
+    std::copy(d_host_stats.get(), d_host_stats.get() + d_stats.size(), d_stats.begin());
+}
+
+std::vector<float> prach_detector_cuda::power_delay_profiles()
+{
+    d_ctx->activate();
+    std::vector<float> out(d_n_rows * size_t(d_idft));
+    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out.data(), d_pdp.get(), out.size() * sizeof(float),
+                                       cudaMemcpyDeviceToHost, d_ctx->stream()));
+    d_ctx->synchronize();
+    return out;
+}
+
+std::unique_ptr<prach_detector> make_prach_detector_cuda(const prach_detector_params& p,
+                                                         const device_spec& dev,
+                                                         const cuda_context_ptr& ctx)
+{
+    return std::make_unique<prach_detector_cuda>(p, dev, ctx);
+}
+
+} // namespace gr::gpuofdm::core
