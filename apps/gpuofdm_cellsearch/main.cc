@@ -13,9 +13,8 @@
 #include "../common/sigmf.h"
 
 #include "runtime/device.h"
-#include "sync/cell_search.h"
+#include "sync/cell_search_stream.h"
 #include "sync/sync_signal_synth.h"
-#include "sync/wideband_channelizer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -221,11 +220,7 @@ int synthesize(const options& o)
     return 0;
 }
 
-struct found_cell {
-    core::cell_detection det;
-    core::raster_candidate candidate;
-    uint64_t sample = 0; // at the capture's rate
-};
+using detection = core::cell_search_stream::detection;
 
 int search(const options& o)
 {
@@ -244,17 +239,6 @@ int search(const options& o)
     rp.center_hz = center;
     rp.ssb_scs_khz = o.scs;
     rp.offsets_hz = offsets_from(o);
-    const double channel_rate = core::make_cell_search_layout(rp.standard, o.scs).rate_hz;
-    std::vector<core::raster_candidate> candidates;
-    for (const auto& c : core::raster_candidates(rp)) {
-        // The whole channel (the search's rate) must lie inside the band.
-        if (std::abs(c.offset_hz) + channel_rate / 2 <= rate / 2) {
-            candidates.push_back(c);
-        }
-    }
-    if (candidates.empty()) {
-        throw std::invalid_argument("--rate: no raster candidate fits inside the captured band");
-    }
 
     core::cell_search_params sp;
     sp.standard = rp.standard;
@@ -268,62 +252,17 @@ int search(const options& o)
         sp.sss_threshold = o.sss_threshold;
     }
     const core::device_spec dev = core::resolve_device(o.device);
-    const auto layout = core::make_cell_search_layout(sp.standard, sp.scs_khz);
-    core::channelizer_params cp;
-    cp.sample_rate = rate;
-    cp.output_rate = layout.rate_hz;
-    for (const auto& c : candidates) {
-        cp.offsets_hz.push_back(c.offset_hz);
-    }
-    auto channelizer = core::make_wideband_channelizer(cp, dev);
-    auto searcher = core::make_cell_search(sp, dev);
-    const int channels = static_cast<int>(candidates.size());
-    const size_t overlap = searcher->history() + searcher->lookahead();
     const double window_s =
         o.window_ms > 0 ? o.window_ms * 1e-3 : std::max(40e-3, o.periods * sp.period_s + 5e-3);
-    const auto window = static_cast<size_t>(window_s * layout.rate_hz);
+    core::cell_search_stream stream(rp, sp, window_s, dev);
+    const int channels = static_cast<int>(stream.candidates().size());
     std::printf("gpuofdm_cellsearch: %s, %s at %.6g Msps%s, %d candidate%s, %s\n", o.input.c_str(),
                 core::cell_standard_name(sp.standard), rate / 1e6,
                 center > 0 ? (", centre " + gpuofdm_apps::json::number(center) + " Hz").c_str()
                            : "",
                 channels, channels == 1 ? "" : "s", dev.to_string().c_str());
 
-    // Rows of the candidate streams; row_start: candidate-rate index of column 0.
-    std::vector<std::vector<cf>> rows(channels);
-    uint64_t row_start = 0, read_total = 0;
-    std::vector<found_cell> found;
-    auto search_rows = [&](bool last) {
-        const size_t n = rows[0].size();
-        if (n < overlap + 1 || (!last && n < window + overlap)) {
-            return;
-        }
-        std::vector<cf> flat(static_cast<size_t>(channels) * n);
-        for (int c = 0; c < channels; c++) {
-            std::copy(rows[c].begin(), rows[c].end(), flat.begin() + static_cast<ptrdiff_t>(c * n));
-        }
-        for (const auto& d :
-             searcher->search(flat.data(), n, channels, n, static_cast<int64_t>(row_start))) {
-            found_cell f;
-            f.det = d;
-            f.candidate = candidates[d.channel];
-            f.sample = static_cast<uint64_t>(
-                std::llround(static_cast<double>(d.sample) * rate / layout.rate_hz));
-            found.push_back(f);
-        }
-        // Keep the overlap the next window needs.
-        const size_t drop = n - overlap;
-        for (auto& r : rows) {
-            r.erase(r.begin(), r.begin() + static_cast<ptrdiff_t>(drop));
-        }
-        row_start += drop;
-    };
-    auto append = [&](const std::vector<cf>& out, size_t produced) {
-        for (int c = 0; c < channels; c++) {
-            rows[c].insert(rows[c].end(), out.begin() + static_cast<ptrdiff_t>(c * produced),
-                           out.begin() + static_cast<ptrdiff_t>((c + 1) * produced));
-        }
-    };
-
+    std::vector<detection> found;
     std::ifstream probe(rec.data_path(), std::ios::binary | std::ios::ate);
     const double total =
         probe ? static_cast<double>(probe.tellg()) / rec.format().bytes_per_sample : 0;
@@ -331,48 +270,44 @@ int search(const options& o)
     auto last_progress = std::chrono::steady_clock::now();
     const auto t0 = last_progress;
     while (const size_t n = rec.read(block.data(), block.size())) {
-        size_t produced = 0;
-        const auto out = channelizer->push(block.data(), n, produced);
-        append(out, produced);
-        read_total += n;
-        while (rows[0].size() >= window + overlap) {
-            search_rows(false);
+        for (const auto& f : stream.push(block.data(), n)) {
+            found.push_back(f);
         }
         const auto now = std::chrono::steady_clock::now();
         if (!o.quiet && total > 0 && now - last_progress > std::chrono::seconds(1)) {
             std::fprintf(stderr, "  %5.1f %% of %.3f s, %zu detections\n",
-                         100.0 * static_cast<double>(read_total) / total, total / rate,
+                         100.0 * static_cast<double>(stream.pushed()) / total, total / rate,
                          found.size());
             last_progress = now;
         }
     }
-    size_t produced = 0;
-    const auto tail = channelizer->flush(produced);
-    append(tail, produced);
-    search_rows(true);
+    for (const auto& f : stream.finish()) {
+        found.push_back(f);
+    }
+    const uint64_t read_total = stream.pushed();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     // One line per cell (candidate, ID): its strongest detection and how often it was heard.
-    std::map<std::pair<int, int>, std::pair<found_cell, int>> cells;
+    std::map<std::pair<int, int>, std::pair<detection, int>> cells;
     for (const auto& f : found) {
-        auto key = std::make_pair(f.det.channel, f.det.cell_id);
+        auto key = std::make_pair(f.cell.channel, f.cell.cell_id);
         auto it = cells.find(key);
         if (it == cells.end()) {
             cells[key] = { f, 1 };
         } else {
             it->second.second++;
-            if (f.det.pss_metric > it->second.first.det.pss_metric) {
+            if (f.cell.pss_metric > it->second.first.cell.pss_metric) {
                 it->second.first = f;
             }
         }
     }
-    std::vector<std::pair<found_cell, int>> list;
+    std::vector<std::pair<detection, int>> list;
     for (const auto& kv : cells) {
         list.push_back(kv.second);
     }
     std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
-        return a.first.det.pss_metric > b.first.det.pss_metric;
+        return a.first.cell.pss_metric > b.first.cell.pss_metric;
     });
     std::printf("%-5s %5s %5s %4s %13s %7s %12s %9s %7s %8s %6s  %s\n", "std", "cell", "nid1",
                 "nid2", "offset_Hz", "raster", "sample", "cfo_Hz", "snr_dB", "metric", "seen",
@@ -382,7 +317,7 @@ int search(const options& o)
     json << "[";
     for (size_t i = 0; i < list.size(); i++) {
         const auto& f = list[i].first;
-        const auto& d = f.det;
+        const auto& d = f.cell;
         std::string detail;
         if (d.ssb_index >= 0) {
             detail = "ssb " + std::to_string(d.ssb_index);

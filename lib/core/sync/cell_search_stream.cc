@@ -1,0 +1,147 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "sync/cell_search_stream.h"
+
+#include "runtime/param_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace gr::gpuofdm::core {
+
+namespace {
+
+std::vector<raster_candidate> channel_candidates(const raster_params& raster, double rate)
+{
+    std::vector<raster_candidate> out;
+    for (const auto& c : raster_candidates(raster)) {
+        if (std::abs(c.offset_hz) + rate / 2 <= raster.sample_rate / 2) {
+            out.push_back(c);
+        }
+    }
+    if (out.empty()) {
+        throw std::invalid_argument(
+            "sample_rate: no raster candidate's channel fits inside the band at this rate");
+    }
+    return out;
+}
+
+} // namespace
+
+cell_search_stream::cell_search_stream(const raster_params& raster,
+                                       const cell_search_params& search,
+                                       double window_s,
+                                       const device_spec& dev)
+    : d_layout(make_cell_search_layout(search.standard, search.scs_khz))
+{
+    raster.validate();
+    search.validate();
+    if (raster.standard != search.standard || raster.ssb_scs_khz != search.scs_khz) {
+        throw std::invalid_argument("search: the raster's standard and SSB spacing");
+    }
+    if (!(window_s >= 5e-3 && window_s <= 1.0)) {
+        throw_param_error("window_s", "5e-3..1", window_s);
+    }
+    if (std::abs(raster.sample_rate - std::round(raster.sample_rate)) > 1e-6) {
+        throw_param_error("sample_rate", "whole Hz", raster.sample_rate);
+    }
+    d_candidates = channel_candidates(raster, d_layout.rate_hz);
+    d_search = make_cell_search(search, dev);
+    channelizer_params cp;
+    cp.sample_rate = raster.sample_rate;
+    cp.output_rate = d_layout.rate_hz;
+    for (const auto& c : d_candidates) {
+        cp.offsets_hz.push_back(c.offset_hz);
+    }
+    d_channelizer = make_wideband_channelizer(cp, dev);
+    const auto fs = static_cast<uint64_t>(std::llround(raster.sample_rate));
+    const auto fo = static_cast<uint64_t>(std::llround(d_layout.rate_hz));
+    const uint64_t g = std::gcd(fs, fo);
+    d_p = fs / g;
+    d_q = fo / g;
+    d_overlap = d_search->history() + d_search->lookahead();
+    d_window = static_cast<size_t>(window_s * d_layout.rate_hz);
+    reset();
+}
+
+void cell_search_stream::reset()
+{
+    d_channelizer->reset();
+    d_rows.assign(d_candidates.size(), {});
+    d_row_start = d_pushed = d_decided = 0;
+}
+
+std::vector<cell_search_stream::detection> cell_search_stream::push(const std::complex<float>* x,
+                                                                    size_t n)
+{
+    std::vector<detection> out;
+    size_t produced = 0;
+    const auto rows = d_channelizer->push(x, n, produced);
+    append(rows, produced);
+    d_pushed += n;
+    while (d_rows[0].size() >= d_window + d_overlap) {
+        search_rows(false, out);
+    }
+    return out;
+}
+
+std::vector<cell_search_stream::detection> cell_search_stream::finish()
+{
+    std::vector<detection> out;
+    size_t produced = 0;
+    const auto rows = d_channelizer->flush(produced);
+    append(rows, produced);
+    search_rows(true, out);
+    d_decided = d_pushed;
+    return out;
+}
+
+void cell_search_stream::append(const std::vector<std::complex<float>>& rows, size_t produced)
+{
+    for (size_t c = 0; c < d_rows.size(); c++) {
+        d_rows[c].insert(d_rows[c].end(), rows.begin() + static_cast<ptrdiff_t>(c * produced),
+                         rows.begin() + static_cast<ptrdiff_t>((c + 1) * produced));
+    }
+}
+
+void cell_search_stream::search_rows(bool last, std::vector<detection>& out)
+{
+    const size_t n = d_rows[0].size();
+    if (n >= d_overlap + 1) {
+        std::vector<std::complex<float>> flat(d_rows.size() * n);
+        for (size_t c = 0; c < d_rows.size(); c++) {
+            std::copy(d_rows[c].begin(), d_rows[c].end(),
+                      flat.begin() + static_cast<ptrdiff_t>(c * n));
+        }
+        for (const auto& d : d_search->search(flat.data(), n, static_cast<int>(d_rows.size()), n,
+                                              static_cast<int64_t>(d_row_start))) {
+            detection f;
+            f.cell = d;
+            f.candidate = d_candidates[d.channel];
+            f.sample = static_cast<uint64_t>(std::max<int64_t>(d.sample, 0)) * d_p / d_q;
+            out.push_back(f);
+        }
+    }
+    if (last || n < d_overlap) {
+        return;
+    }
+    const size_t drop = n - d_overlap;
+    for (auto& r : d_rows) {
+        r.erase(r.begin(), r.begin() + static_cast<ptrdiff_t>(drop));
+    }
+    d_row_start += drop;
+    // No later detection starts before the next window's first timing, less a symbol.
+    const uint64_t first = d_row_start + d_search->history();
+    const uint64_t safe = first > static_cast<uint64_t>(d_layout.fft_size)
+                              ? first - static_cast<uint64_t>(d_layout.fft_size)
+                              : 0;
+    d_decided = std::max(d_decided, std::min(d_pushed, safe * d_p / d_q));
+}
+
+} // namespace gr::gpuofdm::core
