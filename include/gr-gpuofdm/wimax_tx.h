@@ -68,7 +68,7 @@ public:
      * \param pad fill the last block with 0xFF instead of dropping a partial burst.
      * \param seed default randomizer register reg1..reg15, 1..32767 (19072 = 100101010000000).
      * \param gap_samples zeros after each burst, 0..2^24.
-     * \param scale multiplies the waveform (finite, nonzero); 256 / sqrt(200) (the default)
+     * \param scale multiplies the waveform (|scale| 1e-30..1e30); 256 / sqrt(200) (the default)
      *        gives unit average power over the data symbols.
      * \param max_bursts_per_batch most bursts per call (per GPU launch), 1..4096.
      * \param device "auto", "cpu", "cuda" or "cuda:N".

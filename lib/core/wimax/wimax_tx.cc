@@ -12,6 +12,7 @@
 #include "wimax/wimax_tx_common.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -148,8 +149,12 @@ void wimax_tx_params::validate() const
     if (preamble != wimax_preamble::long_dl && preamble != wimax_preamble::short_ul &&
         preamble != wimax_preamble::none)
         throw std::invalid_argument("preamble: must be long_dl, short_ul or none");
-    if (!std::isfinite(scale) || scale == 0.0f)
-        throw std::invalid_argument("scale: must be finite and nonzero");
+    // The IFFT runs at scale / 256 or / 64: a subnormal scale would vanish there.
+    if (!(std::fabs(scale) >= 1e-30f && std::fabs(scale) <= 1e30f)) {
+        char got[32];
+        std::snprintf(got, sizeof(got), "%g", double(scale));
+        throw std::invalid_argument(std::string("scale: |scale| must be 1e-30..1e30, got ") + got);
+    }
     // The longest burst is the longest at BPSK 1/2 (12-byte blocks); a batch must hold one.
     const size_t longest = (max_burst_bytes + 1 + 11) / 12;
     const size_t symbols = symbols_per_batch();
