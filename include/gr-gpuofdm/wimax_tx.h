@@ -52,7 +52,8 @@ namespace gpuofdm {
  * "seed" outside 1..32767. At most 8192 PDUs wait; more are dropped and counted.
  *
  * The 802.16 constellation labels (8.3.3.4.1, Figure 203) and the preamble sequence P_ALL
- * come from open implementations, not the standard's own figure and table: see
+ * come from open implementations, each confirmed by two independent ones, not from the
+ * standard's own figure and table; whether P_EVEN conjugates P_ALL stays open: see
  * docs/blocks/wimax_tx.md.
  */
 class GPUOFDM_API wimax_tx : virtual public gr::block

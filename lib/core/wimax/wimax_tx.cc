@@ -27,9 +27,12 @@ constexpr size_t max_batch_symbols = size_t(1) << 22;
  * P_ALL(-100..100) of 8.3.3.6 (Equation 113 ff.), two characters per subcarrier, -100
  * first: the signs of the real and imaginary parts ("+-" is 1 - j); "00" at DC.
  * Transcribed from the open 802.16d model github.com/phthinh/OFDM_802_16
- * (MATLAB/preamble_802_16.m); the standard's table was not at hand. Check: P_ALL, P_EVEN
- * and P_4x64 all have a PAPR of 3.0 dB, as the designed sequence should (random QPSK on
- * the same carriers: about 7 dB), which a transcription slip would break.
+ * (MATLAB/preamble_802_16.m); the standard's table was not at hand. All 201 values agree
+ * with two independent open implementations (the test vectors' p_all.txt names them;
+ * lib/tests/wimax/test_wimax_tables.cc checks the preambles against it), and P_ALL, P_EVEN
+ * and P_4x64 all have the designed PAPR of 3.0 dB (random QPSK: about 7 dB). P_4x64 =
+ * 2 conj(P_ALL) in every source; P_EVEN = sqrt(2) P_ALL in three, sqrt(2) conj(P_ALL) in one:
+ * that conjugate stays open.
  */
 const char p_all_signs[] =
     "+-+---+++-+--++-+-+-++--++++--++----+--++-+---+++-+--++-+-+-++--++++--++----+--++-+---+"
