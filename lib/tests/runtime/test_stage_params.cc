@@ -30,6 +30,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 using namespace gr::gpuofdm;
@@ -360,5 +361,28 @@ TEST(stage_params, transmitter_scale_stays_where_the_ifft_can_take_it)
         x.scale = scale;
         EXPECT_EQ(message(x), "") << scale;
         EXPECT_NO_THROW(core::make_wimax_tx(x, {})) << scale;
+    }
+}
+
+TEST(stage_params, interleaver_sizes_without_a_permutation_are_refused)
+{
+    // 802.16 n_cbps 12 with 64-QAM: one row of 12, groups of 3 bits do not fit (the
+    // fuzz_params harness; the permutation's construction refused it after validate()).
+    for (const auto& [standard, n_cbps, n_bpsc] :
+         { std::make_tuple(core::phy_standard::ieee80216, 12, 6),
+           std::make_tuple(core::phy_standard::ieee80216, 24, 6),
+           std::make_tuple(core::phy_standard::ieee80211a, 16, 4) }) {
+        core::interleaver_params p{ standard, n_cbps, n_bpsc, 0 };
+        EXPECT_TRUE(names(message(p), "n_cbps", std::to_string(n_cbps)));
+    }
+    // Every size validate() accepts has a permutation (12 x 3 groups: 36 with 64-QAM).
+    for (int n_cbps = 12; n_cbps <= 1152; n_cbps += 12) {
+        for (int n_bpsc : { 1, 2, 4, 6 }) {
+            core::interleaver_params p{ core::phy_standard::ieee80216, n_cbps, n_bpsc, 0 };
+            if (message(p).empty()) {
+                EXPECT_NO_THROW(core::interleaver_permutation(p.standard, n_cbps, n_bpsc))
+                    << n_cbps << " " << n_bpsc;
+            }
+        }
     }
 }
