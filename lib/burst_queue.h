@@ -13,6 +13,8 @@
 // the gaps between them, tags each start, and spills a burst longer than the free output
 // space over several calls; and pdu_burst_block, the block side around them.
 
+#include "work_guard.h"
+
 #include <gnuradio/block.h>
 #include <gnuradio/gr_complex.h>
 #include <pmt/pmt.h>
@@ -301,13 +303,15 @@ public:
         // Nothing to write returns 0: the scheduler then sleeps until a message arrives (a
         // block without stream inputs waits as if blocked on input), or ends the block when
         // its PDU senders are done.
-        return int(d_queue.write(
-            static_cast<gr_complex*>(output_items[0]), size_t(noutput_items),
-            this->nitems_written(0),
-            [this](const Request* r, size_t n, gr_complex* out) { d_tx->process(r, n, out); },
-            [this](uint64_t offset, const pmt::pmt_t& value) {
-                this->add_item_tag(0, offset, d_start_key, value, this->alias_pmt());
-            }));
+        return stop_on_error(this->d_logger, [&]() -> int {
+            return int(d_queue.write(
+                static_cast<gr_complex*>(output_items[0]), size_t(noutput_items),
+                this->nitems_written(0),
+                [this](const Request* r, size_t n, gr_complex* out) { d_tx->process(r, n, out); },
+                [this](uint64_t offset, const pmt::pmt_t& value) {
+                    this->add_item_tag(0, offset, d_start_key, value, this->alias_pmt());
+                }));
+        });
     }
 
 protected:

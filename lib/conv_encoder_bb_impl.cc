@@ -6,6 +6,7 @@
 
 #include "conv_encoder_bb_impl.h"
 #include "bit_block_util.h"
+#include "work_guard.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -76,23 +77,26 @@ int conv_encoder_bb_impl::general_work(int noutput_items,
                                        gr_vector_const_void_star& input_items,
                                        gr_vector_void_star& output_items)
 {
-    if (!d_continuous) // frames: tagged_stream_block calls work() once per frame
-        return tagged_stream_block::general_work(noutput_items, ninput_items, input_items,
-                                                 output_items);
+    return stop_on_error(d_logger, [&]() -> int {
+        if (!d_continuous) // frames: tagged_stream_block calls work() once per frame
+            return tagged_stream_block::general_work(noutput_items, ninput_items, input_items,
+                                                     output_items);
 
-    // 1. As many input bits as the output space takes, register carried over.
-    const size_t n = std::min<uint64_t>(
-        uint64_t(ninput_items[0]),
-        conv_inputs_within(d_stage->code(), d_state.phase, uint64_t(noutput_items)));
-    if (n == 0)
-        return 0;
-    const unsigned phase = d_state.phase;
-    const size_t produced = d_stage->process(static_cast<const uint8_t*>(input_items[0]),
-                                             static_cast<uint8_t*>(output_items[0]), n, d_state);
-    // 2. Tags, then hand back.
-    move_tags(n, phase, pmt::PMT_NIL);
-    consume(0, int(n));
-    return int(produced);
+        // 1. As many input bits as the output space takes, register carried over.
+        const size_t n = std::min<uint64_t>(
+            uint64_t(ninput_items[0]),
+            conv_inputs_within(d_stage->code(), d_state.phase, uint64_t(noutput_items)));
+        if (n == 0)
+            return 0;
+        const unsigned phase = d_state.phase;
+        const size_t produced =
+            d_stage->process(static_cast<const uint8_t*>(input_items[0]),
+                             static_cast<uint8_t*>(output_items[0]), n, d_state);
+        // 2. Tags, then hand back.
+        move_tags(n, phase, pmt::PMT_NIL);
+        consume(0, int(n));
+        return int(produced);
+    });
 }
 
 int conv_encoder_bb_impl::work(int noutput_items,

@@ -6,6 +6,7 @@
 
 #include "demapper_cf_impl.h"
 #include "bit_block_util.h"
+#include "work_guard.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -45,10 +46,12 @@ int demapper_cf_impl::work(int noutput_items,
                            gr_vector_const_void_star& input_items,
                            gr_vector_void_star& output_items)
 {
-    const size_t n = size_t(noutput_items) / d_stage->bits_per_point();
-    d_stage->process(static_cast<const gr_complex*>(input_items[0]),
-                     static_cast<float*>(output_items[0]), n, d_noise_var.load());
-    return int(n * d_stage->bits_per_point());
+    return stop_on_error(d_logger, [&]() -> int {
+        const size_t n = size_t(noutput_items) / d_stage->bits_per_point();
+        d_stage->process(static_cast<const gr_complex*>(input_items[0]),
+                         static_cast<float*>(output_items[0]), n, d_noise_var.load());
+        return int(n * d_stage->bits_per_point());
+    });
 }
 
 } // namespace gpuofdm

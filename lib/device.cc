@@ -17,5 +17,7 @@ std::string resolve_device(const std::string& device)
     return core::resolve_device(device).to_string();
 }
 
+void set_cuda_fault(const std::string& spec) { core::set_cuda_fault(spec); }
+
 } // namespace gpuofdm
 } // namespace gr

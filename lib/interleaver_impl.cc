@@ -6,6 +6,7 @@
 
 #include "interleaver_impl.h"
 #include "bit_block_util.h"
+#include "work_guard.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -86,14 +87,16 @@ int interleaver_impl<T, Base>::work(int noutput_items,
                                     gr_vector_const_void_star& input_items,
                                     gr_vector_void_star& output_items)
 {
-    const size_t n_symbols = size_t(noutput_items) / d_stage->n_cbps();
-    const auto* in = static_cast<const T*>(input_items[0]);
-    auto* out = static_cast<T*>(output_items[0]);
-    if (d_deinterleave)
-        d_stage->deinterleave(in, out, n_symbols);
-    else if constexpr (std::is_same_v<T, uint8_t>)
-        d_stage->interleave(in, out, n_symbols);
-    return int(n_symbols * d_stage->n_cbps());
+    return stop_on_error(this->d_logger, [&]() -> int {
+        const size_t n_symbols = size_t(noutput_items) / d_stage->n_cbps();
+        const auto* in = static_cast<const T*>(input_items[0]);
+        auto* out = static_cast<T*>(output_items[0]);
+        if (d_deinterleave)
+            d_stage->deinterleave(in, out, n_symbols);
+        else if constexpr (std::is_same_v<T, uint8_t>)
+            d_stage->interleave(in, out, n_symbols);
+        return int(n_symbols * d_stage->n_cbps());
+    });
 }
 
 template class interleaver_impl<uint8_t, interleaver_bb>;

@@ -6,6 +6,7 @@
 
 #include "mapper_bc_impl.h"
 #include "bit_block_util.h"
+#include "work_guard.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -45,18 +46,20 @@ int mapper_bc_impl::work(int noutput_items,
                          gr_vector_const_void_star& input_items,
                          gr_vector_void_star& output_items)
 {
-    d_stage->process(static_cast<const uint8_t*>(input_items[0]),
-                     static_cast<core::cfloat*>(output_items[0]), size_t(noutput_items));
+    return stop_on_error(d_logger, [&]() -> int {
+        d_stage->process(static_cast<const uint8_t*>(input_items[0]),
+                         static_cast<core::cfloat*>(output_items[0]), size_t(noutput_items));
 
-    // A tag on bit i goes to point floor(i / N_BPSC) (the scheduler would round).
-    const unsigned n = d_stage->bits_per_point();
-    std::vector<tag_t> tags;
-    get_tags_in_window(tags, 0, 0, uint64_t(noutput_items) * n);
-    for (auto& tag : tags) {
-        tag.offset = nitems_written(0) + (tag.offset - nitems_read(0)) / n;
-        add_item_tag(0, tag);
-    }
-    return noutput_items;
+        // A tag on bit i goes to point floor(i / N_BPSC) (the scheduler would round).
+        const unsigned n = d_stage->bits_per_point();
+        std::vector<tag_t> tags;
+        get_tags_in_window(tags, 0, 0, uint64_t(noutput_items) * n);
+        for (auto& tag : tags) {
+            tag.offset = nitems_written(0) + (tag.offset - nitems_read(0)) / n;
+            add_item_tag(0, tag);
+        }
+        return noutput_items;
+    });
 }
 
 } // namespace gpuofdm

@@ -6,6 +6,7 @@
 
 #include "ofdm_fft_impl.h"
 #include "ofdm_block_util.h"
+#include "work_guard.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -62,27 +63,29 @@ int ofdm_fft_impl::general_work(int noutput_items,
                                 gr_vector_const_void_star& input_items,
                                 gr_vector_void_star& output_items)
 {
-    const auto& l = d_stage->layout();
-    const size_t n = l.symbols_within(d_symbol, size_t(ninput_items[0]), size_t(noutput_items));
-    if (n == 0)
-        return 0;
-    const size_t consumed = l.samples(d_symbol, n);
+    return stop_on_error(d_logger, [&]() -> int {
+        const auto& l = d_stage->layout();
+        const size_t n = l.symbols_within(d_symbol, size_t(ninput_items[0]), size_t(noutput_items));
+        if (n == 0)
+            return 0;
+        const size_t consumed = l.samples(d_symbol, n);
 
-    d_stage->process(static_cast<const core::cfloat*>(input_items[0]),
-                     static_cast<core::cfloat*>(output_items[0]), n, d_symbol);
+        d_stage->process(static_cast<const core::cfloat*>(input_items[0]),
+                         static_cast<core::cfloat*>(output_items[0]), n, d_symbol);
 
-    // A tag on any sample of a symbol goes to that symbol's vector.
-    std::vector<tag_t> tags;
-    get_tags_in_window(tags, 0, 0, consumed);
-    for (auto& tag : tags) {
-        const uint64_t rel = tag.offset - nitems_read(0);
-        tag.offset = nitems_written(0) + l.symbols_within(d_symbol, size_t(rel), n);
-        add_item_tag(0, tag);
-    }
+        // A tag on any sample of a symbol goes to that symbol's vector.
+        std::vector<tag_t> tags;
+        get_tags_in_window(tags, 0, 0, consumed);
+        for (auto& tag : tags) {
+            const uint64_t rel = tag.offset - nitems_read(0);
+            tag.offset = nitems_written(0) + l.symbols_within(d_symbol, size_t(rel), n);
+            add_item_tag(0, tag);
+        }
 
-    d_symbol += n;
-    consume(0, int(consumed));
-    return int(n);
+        d_symbol += n;
+        consume(0, int(consumed));
+        return int(n);
+    });
 }
 
 } // namespace gpuofdm

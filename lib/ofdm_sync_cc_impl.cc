@@ -7,6 +7,7 @@
 #include "ofdm_sync_cc_impl.h"
 #include "block_params.h"
 #include "stream_end.h"
+#include "work_guard.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -114,6 +115,8 @@ core::batch_decision ofdm_sync_cc_impl::search(const core::stream_batch& b, std:
         ok = true;
     } catch (const boost::thread_interrupted&) {
         throw; // the scheduler's own way of stopping a thread
+    } catch (const core::cuda_error&) {
+        throw; // the device's state is unknown: general_work() stops the block
     } catch (const std::exception& e) {
         d_logger->error("synchronizer: {}", e.what());
     } catch (...) {
@@ -186,55 +189,57 @@ int ofdm_sync_cc_impl::general_work(int noutput_items,
                                     gr_vector_const_void_star& input_items,
                                     gr_vector_void_star& output_items)
 {
-    const uint64_t r0 = nitems_read(0), w0 = nitems_written(0);
-    const uint64_t avail_end = r0 + uint64_t(std::max(ninput_items[0], 0));
+    return stop_on_error(d_logger, [&]() -> int {
+        const uint64_t r0 = nitems_read(0), w0 = nitems_written(0);
+        const uint64_t avail_end = r0 + uint64_t(std::max(ninput_items[0], 0));
 
-    // The end of the stream: the upstream has finished and this call holds everything it
-    // wrote. Until everything is output the block leaves one input sample unconsumed, to
-    // see that end (stream_end.h).
-    const bool at_end = input_at_end(*this, ninput_items[0]);
+        // The end of the stream: the upstream has finished and this call holds everything it
+        // wrote. Until everything is output the block leaves one input sample unconsumed, to
+        // see that end (stream_end.h).
+        const bool at_end = input_at_end(*this, ninput_items[0]);
 
-    // 1. Read while everything decided is out (d_buf then holds only the batch); the
-    // batcher searches once it holds a whole batch, the rest at the end of the stream.
-    const uint64_t limit = at_end ? avail_end : (avail_end > r0 ? avail_end - 1 : r0);
-    if (w0 == d_decided && d_ingested < limit) {
-        // Output samples leave d_buf here, at most lookback() of them move.
-        d_buf.erase(d_buf.begin(), d_buf.begin() + long(w0 - d_buf_start));
-        d_buf_start = w0;
-        const size_t take = size_t(std::min<uint64_t>(limit - d_ingested, d_batcher.room()));
-        const auto* in = static_cast<const gr_complex*>(input_items[0]);
-        std::vector<gr::tag_t> tags;
-        get_tags_in_range(tags, 0, d_ingested, d_ingested + take);
-        std::sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
-        d_tags.insert(d_tags.end(), tags.begin(), tags.end());
-        const auto found = d_batcher.process(in + (d_ingested - r0), take);
-        d_frames.insert(d_frames.end(), found.begin(), found.end());
-        d_ingested += take;
-    }
-    const bool all_in = at_end && d_ingested == avail_end;
-    if (all_in && d_batcher.unsearched() > 0) {
-        const auto found = d_batcher.finish();
-        d_frames.insert(d_frames.end(), found.begin(), found.end());
-    }
-    if (d_failures >= max_failures) {
-        d_logger->error("{} synchronizer calls failed in a row: the block stops", d_failures);
-        return WORK_DONE;
-    }
-    // All but the batch held is final; everything, once the stream has ended and is read.
-    d_decided = all_in ? d_ingested : std::max(d_decided, d_batcher.start());
+        // 1. Read while everything decided is out (d_buf then holds only the batch); the
+        // batcher searches once it holds a whole batch, the rest at the end of the stream.
+        const uint64_t limit = at_end ? avail_end : (avail_end > r0 ? avail_end - 1 : r0);
+        if (w0 == d_decided && d_ingested < limit) {
+            // Output samples leave d_buf here, at most lookback() of them move.
+            d_buf.erase(d_buf.begin(), d_buf.begin() + long(w0 - d_buf_start));
+            d_buf_start = w0;
+            const size_t take = size_t(std::min<uint64_t>(limit - d_ingested, d_batcher.room()));
+            const auto* in = static_cast<const gr_complex*>(input_items[0]);
+            std::vector<gr::tag_t> tags;
+            get_tags_in_range(tags, 0, d_ingested, d_ingested + take);
+            std::sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+            d_tags.insert(d_tags.end(), tags.begin(), tags.end());
+            const auto found = d_batcher.process(in + (d_ingested - r0), take);
+            d_frames.insert(d_frames.end(), found.begin(), found.end());
+            d_ingested += take;
+        }
+        const bool all_in = at_end && d_ingested == avail_end;
+        if (all_in && d_batcher.unsearched() > 0) {
+            const auto found = d_batcher.finish();
+            d_frames.insert(d_frames.end(), found.begin(), found.end());
+        }
+        if (d_failures >= max_failures) {
+            d_logger->error("{} synchronizer calls failed in a row: the block stops", d_failures);
+            return WORK_DONE;
+        }
+        // All but the batch held is final; everything, once the stream has ended and is read.
+        d_decided = all_in ? d_ingested : std::max(d_decided, d_batcher.start());
 
-    // 2. Output what is decided.
-    const size_t n_out = size_t(std::min<uint64_t>(uint64_t(noutput_items), d_decided - w0));
-    if (n_out > 0)
-        emit(static_cast<gr_complex*>(output_items[0]), w0, n_out);
+        // 2. Output what is decided.
+        const size_t n_out = size_t(std::min<uint64_t>(uint64_t(noutput_items), d_decided - w0));
+        if (n_out > 0)
+            emit(static_cast<gr_complex*>(output_items[0]), w0, n_out);
 
-    // 3. Consume what was read, but one sample until everything is out.
-    const bool flushed = all_in && w0 + n_out == d_ingested;
-    const uint64_t consume_to =
-        flushed ? d_ingested : std::min(d_ingested, avail_end > r0 ? avail_end - 1 : r0);
-    if (consume_to > r0)
-        consume(0, int(consume_to - r0));
-    return int(n_out);
+        // 3. Consume what was read, but one sample until everything is out.
+        const bool flushed = all_in && w0 + n_out == d_ingested;
+        const uint64_t consume_to =
+            flushed ? d_ingested : std::min(d_ingested, avail_end > r0 ? avail_end - 1 : r0);
+        if (consume_to > r0)
+            consume(0, int(consume_to - r0));
+        return int(n_out);
+    });
 }
 
 } // namespace gpuofdm

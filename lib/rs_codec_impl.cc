@@ -5,6 +5,7 @@
  */
 
 #include "rs_codec_impl.h"
+#include "work_guard.h"
 #include "bit_block_util.h" // checked_batch()
 
 #include <gnuradio/io_signature.h>
@@ -64,13 +65,15 @@ int rs_encoder_bb_impl::general_work(int noutput_items,
                                      gr_vector_const_void_star& input_items,
                                      gr_vector_void_star& output_items)
 {
-    const auto& p = d_codec->profile();
-    const size_t n_cw =
-        std::min({ size_t(ninput_items[0]) / p.k, size_t(noutput_items) / p.n, d_chunk });
-    d_codec->encode(static_cast<const uint8_t*>(input_items[0]),
-                    static_cast<uint8_t*>(output_items[0]), n_cw);
-    consume(0, int(n_cw * p.k));
-    return int(n_cw * p.n);
+    return stop_on_error(d_logger, [&]() -> int {
+        const auto& p = d_codec->profile();
+        const size_t n_cw =
+            std::min({ size_t(ninput_items[0]) / p.k, size_t(noutput_items) / p.n, d_chunk });
+        d_codec->encode(static_cast<const uint8_t*>(input_items[0]),
+                        static_cast<uint8_t*>(output_items[0]), n_cw);
+        consume(0, int(n_cw * p.k));
+        return int(n_cw * p.n);
+    });
 }
 
 rs_decoder_bb_impl::rs_decoder_bb_impl(const core::reed_solomon_params& params,
@@ -96,23 +99,26 @@ int rs_decoder_bb_impl::general_work(int noutput_items,
                                      gr_vector_const_void_star& input_items,
                                      gr_vector_void_star& output_items)
 {
-    const auto& p = d_codec->profile();
-    const size_t n_cw =
-        std::min({ size_t(ninput_items[0]) / p.n, size_t(noutput_items) / p.k, d_chunk });
-    d_codec->decode(static_cast<const uint8_t*>(input_items[0]),
-                    static_cast<uint8_t*>(output_items[0]), d_status.data(), n_cw);
-    static const pmt::pmt_t key = pmt::intern("rs_uncorrectable");
-    for (size_t i = 0; i < n_cw; i++) {
-        if (d_status[i] == core::reed_solomon::uncorrectable) {
-            add_item_tag(0, nitems_written(0) + i * p.k, key, pmt::from_uint64(d_codewords + i));
-            d_uncorrectable++;
-        } else {
-            d_corrected += uint64_t(d_status[i]);
+    return stop_on_error(d_logger, [&]() -> int {
+        const auto& p = d_codec->profile();
+        const size_t n_cw =
+            std::min({ size_t(ninput_items[0]) / p.n, size_t(noutput_items) / p.k, d_chunk });
+        d_codec->decode(static_cast<const uint8_t*>(input_items[0]),
+                        static_cast<uint8_t*>(output_items[0]), d_status.data(), n_cw);
+        static const pmt::pmt_t key = pmt::intern("rs_uncorrectable");
+        for (size_t i = 0; i < n_cw; i++) {
+            if (d_status[i] == core::reed_solomon::uncorrectable) {
+                add_item_tag(0, nitems_written(0) + i * p.k, key,
+                             pmt::from_uint64(d_codewords + i));
+                d_uncorrectable++;
+            } else {
+                d_corrected += uint64_t(d_status[i]);
+            }
         }
-    }
-    d_codewords += n_cw;
-    consume(0, int(n_cw * p.n));
-    return int(n_cw * p.k);
+        d_codewords += n_cw;
+        consume(0, int(n_cw * p.n));
+        return int(n_cw * p.k);
+    });
 }
 
 } // namespace gpuofdm

@@ -23,6 +23,7 @@
 // decoded, whatever its buffer (a live source held up for a batch would overflow).
 
 #include "ordered_worker.h"
+#include "runtime/device.h" // core::cuda_error
 #include "stream_end.h"
 
 #include <gnuradio/block.h>
@@ -78,6 +79,7 @@ public:
         std::lock_guard<std::mutex> lock(d_mutex);
         d_finished = false;
         d_failures = 0;
+        d_stopped = false;
     }
 
     /*!
@@ -88,12 +90,18 @@ public:
     template <typename F>
     bool guarded(const char* what, F&& f)
     {
+        if (d_stopped)
+            return false; // a CUDA error stopped the block: no more calls, no more messages
         bool ok = false;
         try {
             f();
             ok = true;
         } catch (const boost::thread_interrupted&) {
             throw; // the scheduler's own way of stopping a thread
+        } catch (const core::cuda_error& e) {
+            // The device's state is unknown: stop now rather than fail max_failures times.
+            d_logger->error("{}: {}; the block stops", what, e.what());
+            d_stopped = true;
         } catch (const std::exception& e) {
             d_logger->error("{}: {}", what, e.what());
         } catch (...) {
@@ -120,7 +128,11 @@ public:
 
         std::lock_guard<std::mutex> lock(d_mutex);
         d_finished = false; // new samples: the next end of stream decodes them
+        if (d_stopped)
+            return gr::block::WORK_DONE; // said once, where the error happened
         feed(in, size_t(take));
+        if (d_stopped)
+            return gr::block::WORK_DONE;
         if (d_failures >= max_failures) {
             d_logger->error("{} receiver calls failed in a row: the block stops",
                             d_failures.load());
@@ -156,9 +168,10 @@ private:
 
     gr::logger_ptr d_logger;
     std::function<void()> d_refresh;
-    std::mutex d_mutex;               //!< the receiver: work() and stop()
-    bool d_finished = false;          //!< finish() ran for the stream fed so far
-    std::atomic<int> d_failures{ 0 }; //!< failed receiver calls in a row (any thread)
+    std::mutex d_mutex;                   //!< the receiver: work() and stop()
+    bool d_finished = false;              //!< finish() ran for the stream fed so far
+    std::atomic<int> d_failures{ 0 };     //!< failed receiver calls in a row (any thread)
+    std::atomic<bool> d_stopped{ false }; //!< a CUDA error: the block ends, for good
 };
 
 /*!

@@ -6,6 +6,7 @@
 
 #include "scrambler_bb_impl.h"
 #include "bit_block_util.h"
+#include "work_guard.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -47,35 +48,37 @@ int scrambler_bb_impl::work(int noutput_items,
                             gr_vector_const_void_star& input_items,
                             gr_vector_void_star& output_items)
 {
-    const auto* in = static_cast<const uint8_t*>(input_items[0]);
-    auto* out = static_cast<uint8_t*>(output_items[0]);
-    const size_t n = size_t(noutput_items);
+    return stop_on_error(d_logger, [&]() -> int {
+        const auto* in = static_cast<const uint8_t*>(input_items[0]);
+        auto* out = static_cast<uint8_t*>(output_items[0]);
+        const size_t n = size_t(noutput_items);
 
-    if (d_reset_pending.exchange(false))
-        d_state = d_stage->initial_state();
-
-    // 1. Where the register restarts: the reset tags in this window, in order.
-    std::vector<uint64_t> starts;
-    if (!pmt::is_null(d_reset_key)) {
-        std::vector<tag_t> tags;
-        get_tags_in_window(tags, 0, 0, n, d_reset_key);
-        for (const auto& tag : tags)
-            starts.push_back(tag.offset - nitems_read(0));
-        std::sort(starts.begin(), starts.end());
-    }
-    starts.push_back(n);
-
-    // 2. One call to the stage per run between restarts.
-    size_t pos = 0;
-    for (const uint64_t next : starts) {
-        if (next > pos) {
-            d_stage->process(in + pos, out + pos, size_t(next) - pos, d_state);
-            pos = size_t(next);
-        }
-        if (next < n)
+        if (d_reset_pending.exchange(false))
             d_state = d_stage->initial_state();
-    }
-    return noutput_items;
+
+        // 1. Where the register restarts: the reset tags in this window, in order.
+        std::vector<uint64_t> starts;
+        if (!pmt::is_null(d_reset_key)) {
+            std::vector<tag_t> tags;
+            get_tags_in_window(tags, 0, 0, n, d_reset_key);
+            for (const auto& tag : tags)
+                starts.push_back(tag.offset - nitems_read(0));
+            std::sort(starts.begin(), starts.end());
+        }
+        starts.push_back(n);
+
+        // 2. One call to the stage per run between restarts.
+        size_t pos = 0;
+        for (const uint64_t next : starts) {
+            if (next > pos) {
+                d_stage->process(in + pos, out + pos, size_t(next) - pos, d_state);
+                pos = size_t(next);
+            }
+            if (next < n)
+                d_state = d_stage->initial_state();
+        }
+        return noutput_items;
+    });
 }
 
 } // namespace gpuofdm

@@ -7,6 +7,7 @@
 #include "viterbi_decoder_fb_impl.h"
 #include "bit_block_util.h"
 #include "block_pin_util.h"
+#include "work_guard.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
@@ -140,61 +141,65 @@ int viterbi_decoder_fb_impl::general_work(int noutput_items,
                                           gr_vector_const_void_star& input_items,
                                           gr_vector_void_star& output_items)
 {
-    if (d_frames)
-        return frames_work(noutput_items, ninput_items[0],
-                           static_cast<const float*>(input_items[0]),
-                           static_cast<uint8_t*>(output_items[0]));
+    return stop_on_error(d_logger, [&]() -> int {
+        if (d_frames)
+            return frames_work(noutput_items, ninput_items[0],
+                               static_cast<const float*>(input_items[0]),
+                               static_cast<uint8_t*>(output_items[0]));
 
-    const int n_avail = ninput_items[0];
-    const uint64_t avail_periods = uint64_t(n_avail) / d_pat.kept;
-    const core::viterbi_decoder& dec = d_dec->decoder();
-    const uint64_t P = d_pat.period, L = dec.params().chunk_len, T = dec.params().traceback;
-    const float* in = static_cast<const float*>(input_items[0]);
-    uint8_t* out = static_cast<uint8_t*>(output_items[0]);
-    const uint64_t read = nitems_read(0);
+        const int n_avail = ninput_items[0];
+        const uint64_t avail_periods = uint64_t(n_avail) / d_pat.kept;
+        const core::viterbi_decoder& dec = d_dec->decoder();
+        const uint64_t P = d_pat.period, L = dec.params().chunk_len, T = dec.params().traceback;
+        const float* in = static_cast<const float*>(input_items[0]);
+        uint8_t* out = static_cast<uint8_t*>(output_items[0]);
+        const uint64_t read = nitems_read(0);
 
-    if (d_flushed) { // input after the end of a stream: never expected, so drop it
-        consume(0, n_avail);
-        return 0;
-    }
-    // End of stream: decode everything when it fits, flush, and stop.
-    if (input_final(n_avail)) {
-        const uint64_t end = d_base + avail_periods * P;
-        if (end - d_next_out <= uint64_t(noutput_items) && avail_periods * P <= d_max_steps_call) {
-            const size_t n = d_dec->decode_window(in, d_base, size_t(avail_periods), d_next_out,
-                                                  true, true, false, out, size_t(noutput_items));
-            if (n_avail % d_pat.kept)
-                d_logger->warn("end of stream: {} LLRs short of a whole puncturing period "
-                               "dropped",
-                               n_avail % d_pat.kept);
-            queue_tags(read + uint64_t(n_avail));
-            emit_tags(nitems_written(0) + n, true);
+        if (d_flushed) { // input after the end of a stream: never expected, so drop it
             consume(0, n_avail);
-            d_next_out += n;
-            d_flushed = true;
-            return int(n);
+            return 0;
         }
-    }
-    // Otherwise as many periods as one launch's output takes, one held back: then some
-    // input is always left for the call that sees the end of the stream.
-    const uint64_t room =
-        std::min<uint64_t>(uint64_t(noutput_items), dec.stream_bits_per_launch()) / L * L;
-    const uint64_t limit = d_next_out + room + L + T - 1; // largest step count to look at
-    uint64_t m = (limit - d_base) / P;
-    m = std::min<uint64_t>(m, avail_periods > 0 ? avail_periods - 1 : 0);
-    if (m == 0)
-        return 0;
-    const size_t n = d_dec->decode_window(in, d_base, size_t(m), d_next_out, true, false, false,
-                                          out, size_t(room));
-    d_next_out += n;
-    queue_tags(read + m * d_pat.kept);
-    emit_tags(nitems_written(0) + n, false);
-    // Consume up to the warm-up of the next chunk (whole periods): the rest stays in the
-    // buffer as the next call's window.
-    const uint64_t keep = std::max(d_base, dec.window_begin(d_next_out) / P * P);
-    consume(0, int((keep - d_base) / P * d_pat.kept));
-    d_base = keep;
-    return int(n);
+        // End of stream: decode everything when it fits, flush, and stop.
+        if (input_final(n_avail)) {
+            const uint64_t end = d_base + avail_periods * P;
+            if (end - d_next_out <= uint64_t(noutput_items) &&
+                avail_periods * P <= d_max_steps_call) {
+                const size_t n =
+                    d_dec->decode_window(in, d_base, size_t(avail_periods), d_next_out, true, true,
+                                         false, out, size_t(noutput_items));
+                if (n_avail % d_pat.kept)
+                    d_logger->warn("end of stream: {} LLRs short of a whole puncturing period "
+                                   "dropped",
+                                   n_avail % d_pat.kept);
+                queue_tags(read + uint64_t(n_avail));
+                emit_tags(nitems_written(0) + n, true);
+                consume(0, n_avail);
+                d_next_out += n;
+                d_flushed = true;
+                return int(n);
+            }
+        }
+        // Otherwise as many periods as one launch's output takes, one held back: then some
+        // input is always left for the call that sees the end of the stream.
+        const uint64_t room =
+            std::min<uint64_t>(uint64_t(noutput_items), dec.stream_bits_per_launch()) / L * L;
+        const uint64_t limit = d_next_out + room + L + T - 1; // largest step count to look at
+        uint64_t m = (limit - d_base) / P;
+        m = std::min<uint64_t>(m, avail_periods > 0 ? avail_periods - 1 : 0);
+        if (m == 0)
+            return 0;
+        const size_t n = d_dec->decode_window(in, d_base, size_t(m), d_next_out, true, false, false,
+                                              out, size_t(room));
+        d_next_out += n;
+        queue_tags(read + m * d_pat.kept);
+        emit_tags(nitems_written(0) + n, false);
+        // Consume up to the warm-up of the next chunk (whole periods): the rest stays in the
+        // buffer as the next call's window.
+        const uint64_t keep = std::max(d_base, dec.window_begin(d_next_out) / P * P);
+        consume(0, int((keep - d_base) / P * d_pat.kept));
+        d_base = keep;
+        return int(n);
+    });
 }
 
 void viterbi_decoder_fb_impl::queue_tags(uint64_t in_end)

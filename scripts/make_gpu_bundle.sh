@@ -4,7 +4,7 @@
 # folder, so they run on a machine that has the CUDA driver and toolkit but no GNU Radio.
 #   scripts/make_gpu_bundle.sh [BUILD_DIR] [OUT_DIR]      (defaults: build, gpu-bundle)
 # Then, there:  OUT_DIR/run.sh test_gpuofdm_core | test_gpuofdm_blocks | gpuofdm_bench ... |
-#                  gpuofdm_demo ...
+#                  gpuofdm_demo ... | gpuofdm_cycles ...;  OUT_DIR/gpu_sanitize.sh
 # libc, libm, libstdc++, libgcc_s, the loader and the CUDA libraries stay behind: the
 # target machine's own are used.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,7 +12,8 @@ set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$src/build}"
 out="${2:-$src/gpu-bundle}"
-bins=(lib/tests/test_gpuofdm_core lib/tests/blocks/test_gpuofdm_blocks apps/gpuofdm_bench/gpuofdm_bench apps/gpuofdm_demo/gpuofdm_demo apps/gpuofdm_per/gpuofdm_per)
+bins=(lib/tests/test_gpuofdm_core lib/tests/blocks/test_gpuofdm_blocks apps/gpuofdm_bench/gpuofdm_bench apps/gpuofdm_demo/gpuofdm_demo apps/gpuofdm_per/gpuofdm_per
+      apps/gpuofdm_cycles/gpuofdm_cycles)
 
 rm -rf "$out"
 mkdir -p "$out/lib"
@@ -43,4 +44,6 @@ prog="$1"; shift
 exec "$here/$prog" "$@"
 RUN
 chmod +x "$out/run.sh"
+# The checks run there (docs/RELIABILITY.md): compute-sanitizer over the CUDA tests.
+cp "$src/scripts/gpu_sanitize.sh" "$out/"
 echo "gpu bundle: $out ($(du -sh "$out" | cut -f1)): ${bins[*]##*/}"

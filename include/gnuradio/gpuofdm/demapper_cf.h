@@ -28,8 +28,8 @@ namespace gpuofdm {
  * (the noise power per complex point, E|n|^2, at the demapper's input). With hard = true
  * the output is +1 (bit 0) or -1 (bit 1), the bits of the nearest point.
  *
- * The constellation is 802.11a's labelling; 802.16's Figure 203 labels are not verified
- * to be the same (see lib/core/ofdm/constellation.h).
+ * The constellation is 802.11a's labelling; 802.16's Figure 203 labels are the 802.11a
+ * points of the complemented bits on each axis (see lib/core/ofdm/constellation.h).
  *
  * Tags move with the rate change (GNU Radio's automatic propagation): a tag on point j
  * lands on its first output value.

@@ -27,6 +27,18 @@ GPUOFDM_API std::string gpu_unusable_reason(int index = 0);
  */
 GPUOFDM_API std::string resolve_device(const std::string& device = "auto");
 
+/*!
+ * \brief Test hook: makes a later CUDA call of the module fail as CUDA would, to test what
+ * a block does then (log one error and end the flowgraph; fail make() on out of memory).
+ *
+ * \p spec: "" (none), "launch:N" (the N-th checked kernel launch or cuFFT execution from
+ * now), "copy:N" (the N-th checked cudaMemcpy*), "oom" or "oom:N" (the first / N-th
+ * checked cudaMalloc*, not made). One fault per call. The environment variable
+ * GPUOFDM_FAULT, read at the first CUDA call, does the same for a whole program.
+ * \throws std::invalid_argument for another form.
+ */
+GPUOFDM_API void set_cuda_fault(const std::string& spec);
+
 } // namespace gpuofdm
 } // namespace gr
 

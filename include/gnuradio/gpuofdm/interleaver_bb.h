@@ -45,7 +45,8 @@ public:
     /*!
      * \param standard "802.11a" or "802.16".
      * \param n_cbps coded bits per OFDM symbol (802.16: per interleaver block):
-     *        a multiple of 16 (802.11a) or 12 (802.16) and of n_bpsc, at most 2^20
+     *        a multiple of 16 (802.11a) or 12 (802.16) and of n_bpsc, at most 2^20,
+     *        n_cbps / 16 (or / 12) a multiple of max(n_bpsc / 2, 1)
      *        (802.11a: 48, 96, 192, 288; 802.16 OFDM-256: 192, 384, 768, 1152).
      * \param n_bpsc coded bits per subcarrier: 1, 2, 4 or 6.
      * \param deinterleave false: interleave (transmitter); true: the inverse.

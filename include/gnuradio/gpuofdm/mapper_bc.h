@@ -31,8 +31,7 @@ namespace gpuofdm {
  * \f[ d = K_{MOD} (I + jQ), \quad K_{MOD} = 1, 1/\sqrt{2}, 1/\sqrt{10}, 1/\sqrt{42}. \f]
  *
  * This is the 802.11a labelling. 802.16 (8.3.3.4, Figure 203) uses the same levels and
- * normalisation, but its bit labels are not confirmed to be 802.11a's; see the core's
- * constellation.h.
+ * normalisation with the bits of each axis complemented; see the core's constellation.h.
  *
  * Tags: a tag on input bit i moves to point floor(i / N_BPSC). Trailing bits that do not
  * fill a point at the end of a stream are dropped.

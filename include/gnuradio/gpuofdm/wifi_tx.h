@@ -56,7 +56,7 @@ public:
      * \param seed default scrambler seed x7..x1, 1..127 (93 = 1011101, Annex G); 0: a new
      *        seed for every frame, 1, 2, .., 127, 1, .. (as gr-ieee802-11).
      * \param gap_samples zeros after each frame, 0..2^24.
-     * \param scale multiplies the waveform (finite, nonzero): 1 is the level of the Annex G
+     * \param scale multiplies the waveform (|scale| 1e-30..1e30): 1 is the level of the Annex G
      *        tables; 64 / sqrt(52) (the default) gives unit average power over SIGNAL
      *        and DATA.
      * \param max_frames_per_batch most frames per call (per GPU launch), 1..4096.

@@ -52,7 +52,8 @@ namespace gpuofdm {
  * "seed" outside 1..32767. At most 8192 PDUs wait; more are dropped and counted.
  *
  * The 802.16 constellation labels (8.3.3.4.1, Figure 203) and the preamble sequence P_ALL
- * come from open implementations, not the standard's own figure and table: see
+ * come from open implementations, each confirmed by two independent ones, not from the
+ * standard's own figure and table; whether P_EVEN conjugates P_ALL stays open: see
  * docs/blocks/wimax_tx.md.
  */
 class GPUOFDM_API wimax_tx : virtual public gr::block
@@ -68,7 +69,7 @@ public:
      * \param pad fill the last block with 0xFF instead of dropping a partial burst.
      * \param seed default randomizer register reg1..reg15, 1..32767 (19072 = 100101010000000).
      * \param gap_samples zeros after each burst, 0..2^24.
-     * \param scale multiplies the waveform (finite, nonzero); 256 / sqrt(200) (the default)
+     * \param scale multiplies the waveform (|scale| 1e-30..1e30); 256 / sqrt(200) (the default)
      *        gives unit average power over the data symbols.
      * \param max_bursts_per_batch most bursts per call (per GPU launch), 1..4096.
      * \param device "auto", "cpu", "cuda" or "cuda:N".

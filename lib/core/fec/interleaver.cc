@@ -28,6 +28,14 @@ void interleaver_params::validate() const
                                     to_string(standard) +
                                     " columns) and of n_bpsc = " + std::to_string(n_bpsc) +
                                     ", at most 2^20; got " + std::to_string(n_cbps));
+    // The second permutation rotates within groups of s = max(n_bpsc / 2, 1) bits of a
+    // column; it is one only when the n_cbps / d rows hold whole groups.
+    const int s = n_bpsc / 2 > 1 ? n_bpsc / 2 : 1;
+    if ((n_cbps / d) % s != 0)
+        throw std::invalid_argument("n_cbps: n_cbps / " + std::to_string(d) +
+                                    " must be a multiple of " + std::to_string(s) +
+                                    " with n_bpsc = " + std::to_string(n_bpsc) + ", got " +
+                                    std::to_string(n_cbps));
     if (batch > (size_t(1) << 24))
         throw std::invalid_argument("batch: must be 0 (default) or 1..2^24 symbols, got " +
                                     std::to_string(batch));

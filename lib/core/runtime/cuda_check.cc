@@ -51,14 +51,23 @@ std::string where(const char* file, int line)
 
 void throw_cuda_error(const char* call, const char* file, int line, cudaError_t err)
 {
-    throw std::runtime_error(std::string(call) + " failed at " + where(file, line) + ": " +
-                             cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
+    // The error CUDA left pending (a launch's) is taken, so it does not surface again at
+    // the next check; a sticky error (the context is lost) stays, and every later call fails.
+    (void)cudaGetLastError();
+    std::string why = std::string(call) + " failed at " + where(file, line) + ": " +
+                      cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")";
+    if (err == cudaErrorMemoryAllocation)
+        why += ": the GPU's memory is full (free some, use smaller batches, or device \"cpu\")";
+    throw cuda_error(why);
 }
 
 void throw_cufft_error(const char* call, const char* file, int line, cufftResult err)
 {
-    throw std::runtime_error(std::string(call) + " failed at " + where(file, line) + ": " +
-                             cufft_result_name(err) + " (" + std::to_string(int(err)) + ")");
+    std::string why = std::string(call) + " failed at " + where(file, line) + ": " +
+                      cufft_result_name(err) + " (" + std::to_string(int(err)) + ")";
+    if (err == CUFFT_ALLOC_FAILED)
+        why += ": the GPU's memory is full (free some, use smaller batches, or device \"cpu\")";
+    throw cuda_error(why);
 }
 
 } // namespace gr::gpuofdm::core

@@ -10,6 +10,8 @@
 // Checked CUDA calls and the RAII owners of CUDA resources. Host API only, so it
 // compiles with g++ as well as nvcc.
 
+#include "runtime/device.h"
+
 #include <cuda_runtime_api.h>
 #include <cufft.h>
 
@@ -23,26 +25,61 @@ namespace gr::gpuofdm::core {
 [[noreturn]] void throw_cuda_error(const char* call, const char* file, int line, cudaError_t err);
 [[noreturn]] void throw_cufft_error(const char* call, const char* file, int line, cufftResult err);
 
+//! The error an armed fault gives the checked runtime call spelled \p call (a copy or an
+//! allocation), else cudaSuccess.
+inline cudaError_t injected_cuda_error(const char* call)
+{
+    const std::string c(call);
+    if (c.find("cudaMemcpy") != std::string::npos && cuda_fault_due(cuda_fault_site::copy))
+        return cudaErrorIllegalAddress;
+    if (c.find("cudaMalloc") != std::string::npos && cuda_fault_due(cuda_fault_site::alloc))
+        return cudaErrorMemoryAllocation;
+    return cudaSuccess;
+}
+
+//! The same for a cuFFT call: an armed launch fault fails an execution.
+inline cufftResult injected_cufft_error(const char* call)
+{
+    return std::string(call).find("cufftExec") != std::string::npos &&
+                   cuda_fault_due(cuda_fault_site::launch)
+               ? CUFFT_EXEC_FAILED
+               : CUFFT_SUCCESS;
+}
+
 } // namespace gr::gpuofdm::core
 
-//! Runs a CUDA runtime call and throws std::runtime_error naming the call when it fails.
+//! Runs a CUDA runtime call and throws cuda_error (runtime/device.h) naming the call when
+//! it fails. An armed fault (set_cuda_fault(), GPUOFDM_FAULT) fails a cudaMemcpy* or a
+//! cudaMalloc* here as CUDA would, without making the call.
 #define GPUOFDM_CUDA_CHECK(call)                                                            \
     do {                                                                                    \
-        const cudaError_t gpuofdm_err_ = (call);                                            \
+        cudaError_t gpuofdm_err_ = ::gr::gpuofdm::core::injected_cuda_error(#call);         \
+        if (gpuofdm_err_ == cudaSuccess)                                                    \
+            gpuofdm_err_ = (call);                                                          \
         if (gpuofdm_err_ != cudaSuccess)                                                    \
             ::gr::gpuofdm::core::throw_cuda_error(#call, __FILE__, __LINE__, gpuofdm_err_); \
     } while (0)
 
-//! The same for cuFFT calls.
+//! The same for cuFFT calls (an armed launch fault fails a cufftExec* call).
 #define GPUOFDM_CUFFT_CHECK(call)                                                            \
     do {                                                                                     \
-        const cufftResult gpuofdm_res_ = (call);                                             \
+        cufftResult gpuofdm_res_ = ::gr::gpuofdm::core::injected_cufft_error(#call);         \
+        if (gpuofdm_res_ == CUFFT_SUCCESS)                                                   \
+            gpuofdm_res_ = (call);                                                           \
         if (gpuofdm_res_ != CUFFT_SUCCESS)                                                   \
             ::gr::gpuofdm::core::throw_cufft_error(#call, __FILE__, __LINE__, gpuofdm_res_); \
     } while (0)
 
-//! Checks the launch of the kernel just issued.
-#define GPUOFDM_CUDA_CHECK_LAUNCH(name) GPUOFDM_CUDA_CHECK(cudaPeekAtLastError())
+//! Checks the launch of the kernel just issued (an armed launch fault fails it here).
+#define GPUOFDM_CUDA_CHECK_LAUNCH(name)                                                       \
+    do {                                                                                      \
+        const cudaError_t gpuofdm_err_ =                                                      \
+            ::gr::gpuofdm::core::cuda_fault_due(::gr::gpuofdm::core::cuda_fault_site::launch) \
+                ? cudaErrorLaunchFailure                                                      \
+                : cudaPeekAtLastError();                                                      \
+        if (gpuofdm_err_ != cudaSuccess)                                                      \
+            ::gr::gpuofdm::core::throw_cuda_error(#name, __FILE__, __LINE__, gpuofdm_err_);   \
+    } while (0)
 
 namespace gr::gpuofdm::core {
 

@@ -124,4 +124,88 @@ void set_log_sink(log_sink sink) { g_sink.store(sink ? sink : &default_sink); }
 
 void log_info(const std::string& line) { g_sink.load()(line); }
 
+namespace {
+
+//! The armed fault: its site and the calls at that site left before it (0: none armed).
+struct fault_state {
+    std::mutex mutex;
+    cuda_fault_site site = cuda_fault_site::launch;
+    long left = 0;
+};
+
+fault_state& faults()
+{
+    static fault_state f;
+    return f;
+}
+
+std::atomic<bool> g_fault_armed{ false };
+
+void arm_fault(const std::string& spec)
+{
+    fault_state& f = faults();
+    std::lock_guard<std::mutex> lock(f.mutex);
+    const auto colon = spec.find(':');
+    const std::string kind = spec.substr(0, colon);
+    long n = 1;
+    if (colon != std::string::npos) {
+        const std::string digits = spec.substr(colon + 1);
+        char* end = nullptr;
+        n = digits.empty() ? 0 : std::strtol(digits.c_str(), &end, 10);
+        if (digits.empty() || *end != '\0' || n < 1 || n > 1000000000L)
+            n = 0;
+    }
+    if (spec.empty()) {
+        f.left = 0;
+    } else if (n > 0 && (kind == "launch" || kind == "copy" || kind == "oom") &&
+               (colon != std::string::npos || kind == "oom")) {
+        f.site = kind == "launch" ? cuda_fault_site::launch
+                 : kind == "copy" ? cuda_fault_site::copy
+                                  : cuda_fault_site::alloc;
+        f.left = n;
+    } else {
+        throw std::invalid_argument(
+            "GPUOFDM_FAULT: \"launch:N\", \"copy:N\", \"oom\" or \"oom:N\" (N >= 1), got \"" +
+            spec + "\"");
+    }
+    g_fault_armed = f.left > 0;
+}
+
+//! GPUOFDM_FAULT, read once.
+void arm_from_environment()
+{
+    static const bool once = [] {
+        const char* env = std::getenv("GPUOFDM_FAULT");
+        if (env && *env) {
+            arm_fault(env);
+            log_info(std::string("fault injection armed: GPUOFDM_FAULT=") + env);
+        }
+        return true;
+    }();
+    (void)once;
+}
+
+} // namespace
+
+void set_cuda_fault(const std::string& spec)
+{
+    arm_from_environment();
+    arm_fault(spec);
+}
+
+bool cuda_fault_due(cuda_fault_site site)
+{
+    arm_from_environment();
+    if (!g_fault_armed.load(std::memory_order_relaxed))
+        return false;
+    fault_state& f = faults();
+    std::lock_guard<std::mutex> lock(f.mutex);
+    if (f.left <= 0 || f.site != site)
+        return false;
+    if (--f.left > 0)
+        return false;
+    g_fault_armed = false;
+    return true;
+}
+
 } // namespace gr::gpuofdm::core

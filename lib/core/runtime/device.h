@@ -8,6 +8,7 @@
 #define GPUOFDM_CORE_DEVICE_H
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace gr::gpuofdm::core {
@@ -62,6 +63,37 @@ bool built_with_cuda();
 using log_sink = void (*)(const std::string& line);
 void set_log_sink(log_sink sink);
 void log_info(const std::string& line);
+
+/*!
+ * \brief A failed CUDA or cuFFT call (runtime/cuda_check.h throws it). After one the
+ * device's state is not known, so a block that sees it stops instead of retrying; its
+ * message names the call, the source line and CUDA's error.
+ */
+class cuda_error : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/*!
+ * \brief Fault injection for the tests of what a CUDA failure does (the device layer's
+ * checked calls consult it; runtime/cuda_check.h).
+ *
+ * \p spec: "" (none), "launch:N" (the N-th checked kernel launch or cuFFT execution from
+ * now fails as an unspecified launch failure), "copy:N" (the N-th checked cudaMemcpy*
+ * fails as an illegal address) or "oom" / "oom:N" (the first / N-th checked cudaMalloc*
+ * fails as out of memory, without allocating). One fault per spec: after it the calls
+ * succeed again. The environment variable GPUOFDM_FAULT, read once at the first checked
+ * call, sets the same. Throws std::invalid_argument("GPUOFDM_FAULT: ...") for another
+ * form.
+ */
+void set_cuda_fault(const std::string& spec);
+
+//! Which checked calls a fault can hit.
+enum class cuda_fault_site { launch, copy, alloc };
+
+//! Counts a checked call at \p site; true for the one the armed fault makes fail.
+bool cuda_fault_due(cuda_fault_site site);
 
 } // namespace gr::gpuofdm::core
 

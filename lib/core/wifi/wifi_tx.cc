@@ -12,6 +12,7 @@
 #include "wifi/wifi_tx_common.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -93,8 +94,12 @@ void wifi_tx_params::validate() const
     if (max_psdu_bytes < 1 || max_psdu_bytes > max_length)
         throw std::invalid_argument("max_psdu_bytes: must be 1..4095 (LENGTH is 12 bits), got " +
                                     std::to_string(max_psdu_bytes));
-    if (!std::isfinite(scale) || scale == 0.0f)
-        throw std::invalid_argument("scale: must be finite and nonzero");
+    // The IFFT runs at scale / 256 or / 64: a subnormal scale would vanish there.
+    if (!(std::fabs(scale) >= 1e-30f && std::fabs(scale) <= 1e30f)) {
+        char got[32];
+        std::snprintf(got, sizeof(got), "%g", double(scale));
+        throw std::invalid_argument(std::string("scale: |scale| must be 1e-30..1e30, got ") + got);
+    }
     // The longest frame is the longest PSDU at 6 Mb/s; a batch must hold one.
     const size_t longest = wifi_tx::frame_symbols(max_psdu_bytes, 6);
     const size_t symbols = symbols_per_batch();

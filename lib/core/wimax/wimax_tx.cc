@@ -12,6 +12,7 @@
 #include "wimax/wimax_tx_common.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -26,9 +27,12 @@ constexpr size_t max_batch_symbols = size_t(1) << 22;
  * P_ALL(-100..100) of 8.3.3.6 (Equation 113 ff.), two characters per subcarrier, -100
  * first: the signs of the real and imaginary parts ("+-" is 1 - j); "00" at DC.
  * Transcribed from the open 802.16d model github.com/phthinh/OFDM_802_16
- * (MATLAB/preamble_802_16.m); the standard's table was not at hand. Check: P_ALL, P_EVEN
- * and P_4x64 all have a PAPR of 3.0 dB, as the designed sequence should (random QPSK on
- * the same carriers: about 7 dB), which a transcription slip would break.
+ * (MATLAB/preamble_802_16.m); the standard's table was not at hand. All 201 values agree
+ * with two independent open implementations (the test vectors' p_all.txt names them;
+ * lib/tests/wimax/test_wimax_tables.cc checks the preambles against it), and P_ALL, P_EVEN
+ * and P_4x64 all have the designed PAPR of 3.0 dB (random QPSK: about 7 dB). P_4x64 =
+ * 2 conj(P_ALL) in every source; P_EVEN = sqrt(2) P_ALL in three, sqrt(2) conj(P_ALL) in one:
+ * that conjugate stays open.
  */
 const char p_all_signs[] =
     "+-+---+++-+--++-+-+-++--++++--++----+--++-+---+++-+--++-+-+-++--++++--++----+--++-+---+"
@@ -148,8 +152,12 @@ void wimax_tx_params::validate() const
     if (preamble != wimax_preamble::long_dl && preamble != wimax_preamble::short_ul &&
         preamble != wimax_preamble::none)
         throw std::invalid_argument("preamble: must be long_dl, short_ul or none");
-    if (!std::isfinite(scale) || scale == 0.0f)
-        throw std::invalid_argument("scale: must be finite and nonzero");
+    // The IFFT runs at scale / 256 or / 64: a subnormal scale would vanish there.
+    if (!(std::fabs(scale) >= 1e-30f && std::fabs(scale) <= 1e30f)) {
+        char got[32];
+        std::snprintf(got, sizeof(got), "%g", double(scale));
+        throw std::invalid_argument(std::string("scale: |scale| must be 1e-30..1e30, got ") + got);
+    }
     // The longest burst is the longest at BPSK 1/2 (12-byte blocks); a batch must hold one.
     const size_t longest = (max_burst_bytes + 1 + 11) / 12;
     const size_t symbols = symbols_per_batch();

@@ -21,13 +21,16 @@
 #include "wifi/wifi_decode.h"
 #include "wifi/wifi_rx.h"
 #include "wifi/wifi_sync.h"
+#include "wifi/wifi_tx.h"
 #include "wimax/wimax_rx.h"
 #include "wimax/wimax_sync.h"
+#include "wimax/wimax_tx.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 using namespace gr::gpuofdm;
@@ -334,5 +337,52 @@ TEST(stage_params, factories_validate_before_the_backend)
         core::wimax_rx_params xr;
         xr.channel_taps = 7;
         EXPECT_THROW(core::make_wimax_receiver(xr, dev), std::invalid_argument);
+    }
+}
+
+TEST(stage_params, transmitter_scale_stays_where_the_ifft_can_take_it)
+{
+    // The transmitters run their IFFT at scale / 64 (802.11a) or / 256 (802.16): a
+    // subnormal scale validate() let through vanished there (the fuzz_params harness).
+    for (float scale : { 1e-40f, 1e-31f, 2e30f, 0.0f }) {
+        core::wifi_tx_params w;
+        w.scale = scale;
+        EXPECT_EQ(message(w).rfind("scale: ", 0), 0u) << scale;
+        core::wimax_tx_params x;
+        x.scale = scale;
+        EXPECT_EQ(message(x).rfind("scale: ", 0), 0u) << scale;
+    }
+    for (float scale : { 1e-30f, -1e-30f, 1e30f, 8.875f }) {
+        core::wifi_tx_params w;
+        w.scale = scale;
+        EXPECT_EQ(message(w), "") << scale;
+        EXPECT_NO_THROW(core::make_wifi_tx(w, {})) << scale;
+        core::wimax_tx_params x;
+        x.scale = scale;
+        EXPECT_EQ(message(x), "") << scale;
+        EXPECT_NO_THROW(core::make_wimax_tx(x, {})) << scale;
+    }
+}
+
+TEST(stage_params, interleaver_sizes_without_a_permutation_are_refused)
+{
+    // 802.16 n_cbps 12 with 64-QAM: one row of 12, groups of 3 bits do not fit (the
+    // fuzz_params harness; the permutation's construction refused it after validate()).
+    for (const auto& [standard, n_cbps, n_bpsc] :
+         { std::make_tuple(core::phy_standard::ieee80216, 12, 6),
+           std::make_tuple(core::phy_standard::ieee80216, 24, 6),
+           std::make_tuple(core::phy_standard::ieee80211a, 16, 4) }) {
+        core::interleaver_params p{ standard, n_cbps, n_bpsc, 0 };
+        EXPECT_TRUE(names(message(p), "n_cbps", std::to_string(n_cbps)));
+    }
+    // Every size validate() accepts has a permutation (12 x 3 groups: 36 with 64-QAM).
+    for (int n_cbps = 12; n_cbps <= 1152; n_cbps += 12) {
+        for (int n_bpsc : { 1, 2, 4, 6 }) {
+            core::interleaver_params p{ core::phy_standard::ieee80216, n_cbps, n_bpsc, 0 };
+            if (message(p).empty()) {
+                EXPECT_NO_THROW(core::interleaver_permutation(p.standard, n_cbps, n_bpsc))
+                    << n_cbps << " " << n_bpsc;
+            }
+        }
     }
 }

@@ -76,26 +76,6 @@ core::wimax_sync_params sync_params(int cp_div)
     return p;
 }
 
-::testing::AssertionResult same_bursts(const std::vector<core::wimax_sync_result>& gpu,
-                                       const std::vector<core::wimax_sync_result>& ref)
-{
-    if (gpu.size() != ref.size())
-        return ::testing::AssertionFailure()
-               << "CUDA found " << gpu.size() << ", CPU " << ref.size();
-    for (size_t i = 0; i < gpu.size(); i++) {
-        if (gpu[i].start != ref[i].start)
-            return ::testing::AssertionFailure()
-                   << "burst " << i << ": CUDA start " << gpu[i].start << ", CPU " << ref[i].start;
-        if (!(std::abs(gpu[i].cfo - ref[i].cfo) <= 1e-4f) ||
-            !(std::abs(gpu[i].metric - ref[i].metric) <= 1e-5f) ||
-            !(std::abs(gpu[i].preamble_metric - ref[i].preamble_metric) <= 1e-5f))
-            return ::testing::AssertionFailure()
-                   << "burst " << i << ": CUDA cfo " << gpu[i].cfo << " metric " << gpu[i].metric
-                   << ", CPU " << ref[i].cfo << " " << ref[i].metric;
-    }
-    return ::testing::AssertionSuccess();
-}
-
 } // namespace
 
 TEST(wimax_sync, cpu_twin_finds_every_burst)
@@ -188,6 +168,30 @@ TEST(wimax_sync, cpu_twin_reads_non_finite_samples_as_zero)
 }
 
 #ifdef GPUOFDM_HAVE_CUDA
+
+namespace {
+
+::testing::AssertionResult same_bursts(const std::vector<core::wimax_sync_result>& gpu,
+                                       const std::vector<core::wimax_sync_result>& ref)
+{
+    if (gpu.size() != ref.size())
+        return ::testing::AssertionFailure()
+               << "CUDA found " << gpu.size() << ", CPU " << ref.size();
+    for (size_t i = 0; i < gpu.size(); i++) {
+        if (gpu[i].start != ref[i].start)
+            return ::testing::AssertionFailure()
+                   << "burst " << i << ": CUDA start " << gpu[i].start << ", CPU " << ref[i].start;
+        if (!(std::abs(gpu[i].cfo - ref[i].cfo) <= 1e-4f) ||
+            !(std::abs(gpu[i].metric - ref[i].metric) <= 1e-5f) ||
+            !(std::abs(gpu[i].preamble_metric - ref[i].preamble_metric) <= 1e-5f))
+            return ::testing::AssertionFailure()
+                   << "burst " << i << ": CUDA cfo " << gpu[i].cfo << " metric " << gpu[i].metric
+                   << ", CPU " << ref[i].cfo << " " << ref[i].metric;
+    }
+    return ::testing::AssertionSuccess();
+}
+
+} // namespace
 
 TEST(wimax_sync, cuda_device_input_matches_cpu_with_nans_in_gaps)
 {
