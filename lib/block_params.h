@@ -11,8 +11,11 @@
 // range; only the sign, which the unsigned field cannot show, is checked here.
 
 #include <cstddef>
+#include <functional>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace gr {
 namespace gpuofdm {
@@ -24,6 +27,29 @@ inline size_t non_negative(int value, const char* name)
         throw std::invalid_argument(std::string(name) + ": must not be negative, got " +
                                     std::to_string(value));
     return size_t(value);
+}
+
+/*!
+ * Runs \p make; a std::invalid_argument whose message starts with a core field's name
+ * ("sample_rate: ...") is thrown again under the block's name for it ("samp_rate: ..."),
+ * so a Python ValueError names the argument the user passed.
+ */
+template <typename T>
+T with_block_names(const std::function<T()>& make,
+                   std::initializer_list<std::pair<const char*, const char*>> core_to_block)
+{
+    try {
+        return make();
+    } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        for (const auto& [core, block] : core_to_block) {
+            const std::string prefix = std::string(core) + ":";
+            if (what.compare(0, prefix.size(), prefix) == 0) {
+                throw std::invalid_argument(block + what.substr(std::string(core).size()));
+            }
+        }
+        throw;
+    }
 }
 
 } // namespace gpuofdm

@@ -6,6 +6,7 @@
 
 #include <gnuradio/gpuofdm/cell_searcher_cc.h>
 
+#include "block_params.h"
 #include "stream_end.h"
 #include "sync/cell_search_stream.h"
 
@@ -174,24 +175,30 @@ cell_searcher_cc::sptr cell_searcher_cc::make(const std::string& standard,
                                               double window_ms,
                                               const std::string& device)
 {
-    core::raster_params r;
-    r.standard = core::parse_cell_standard(standard);
-    r.sample_rate = samp_rate;
-    r.center_hz = center_freq;
-    r.ssb_scs_khz = ssb_scs_khz;
-    r.offsets_hz = offsets_hz;
-    core::cell_search_params s;
-    s.standard = r.standard;
-    s.scs_khz = ssb_scs_khz;
-    s.cfo_range_hz = cfo_range_hz;
-    s.pss_threshold = pss_threshold;
-    s.sss_threshold = sss_threshold;
-    s.combine_periods = combine_periods;
-    if (!(window_ms >= 5 && window_ms <= 1000)) {
-        throw std::invalid_argument("window_ms: 5..1000, got " + std::to_string(window_ms));
-    }
-    return gnuradio::make_block_sptr<cell_searcher_cc_impl>(r, s, window_ms,
-                                                            core::resolve_device(device));
+    return with_block_names<sptr>(
+        [&]() -> sptr {
+            core::raster_params r;
+            r.standard = core::parse_cell_standard(standard);
+            r.sample_rate = samp_rate;
+            r.center_hz = center_freq;
+            r.ssb_scs_khz = ssb_scs_khz;
+            r.offsets_hz = offsets_hz;
+            core::cell_search_params s;
+            s.standard = r.standard;
+            s.scs_khz = ssb_scs_khz;
+            s.cfo_range_hz = cfo_range_hz;
+            s.pss_threshold = pss_threshold;
+            s.sss_threshold = sss_threshold;
+            s.combine_periods = combine_periods;
+            if (!(window_ms >= 5 && window_ms <= 1000)) {
+                throw std::invalid_argument("window_ms: 5..1000, got " + std::to_string(window_ms));
+            }
+            return gnuradio::make_block_sptr<cell_searcher_cc_impl>(r, s, window_ms,
+                                                                    core::resolve_device(device));
+        },
+        { { "sample_rate", "samp_rate" },
+          { "center_hz", "center_freq" },
+          { "scs_khz", "ssb_scs_khz" } });
 }
 
 } // namespace gpuofdm

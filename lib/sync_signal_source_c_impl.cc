@@ -6,6 +6,7 @@
 
 #include <gnuradio/gpuofdm/sync_signal_source_c.h>
 
+#include "block_params.h"
 #include "sync/sync_signal_synth.h"
 
 #include <gnuradio/io_signature.h>
@@ -70,33 +71,41 @@ sync_signal_source_c::sptr sync_signal_source_c::make(const std::string& standar
                                                       double center_freq,
                                                       int seed)
 {
-    core::synth_params p;
-    p.standard = core::parse_cell_standard(standard);
-    p.sample_rate = samp_rate;
-    p.scs_khz = ssb_scs_khz;
-    p.nr_case = ssb_scs_khz == 15 ? 'A' : 'C';
-    p.sro_ppm = sro_ppm;
-    p.center_hz = center_freq;
-    p.seed = static_cast<uint64_t>(seed);
-    if (cell_ids.empty()) {
-        throw std::invalid_argument("cell_ids: at least one cell");
-    }
-    const size_t n = cell_ids.size();
-    for (size_t i = 0; i < n; i++) {
-        core::synth_cell c;
-        c.cell_id = cell_ids[i];
-        c.power_db = per_cell(power_db, i, n, "power_db");
-        c.offset_hz = per_cell(offsets_hz, i, n, "offsets_hz");
-        c.cfo_hz = per_cell(cfo_hz, i, n, "cfo_hz");
-        c.start_s = per_cell(start_s, i, n, "start_s");
-        p.cells.push_back(c);
-    }
-    if (std::isnan(snr_db)) {
-        throw std::invalid_argument("snr_db: a number or infinity, got nan");
-    }
-    p.noise_power = std::isinf(snr_db) ? 0.0 : core::synth_noise_power_for_snr(p, snr_db);
-    p.validate();
-    return gnuradio::make_block_sptr<sync_signal_source_c_impl>(p);
+    return with_block_names<sptr>(
+        [&]() -> sptr {
+            core::synth_params p;
+            p.standard = core::parse_cell_standard(standard);
+            p.sample_rate = samp_rate;
+            p.scs_khz = ssb_scs_khz;
+            p.nr_case = ssb_scs_khz == 15 ? 'A' : 'C';
+            p.sro_ppm = sro_ppm;
+            p.center_hz = center_freq;
+            p.seed = static_cast<uint64_t>(seed);
+            if (cell_ids.empty()) {
+                throw std::invalid_argument("cell_ids: at least one cell");
+            }
+            const size_t n = cell_ids.size();
+            for (size_t i = 0; i < n; i++) {
+                core::synth_cell c;
+                c.cell_id = cell_ids[i];
+                c.power_db = per_cell(power_db, i, n, "power_db");
+                c.offset_hz = per_cell(offsets_hz, i, n, "offsets_hz");
+                c.cfo_hz = per_cell(cfo_hz, i, n, "cfo_hz");
+                c.start_s = per_cell(start_s, i, n, "start_s");
+                p.cells.push_back(c);
+            }
+            if (std::isnan(snr_db)) {
+                throw std::invalid_argument("snr_db: a number or infinity, got nan");
+            }
+            p.noise_power = std::isinf(snr_db) ? 0.0 : core::synth_noise_power_for_snr(p, snr_db);
+            p.validate();
+            return gnuradio::make_block_sptr<sync_signal_source_c_impl>(p);
+        },
+        { { "sample_rate", "samp_rate" },
+          { "center_hz", "center_freq" },
+          { "scs_khz", "ssb_scs_khz" },
+          { "offset_hz", "offsets_hz" },
+          { "cell_id", "cell_ids" } });
 }
 
 } // namespace gpuofdm

@@ -12,12 +12,14 @@ the values it was given. Never a crash, and a good make() still works after each
 import math
 import re
 
-from gnuradio import gr_unittest
+from gnuradio import filter, gr_unittest
 
 from gnuradio import gpuofdm
 
 NAN = float("nan")
 INF = float("inf")
+# A prototype for the timing blocks: GNU Radio's RRC as pfb_clock_sync_ccf's users make it.
+RRC_TAPS = list(filter.firdes.root_raised_cosine(32, 64, 1.0, 0.35, 704))
 BIG = 2 ** 40  # beyond a C int: pybind11 refuses it (TypeError)
 
 # block: (good keyword arguments, {parameter: [bad values, ValueError expected]}); a second
@@ -94,6 +96,38 @@ BLOCKS = {
         dict(rate_id=[-1, 7], burst_bytes=[0, -1, 65536], cp_div=[0, 5], seed=[0, 32768],
              sample_rate=[0.0, NAN], batch_samples=[-1, 10], device=[""],
              threshold=[0.0, NAN], fft_backoff=[-1, 1000], channel_taps=[-1, 1000])),
+    "pfb_timing_sync_ccf": (
+        dict(sps=2.0, loop_bw=0.0628, taps=RRC_TAPS, filter_size=32, init_phase=16.0,
+             max_rate_deviation=1.5, osps=1, device="cpu", mode="sequential",
+             chunk_samples=16384, warmup_samples=4096),
+        dict(sps=[0.0, -2.0, NAN], loop_bw=[-0.1, NAN], taps=[[], [1.0] * 64], filter_size=[0],
+             osps=[0, 3], mode=["", "fast"], chunk_samples=[0], warmup_samples=[-1],
+             max_rate_deviation=[-1.0, NAN], init_phase=[NAN], device=[""])),
+    "pfb_timing_sync_multi_ccf": (
+        dict(n_channels=4, sps=2.0, loop_bw=0.0628, taps=RRC_TAPS, filter_size=32,
+             init_phase=16.0, max_rate_deviation=1.5, osps=1, device="cpu", mode="sequential",
+             chunk_samples=16384, warmup_samples=4096, vector_io=False),
+        dict(n_channels=[0, -1, 1025], sps=[0.0, NAN], loop_bw=[NAN], mode=[""],
+             device=[""])),
+    "cell_searcher_cc": (
+        dict(standard="lte", samp_rate=30.72e6, center_freq=0.0, offsets_hz=[], ssb_scs_khz=30,
+             cfo_range_hz=0.0, pss_threshold=18.0, sss_threshold=14.0, combine_periods=1,
+             window_ms=20.0, device="cpu"),
+        dict(standard=["", "gsm"], samp_rate=[1e6, NAN, 30.72e6 + 0.5],
+             center_freq=[-1.0, NAN], offsets_hz=[[NAN], [20e6]], ssb_scs_khz=[60],
+             cfo_range_hz=[-1.0, NAN], pss_threshold=[0.5, NAN], sss_threshold=[1.0],
+             combine_periods=[0, 17], window_ms=[1.0, NAN], device=[""])),
+    "cell_searcher_cc@nr": (  # NR's raster needs the centre frequency
+        dict(standard="nr", samp_rate=30.72e6, center_freq=3.5e9, ssb_scs_khz=30, device="cpu"),
+        dict(center_freq=[0.0], ssb_scs_khz=[60])),
+    "sync_signal_source_c": (
+        dict(standard="nr", samp_rate=7.68e6, cell_ids=[0], power_db=[], offsets_hz=[],
+             cfo_hz=[], start_s=[], snr_db=10.0, ssb_scs_khz=30, sro_ppm=0.0,
+             center_freq=0.0, seed=1),
+        dict(standard=["", "gsm"], samp_rate=[1e6, NAN], cell_ids=[[], [1008], [-1]],
+             power_db=[[0.0, 1.0], [NAN]], offsets_hz=[[1.0, 2.0], [5e6]],
+             cfo_hz=[[1.0, 2.0]], start_s=[[NAN]], snr_db=[NAN], ssb_scs_khz=[60],
+             sro_ppm=[2000.0, NAN], center_freq=[-1.0])),
     "wimax_tx": (
         dict(rate_id=1, cp_div=4, preamble="long", uplink=False, pad=True, seed=19072,
              gap_samples=400, scale=1.0, max_bursts_per_batch=64, device="cpu"),
@@ -126,7 +160,9 @@ def wrong_types(good):
     if isinstance(good, str):
         return [5, None]
     if isinstance(good, list):
-        return ["16", [1.5], 16]
+        # A list of ints refuses a float element; a list of floats (or an empty one) a string.
+        element = [1.5] if good and isinstance(good[0], int) else ["x"]
+        return ["16", element, 16]
     raise AssertionError(good)
 
 
@@ -164,8 +200,10 @@ class qa_bad_params(gr_unittest.TestCase):
                         self.assertTrue(names(str(ctx.exception), param))  # the signature
 
     def test_004_every_block_is_in_the_table(self):
+        # The C++ blocks (the Python ones, sigmf_*, check their own arguments).
         blocks = {n for n in dir(gpuofdm) if isinstance(getattr(gpuofdm, n), type) and
-                  hasattr(getattr(gpuofdm, n), "to_basic_block")}
+                  hasattr(getattr(gpuofdm, n), "to_basic_block") and
+                  getattr(gpuofdm, n).__module__.endswith("gpuofdm_python")}
         self.assertEqual(blocks, {name.split("@")[0] for name in BLOCKS})
 
 

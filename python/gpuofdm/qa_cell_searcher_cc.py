@@ -69,13 +69,13 @@ class qa_cell_searcher_cc(gr_unittest.TestCase):
     def test_002_bad_parameters(self):
         with self.assertRaisesRegex(ValueError, "standard"):
             gpuofdm.cell_searcher_cc("gsm", FS)
-        with self.assertRaisesRegex(ValueError, "center_hz: NR's GSCN raster needs"):
+        with self.assertRaisesRegex(ValueError, "center_freq: NR's GSCN raster needs"):
             gpuofdm.cell_searcher_cc("nr", FS, 0.0)
         with self.assertRaisesRegex(ValueError, "combine_periods: 1..16"):
             gpuofdm.cell_searcher_cc("lte", FS, combine_periods=0)
         with self.assertRaisesRegex(ValueError, "window_ms"):
             gpuofdm.cell_searcher_cc("lte", FS, window_ms=1.0)
-        with self.assertRaisesRegex(ValueError, "sample_rate"):
+        with self.assertRaisesRegex(ValueError, "samp_rate"):
             gpuofdm.cell_searcher_cc("lte", 1e6)
 
 

@@ -68,11 +68,11 @@ class qa_sync_signal_source_c(gr_unittest.TestCase):
     def test_004_bad_parameters(self):
         with self.assertRaisesRegex(ValueError, "standard"):
             gpuofdm.sync_signal_source_c("gsm", 7.68e6, [0])
-        with self.assertRaisesRegex(ValueError, "cell_id: 0..1007"):
+        with self.assertRaisesRegex(ValueError, "cell_ids: 0..1007"):
             gpuofdm.sync_signal_source_c("nr", 7.68e6, [1008])
         with self.assertRaisesRegex(ValueError, "power_db: empty or one value per cell"):
             gpuofdm.sync_signal_source_c("nr", 7.68e6, [1, 2], power_db=[0.0])
-        with self.assertRaisesRegex(ValueError, "sample_rate"):
+        with self.assertRaisesRegex(ValueError, "samp_rate"):
             gpuofdm.sync_signal_source_c("lte", 1e6, [1])
         with self.assertRaisesRegex(ValueError, "snr_db"):
             gpuofdm.sync_signal_source_c("lte", 1.92e6, [1], snr_db=math.nan)
