@@ -8,6 +8,7 @@
 
 #include "block_params.h"
 #include "stream_end.h"
+#include "work_guard.h"
 #include "sync/cell_search_stream.h"
 
 #include <gnuradio/io_signature.h>
@@ -68,6 +69,17 @@ public:
                      gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override
     {
+        return stop_on_error(d_logger, [&]() -> int {
+            return guarded_work(noutput_items, ninput_items, input_items, output_items);
+        });
+    }
+
+private:
+    int guarded_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items)
+    {
         const uint64_t r0 = nitems_read(0), w0 = nitems_written(0);
         const uint64_t avail_end = r0 + static_cast<uint64_t>(std::max(ninput_items[0], 0));
         const bool at_end = input_at_end(*this, ninput_items[0]);
@@ -110,7 +122,6 @@ public:
         return static_cast<int>(n_out);
     }
 
-private:
     uint64_t decided() const { return d_flushed ? d_ingested : d_stream.decided(); }
 
     void report(const std::vector<core::cell_search_stream::detection>& found)

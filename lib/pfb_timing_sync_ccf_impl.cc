@@ -8,6 +8,8 @@
 #include "block_params.h"
 #include "stream_end.h"
 
+#include "work_guard.h"
+
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
@@ -120,6 +122,16 @@ void pfb_timing_sync_ccf_impl::forecast(int, gr_vector_int& ninput_items_require
 }
 
 int pfb_timing_sync_ccf_impl::general_work(int noutput_items,
+                                           gr_vector_int& ninput_items,
+                                           gr_vector_const_void_star& input_items,
+                                           gr_vector_void_star& output_items)
+{
+    return stop_on_error(d_logger, [&]() -> int {
+        return guarded_work(noutput_items, ninput_items, input_items, output_items);
+    });
+}
+
+int pfb_timing_sync_ccf_impl::guarded_work(int noutput_items,
                                            gr_vector_int& ninput_items,
                                            gr_vector_const_void_star& input_items,
                                            gr_vector_void_star& output_items)

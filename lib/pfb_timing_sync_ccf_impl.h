@@ -47,6 +47,14 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
+    //! general_work()'s body; general_work() stops the block on an exception.
+    int guarded_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items);
+
+public:
+private:
     //! Moves the pending tags whose sample the symbols just made cover onto them (d_q_tags).
     void place_tags(size_t n_symbols);
 

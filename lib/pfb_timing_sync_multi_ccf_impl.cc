@@ -9,6 +9,8 @@
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
+#include "work_guard.h"
+
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
@@ -133,6 +135,16 @@ bool pfb_timing_sync_multi_ccf_impl::inputs_at_end(const gr_vector_int& ninput_i
 }
 
 int pfb_timing_sync_multi_ccf_impl::general_work(int noutput_items,
+                                                 gr_vector_int& ninput_items,
+                                                 gr_vector_const_void_star& input_items,
+                                                 gr_vector_void_star& output_items)
+{
+    return stop_on_error(d_logger, [&]() -> int {
+        return guarded_work(noutput_items, ninput_items, input_items, output_items);
+    });
+}
+
+int pfb_timing_sync_multi_ccf_impl::guarded_work(int noutput_items,
                                                  gr_vector_int& ninput_items,
                                                  gr_vector_const_void_star& input_items,
                                                  gr_vector_void_star& output_items)

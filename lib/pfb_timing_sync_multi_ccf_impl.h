@@ -40,6 +40,14 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
+    //! general_work()'s body; general_work() stops the block on an exception.
+    int guarded_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items);
+
+public:
+private:
     //! general_work() of one vector port: transposed in, the channels' queues out.
     int work_vector(int noutput_items,
                     gr_vector_int& ninput_items,

@@ -7,6 +7,7 @@
 #include <gnuradio/gpuofdm/sync_signal_source_c.h>
 
 #include "block_params.h"
+#include "work_guard.h"
 #include "sync/sync_signal_synth.h"
 
 #include <gnuradio/io_signature.h>
@@ -35,8 +36,10 @@ public:
              gr_vector_const_void_star&,
              gr_vector_void_star& output_items) override
     {
-        d_synth.generate(static_cast<gr_complex*>(output_items[0]), size_t(noutput_items));
-        return noutput_items;
+        return stop_on_error(d_logger, [&]() -> int {
+            d_synth.generate(static_cast<gr_complex*>(output_items[0]), size_t(noutput_items));
+            return noutput_items;
+        });
     }
 
 private:

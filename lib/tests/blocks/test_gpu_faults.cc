@@ -19,6 +19,7 @@
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/sync_block.h>
+#include <gnuradio/gpuofdm/cell_searcher_cc.h>
 #include <gnuradio/gpuofdm/conv_encoder_bb.h>
 #include <gnuradio/gpuofdm/demapper_cf.h>
 #include <gnuradio/gpuofdm/interleaver_bb.h>
@@ -27,6 +28,7 @@
 #include <gnuradio/gpuofdm/ofdm_fft.h>
 #include <gnuradio/gpuofdm/ofdm_ifft.h>
 #include <gnuradio/gpuofdm/ofdm_sync_cc.h>
+#include <gnuradio/gpuofdm/pfb_timing_sync_ccf.h>
 #include <gnuradio/gpuofdm/rs_decoder_bb.h>
 #include <gnuradio/gpuofdm/rs_encoder_bb.h>
 #include <gnuradio/gpuofdm/scrambler_bb.h>
@@ -36,6 +38,7 @@
 #include <gnuradio/gpuofdm/wimax_rx.h>
 #include <gnuradio/gpuofdm/wimax_tx.h>
 
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 
@@ -84,6 +87,19 @@ struct stream_case {
     size_t n_in = 1 << 20;
 };
 
+//! A smooth low-pass prototype for the timing block (a Hann-windowed sinc, 704 taps).
+std::vector<float> timing_prototype()
+{
+    const size_t n = 704;
+    std::vector<float> h(n);
+    for (size_t i = 0; i < n; i++) {
+        const double t = (double(i) - double(n - 1) / 2) / 64.0;
+        const double sinc = t == 0 ? 1.0 : std::sin(M_PI * t) / (M_PI * t);
+        h[i] = float(sinc * (0.5 - 0.5 * std::cos(2 * M_PI * double(i) / double(n - 1))) / 2);
+    }
+    return h;
+}
+
 std::vector<stream_case> stream_cases()
 {
     using c = stream_case;
@@ -117,6 +133,17 @@ std::vector<stream_case> stream_cases()
           c::floats, c::bytes },
         { "ofdm_sync_cc",
           [](auto d) { return ofdm_sync_cc::make("802.11a", 0.56f, 32, 65536, 20e6, d); },
+          c::complexes, c::complexes },
+        { "pfb_timing_sync_ccf",
+          [](auto d) {
+              return pfb_timing_sync_ccf::make(2.0f, 0.0628f, timing_prototype(), 32, 16, 1.5f, 1,
+                                               d, "chunked", 8192, 2048);
+          },
+          c::complexes, c::complexes },
+        { "cell_searcher_cc",
+          [](auto d) {
+              return cell_searcher_cc::make("lte", 1.92e6, 0, {}, 30, 0, 18, 14, 1, 5, d);
+          },
           c::complexes, c::complexes },
     };
 }
