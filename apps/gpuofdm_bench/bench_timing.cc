@@ -236,7 +236,7 @@ void run_timing_flowgraph(const options& o,
                          int ports, gr::basic_block_sptr b) {
         // Many channels: 4 times the samples of one, shared by the ports.
         const size_t per = ports > 1 ? n * 4 / size_t(ports) : n;
-        const double s = flowgraph_seconds(x, per, { b }, ports);
+        const double s = flowgraph_seconds(x, per, { std::move(b) }, ports);
         row r;
         r.level = "flowgraph";
         r.stage = "timing";
@@ -337,7 +337,7 @@ void run_timing(const options& o,
     const auto hybrid_params = [&](unsigned P) {
         auto hp = timing_params(core::timing_mode::hybrid, 1, hyb_n);
         hp.nfilts = P;
-        hp.taps = rrc_taps(double(sps * P), size_t(32 * P), P, 0.5);
+        hp.taps = rrc_taps(double(sps * P), 32 * size_t(P), P, 0.5);
         hp.init_phase = P / 2.0f;
         return hp;
     };

@@ -180,8 +180,8 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
         d.nid2 = static_cast<int>(cn % nid2_count);
         d.index = static_cast<unsigned int>(u);
         d.metric = combined_metric(m, u, period, periods);
-        for (int k = 0; k < periods; k++) {
-            d.hyp[k] = best[cn * count + u + static_cast<size_t>(k) * period];
+        for (int k = 0; k < max_periods; k++) { // all of it: the whole record is copied back
+            d.hyp[k] = k < periods ? best[cn * count + u + static_cast<size_t>(k) * period] : 0;
         }
     }
 }

@@ -123,11 +123,16 @@ __global__ void timing_grid_kernel(int taps,
     }
 }
 
+// Grows \p b to \p n items, zeroed: the rows are copied back whole up to the longest job,
+// so the tails of shorter jobs are read without being written (compute-sanitizer's
+// initcheck would say so).
 template <typename T>
 void reserve(device_buffer<T>& b, size_t n)
 {
-    if (b.size() < n)
+    if (b.size() < n) {
         b = device_buffer<T>(n);
+        GPUOFDM_CUDA_CHECK(cudaMemset(b.get(), 0, n * sizeof(T)));
+    }
 }
 
 } // namespace
