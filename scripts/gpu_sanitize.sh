@@ -29,11 +29,16 @@ core_all='*cuda*:*_device*:viterbi_device.*:ofdm_cuda_stage.*:cuda_context.*'
 core_long='wifi_rx.cuda_stream_of_10000_frames_loses_none:viterbi_ber_cuda.*'
 blocks_all='*Cuda*:GpuFaults.*'
 # racecheck costs most: one test a stage or chain, every kernel with shared memory in it.
+# (viterbi_cuda.* alone outlasts the limit under racecheck: one launch of each kernel shape,
+# viterbi_cuda.every_kernel_matches_cpu_twin_bit_exact, stands for them.)
 core_race='scrambler.cuda*:conv_encoder.cuda*:interleaver.cuda*:mapper.cuda_matches_cpu:'\
-'demapper.cuda*:viterbi_cuda.*:reed_solomon_cuda.*:depuncture_cuda.*:'\
+'demapper.cuda*:viterbi_cuda.every_kernel_matches_cpu_twin_bit_exact:reed_solomon_cuda.*:'\
+'depuncture_cuda.*:'\
 'ofdm_stage_test.*:wifi_sync.cuda_equals_cpu:wifi_decode.cuda_equals_cpu_mixed_batch:'\
 'wifi_tx.cuda_matches_cpu_every_rate:wifi_rx.cuda_equals_cpu_twin:wimax_sync.cuda_matches_cpu_on_small_pieces:'\
-'wimax_tx.cuda_matches_cpu_every_profile:wimax_rx.cuda_matches_cpu'
+'wimax_tx.cuda_matches_cpu_every_profile:wimax_rx.cuda_matches_cpu:'\
+'PfbTimingSync.CudaMatchesCpu:wideband_channelizer.cuda_matches_cpu:cell_search.cuda_matches_cpu:'\
+'PrachDetectorCuda.MatchesCpuFormat*:PrachFrontendCuda.MatchesCpu*'
 blocks_race='ScramblerBlock.CudaMatchesCpu:OfdmFftBlock.CudaMatchesCpu:WifiRxBlock.CudaAndCpuGiveTheSamePdus'
 
 tools=("$@")
@@ -59,6 +64,9 @@ for tool in "${tools[@]}"; do
         rc=$?
         secs=$(( $(date +%s) - start ))
         errors=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$log" | tail -1 | grep -o '[0-9]*' || true)
+        # racecheck ends with its own line: "RACECHECK SUMMARY: H hazards displayed (E errors, ...)"
+        [ -n "$errors" ] || errors=$(grep -o 'RACECHECK SUMMARY: [0-9]* hazards displayed ([0-9]* error' \
+            "$log" | tail -1 | sed 's/.*(\([0-9]*\) error/\1/' || true)
         tests=$(grep -o '\[  PASSED  \] [0-9]* test' "$log" | grep -o '[0-9]*' || echo 0)
         failed=$(grep -c '^\[  FAILED  \]' "$log" || true)
         result=ok
