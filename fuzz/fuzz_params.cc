@@ -22,7 +22,14 @@
 #include "ofdm/mapper.h"
 #include "ofdm/ofdm_stage.h"
 #include "ofdm/ofdm_sync.h"
+#include "prach/prach_detector.h"
+#include "prach/prach_frontend.h"
 #include "runtime/phy_standard.h"
+#include "sync/cell_search.h"
+#include "sync/sync_raster.h"
+#include "sync/sync_signal_synth.h"
+#include "sync/wideband_channelizer.h"
+#include "timing/pfb_timing_sync.h"
 #include "wifi/wifi_rx.h"
 #include "wifi/wifi_tx.h"
 #include "wimax/wimax_rx.h"
@@ -133,6 +140,25 @@ void check(const Params& p, bool small, Make make)
 
 bool small_size(size_t n) { return n <= (size_t(1) << 22); }
 
+//! A rate or frequency in Hz: the float's range scaled to MHz, or an exact edge.
+double any_hz(fuzz_input& in)
+{
+    static const double edges[] = {
+        0, 1.92e6, 7.68e6, 15.36e6, 30.72e6, 122.88e6, 153.6e6, 245.76e6
+    };
+    const uint8_t how = in.take<uint8_t>();
+    return how < 128 ? edges[how % (sizeof(edges) / sizeof(edges[0]))]
+                     : double(any_float(in)) * 1e6;
+}
+
+std::vector<double> any_offsets(fuzz_input& in)
+{
+    std::vector<double> v(in.range(0, 8) == 8 ? any_size(in) % 5000 : in.range(0, 8));
+    for (double& x : v)
+        x = any_hz(in) / 8;
+    return v;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
@@ -140,7 +166,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     fuzz_input in(data, size);
     const auto cpu = resolve_device("cpu");
     const uint8_t which = in.take<uint8_t>();
-    switch (which % 16) {
+    switch (which % 22) {
     case 0: {
         scrambler_params p;
         p.standard = any_enum<phy_standard>(in, 2);
@@ -363,6 +389,132 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             viterbi_params::for_protocol(s.substr(0, s.size() / 2), s.substr(s.size() / 2));
         } catch (const std::invalid_argument&) {
         }
+        break;
+    }
+    case 16: {
+        channelizer_params p;
+        p.sample_rate = any_hz(in);
+        p.output_rate = any_hz(in) / 16;
+        p.offsets_hz = any_offsets(in);
+        p.passband_hz = any_hz(in) / 64;
+        check(p, p.offsets_hz.size() <= 16 && p.sample_rate <= 61.44e6,
+              [&](const auto& q) { make_wideband_channelizer(q, cpu); });
+        break;
+    }
+    case 17: {
+        cell_search_params p;
+        p.standard = any_enum<cell_standard>(in, 3);
+        p.scs_khz = any_int(in);
+        p.cfo_range_hz = any_hz(in) / 32;
+        p.pss_threshold = any_float(in);
+        p.sss_threshold = any_float(in);
+        p.combine_periods = any_int(in);
+        p.period_s = double(any_float(in)) / 100;
+        p.max_peaks = any_int(in);
+        p.ssb_lmax = any_int(in);
+        p.fivegtf_ess = any_enum<fivegtf_ess_index>(in, 2);
+        p.fivegtf_cp = any_enum<fivegtf_long_cp>(in, 2);
+        check(p, true, [&](const auto& q) { make_cell_search(q, cpu); });
+        raster_params r;
+        r.standard = any_enum<cell_standard>(in, 3);
+        r.sample_rate = any_hz(in);
+        r.center_hz = any_hz(in) * 100;
+        r.ssb_scs_khz = any_int(in);
+        r.usable_fraction = any_float(in);
+        r.offsets_hz = any_offsets(in);
+        try {
+            raster_candidates(r);
+        } catch (const std::invalid_argument&) {
+        }
+        break;
+    }
+    case 18: {
+        // The synthesizer: what validate() accepts generates a short span.
+        synth_params p;
+        p.standard = any_enum<cell_standard>(in, 3);
+        p.sample_rate = any_hz(in);
+        p.center_hz = any_hz(in) * 100;
+        p.scs_khz = any_int(in);
+        p.nr_case = char(in.take<uint8_t>());
+        p.ssb_count = any_int(in);
+        p.sync_period_s = double(any_float(in)) / 100;
+        p.lte_tdd = in.take<uint8_t>() & 1;
+        p.lte_extended_cp = in.take<uint8_t>() & 1;
+        p.sro_ppm = any_float(in);
+        p.noise_power = any_float(in);
+        p.seed = in.take<uint32_t>();
+        p.cells.resize(in.range(0, 3));
+        for (synth_cell& c : p.cells) {
+            c.cell_id = any_int(in);
+            c.power_db = any_float(in);
+            c.offset_hz = any_hz(in) / 8;
+            c.cfo_hz = any_float(in) * 1000;
+            c.start_s = double(any_float(in)) / 1000;
+        }
+        check(p, p.sample_rate <= 30.72e6, [&](const auto& q) {
+            sync_signal_synth synth(q);
+            std::vector<cfloat> out(in.range(0, 4096));
+            synth.generate(out.data(), out.size());
+        });
+        break;
+    }
+    case 19: {
+        prach_detector_params p;
+        p.format = any_enum<prach_format>(in, 13);
+        p.mu = any_int(in);
+        p.cells.resize(in.range(0, 4) == 4 ? any_size(in) % 2000 : in.range(0, 4));
+        for (prach_cell_params& c : p.cells) {
+            c.logical_root = any_int(in);
+            c.zero_correlation_zone = any_int(in);
+            c.set = any_enum<prach_restricted_set>(in, 3);
+        }
+        p.n_antennas = any_int(in);
+        p.n_occasions = any_int(in);
+        p.idft_size = any_int(in);
+        p.false_alarm = any_float(in);
+        p.sample_rate = any_hz(in);
+        check(p, p.cells.size() * size_t(std::max(p.n_antennas, 0)) <= 16,
+              [&](const auto& q) { make_prach_detector(q, cpu); });
+        break;
+    }
+    case 20: {
+        prach_frontend_params p;
+        p.format = any_enum<prach_format>(in, 13);
+        p.mu = any_int(in);
+        p.sample_rate = any_hz(in);
+        p.offset_hz = any_offsets(in);
+        p.occasion_spacing_hz = any_hz(in) / 64;
+        p.n_antennas = any_int(in);
+        p.n_time_occasions = any_int(in);
+        p.n_fd_occasions = any_int(in);
+        p.extra_cp_kappa = any_int(in);
+        check(p,
+              p.offset_hz.size() * size_t(std::max(p.n_antennas, 0)) *
+                      size_t(std::max(p.n_time_occasions, 0)) <=
+                  16,
+              [&](const auto& q) { make_prach_frontend(q, cpu); });
+        break;
+    }
+    case 21: {
+        pfb_timing_params p;
+        p.sps = any_float(in);
+        p.loop_bw = any_float(in);
+        p.taps.assign(in.range(0, 8) == 8 ? any_size(in) % 70000 : in.range(0, 700), 0.0f);
+        for (size_t i = 0; i < p.taps.size() && i < 64; i++)
+            p.taps[i] = any_float(in);
+        p.nfilts = unsigned(any_int(in));
+        p.init_phase = any_float(in);
+        p.max_rate_deviation = any_float(in);
+        p.osps = any_int(in);
+        p.mode = any_enum<timing_mode>(in, 3);
+        p.chunk_samples = any_size(in);
+        p.warmup_samples = any_size(in);
+        p.n_channels = any_size(in);
+        p.max_input_samples = any_size(in);
+        check(p,
+              p.taps.size() <= 8192 && p.n_channels <= 64 &&
+                  p.n_channels * p.max_input_samples <= (size_t(1) << 20),
+              [&](const auto& q) { make_pfb_timing_sync(q, cpu); });
         break;
     }
     default: {

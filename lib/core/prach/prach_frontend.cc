@@ -18,12 +18,14 @@ namespace {
 
 constexpr double kappa_rate = 30.72e6; // 1 / (kappa T_c)
 constexpr size_t max_cells = 1024;
+constexpr double max_sample_rate = 491.52e6; // 400 MHz FR2 carrier's 4096 x 120 kHz
 
 // x as a whole number when it is one to 1e-6, else throws naming \p name.
 long whole(double x, const std::string& name, const std::string& what)
 {
     const double r = std::round(x);
-    if (!std::isfinite(x) || std::abs(x - r) > 1e-6 * std::max(1.0, std::abs(x)))
+    // Past 2^40 no value here is meaningful, and long(r) must not overflow.
+    if (!(std::abs(x) < 0x1p40) || std::abs(x - r) > 1e-6 * std::max(1.0, std::abs(x)))
         throw std::invalid_argument(name + ": " + what + ", got " + std::to_string(x));
     return long(r);
 }
@@ -33,8 +35,9 @@ long whole(double x, const std::string& name, const std::string& what)
 void prach_frontend_params::validate() const
 {
     const prach_format_info fmt = prach_format_lookup(format, mu);
-    if (!(sample_rate > 0 && std::isfinite(sample_rate)))
-        throw std::invalid_argument("sample_rate: > 0 Hz, got " + std::to_string(sample_rate));
+    if (!(sample_rate > 0 && sample_rate <= max_sample_rate))
+        throw std::invalid_argument("sample_rate: > 0 and <= 491.52e6 Hz, got " +
+                                    std::to_string(sample_rate));
     const long n_fft = whole(sample_rate / fmt.scs_hz, "sample_rate",
                              "a multiple of Delta f_RA = " + std::to_string(fmt.scs_hz) + " Hz");
     if (n_fft < fmt.length)

@@ -38,8 +38,9 @@ namespace gr::gpuofdm::core {
 //! The front end's parameters; cells share everything but their band's position.
 struct prach_frontend_params {
     prach_format format = prach_format::f0;
-    int mu = 0;                              //!< short formats: 0..3; 0 for the long ones
-    double sample_rate = 30.72e6;            //!< Hz; a multiple of 30.72 MHz / 2^k giving whole CPs
+    int mu = 0; //!< short formats: 0..3; 0 for the long ones
+    double sample_rate =
+        30.72e6; //!< Hz, <= 491.52e6; a multiple of 30.72 MHz / 2^k giving whole CPs
     std::vector<double> offset_hz = { 0.0 }; //!< per cell (1..1024): sequence bin 0
     double occasion_spacing_hz = 0;          //!< between FD occasions (N_RB * 12 * scs)
     int n_antennas = 1;                      //!< 1..64

@@ -62,6 +62,7 @@ int dc_gap(int n) { return n < 31 ? n - 31 : n - 30; }
 
 cell_search_layout make_cell_search_layout(cell_standard standard, int scs_khz)
 {
+    validate_cell_standard(standard);
     cell_search_layout l;
     switch (standard) {
     case cell_standard::nr:

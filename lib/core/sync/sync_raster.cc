@@ -48,6 +48,14 @@ const char* cell_standard_name(cell_standard standard)
     return "?";
 }
 
+void validate_cell_standard(cell_standard standard)
+{
+    if (standard != cell_standard::nr && standard != cell_standard::lte &&
+        standard != cell_standard::fivegtf) {
+        throw_param_error("standard", "nr, lte or 5gtf", static_cast<int>(standard));
+    }
+}
+
 double nr_gscn_frequency(int gscn)
 {
     if (gscn < gscn_first || gscn > gscn_last) {
@@ -86,6 +94,7 @@ int nr_gscn_at(double hz)
 
 void raster_params::validate() const
 {
+    validate_cell_standard(standard);
     if (!(sample_rate >= 1.92e6 && sample_rate <= 245.76e6)) {
         throw_param_error("sample_rate", "1.92e6..245.76e6 Hz", sample_rate);
     }

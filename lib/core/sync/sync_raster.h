@@ -27,6 +27,8 @@ enum class cell_standard { nr, lte, fivegtf };
 //! "nr", "lte" or "5gtf" (throws std::invalid_argument otherwise).
 cell_standard parse_cell_standard(const std::string& name);
 const char* cell_standard_name(cell_standard standard);
+//! Throws std::invalid_argument unless \p standard is one of the three.
+void validate_cell_standard(cell_standard standard);
 
 //! SS_REF in Hz of NR GSCN \p gscn (38.104 Table 5.4.3.1-1); \p gscn in 2..26639.
 double nr_gscn_frequency(int gscn);

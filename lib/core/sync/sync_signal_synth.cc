@@ -53,6 +53,7 @@ int nr_ssb_first_symbol(char ssb_case, int i)
 
 void synth_params::validate() const
 {
+    validate_cell_standard(standard);
     if (!(sample_rate >= 1.92e6 && sample_rate <= 245.76e6)) {
         throw_param_error("sample_rate", "1.92e6..245.76e6 Hz", sample_rate);
     }
@@ -89,6 +90,13 @@ void synth_params::validate() const
         if (!std::isfinite(c.power_db) || !std::isfinite(c.offset_hz) || !std::isfinite(c.cfo_hz) ||
             !std::isfinite(c.start_s)) {
             throw std::invalid_argument("cells: power_db, offset_hz, cfo_hz, start_s finite");
+        }
+        // Beyond these the sample times and amplitudes leave double's exact range.
+        if (!(std::abs(c.power_db) <= 200)) {
+            throw_param_error("power_db", "-200..200 dB", c.power_db);
+        }
+        if (!(std::abs(c.start_s) <= 1e4)) {
+            throw_param_error("start_s", "-1e4..1e4 s", c.start_s);
         }
         if (std::abs(c.offset_hz + c.cfo_hz) >= sample_rate / 2) {
             throw_param_error("offset_hz", "|offset_hz + cfo_hz| < sample_rate / 2",

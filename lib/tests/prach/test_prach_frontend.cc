@@ -189,6 +189,8 @@ TEST(PrachFrontend, BadParameters)
     EXPECT_TRUE(throws_naming(with([](P& p) { p.sample_rate = 1.0e6; }), "sample_rate"));
     // 1.25 kHz x 1000 is a whole DFT, but 3168 kappa at 1.25 MHz is 128.9 samples.
     EXPECT_TRUE(throws_naming(with([](P& p) { p.sample_rate = 1.25e6; }), "sample_rate"));
+    EXPECT_TRUE(throws_naming(with([](P& p) { p.sample_rate = 983.04e6; }), "sample_rate"));
+    EXPECT_TRUE(throws_naming(with([](P& p) { p.offset_hz = { 1e300 }; }), "offset_hz[0]"));
     EXPECT_TRUE(throws_naming(with([](P& p) { p.offset_hz = { 100.0 }; }), "offset_hz[0]"));
     EXPECT_TRUE(throws_naming(with([](P& p) { p.offset_hz.clear(); }), "offset_hz"));
     EXPECT_TRUE(throws_naming(with([](P& p) {

@@ -118,6 +118,9 @@ TEST(sync_raster, bad_parameters)
     p = {};
     p.offsets_hz = { NAN };
     EXPECT_THROW(p.validate(), std::invalid_argument);
+    p = {};
+    p.standard = static_cast<cell_standard>(5);
+    EXPECT_THROW(p.validate(), std::invalid_argument);
     EXPECT_EQ(core::parse_cell_standard("5gtf"), cell_standard::fivegtf);
     EXPECT_THROW(core::parse_cell_standard("wcdma"), std::invalid_argument);
 }

@@ -206,4 +206,11 @@ TEST(sync_signal_synth, bad_parameters)
     EXPECT_THROW(core::sync_signal_synth{ p }, std::invalid_argument);
     p.cells = { { 0, 0, 20e6, 0, 0 } };
     EXPECT_THROW(core::sync_signal_synth{ p }, std::invalid_argument);
+    p.cells = { { 0, 0, 0, 0, 2e4 } }; // a frame start far outside any recording
+    EXPECT_THROW(core::sync_signal_synth{ p }, std::invalid_argument);
+    p.cells = { { 0, 400, 0, 0, 0 } }; // 400 dB: the amplitude overflows a float
+    EXPECT_THROW(core::sync_signal_synth{ p }, std::invalid_argument);
+    p.cells.clear();
+    p.standard = static_cast<cell_standard>(3);
+    EXPECT_THROW(core::sync_signal_synth{ p }, std::invalid_argument);
 }
