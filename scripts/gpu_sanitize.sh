@@ -28,58 +28,92 @@ limit_s="${GPUOFDM_SANITIZE_LIMIT_S:-420}"
 core_all='*cuda*:*_device*:viterbi_device.*:ofdm_cuda_stage.*:cuda_context.*'
 core_long='wifi_rx.cuda_stream_of_10000_frames_loses_none:viterbi_ber_cuda.*'
 blocks_all='*Cuda*:GpuFaults.*'
-# racecheck costs most: one test a stage or chain, every kernel with shared memory in it.
+# racecheck costs most: one test a stage or chain, every kernel with shared memory in it,
+# split by family into runs of their own (one list does not end within 480 s).
 # (viterbi_cuda.* alone outlasts the limit under racecheck: one launch of each kernel shape,
 # viterbi_cuda.every_kernel_matches_cpu_twin_bit_exact, stands for them.)
-core_race='scrambler.cuda*:conv_encoder.cuda*:interleaver.cuda*:mapper.cuda_matches_cpu:'\
+race_fec='scrambler.cuda*:conv_encoder.cuda*:interleaver.cuda*:mapper.cuda_matches_cpu:'\
 'demapper.cuda*:viterbi_cuda.every_kernel_matches_cpu_twin_bit_exact:reed_solomon_cuda.*:'\
-'depuncture_cuda.*:'\
-'ofdm_stage_test.*:wifi_sync.cuda_equals_cpu:wifi_decode.cuda_equals_cpu_mixed_batch:'\
-'wifi_tx.cuda_matches_cpu_every_rate:wifi_rx.cuda_equals_cpu_twin:wimax_sync.cuda_matches_cpu_on_small_pieces:'\
-'wimax_tx.cuda_matches_cpu_every_profile:wimax_rx.cuda_matches_cpu:'\
-'PfbTimingSync.CudaMatchesCpu:wideband_channelizer.cuda_matches_cpu:cell_search.cuda_matches_cpu:'\
-'PrachDetectorCuda.MatchesCpuFormat*:PrachFrontendCuda.MatchesCpu*'
+'depuncture_cuda.*'
+race_ofdm_wifi='ofdm_stage_test.*:wifi_sync.cuda_equals_cpu:wifi_decode.cuda_equals_cpu_mixed_batch:'\
+'wifi_tx.cuda_matches_cpu_every_rate:wifi_rx.cuda_equals_cpu_twin'
+race_wimax='wimax_sync.cuda_matches_cpu_on_small_pieces:wimax_tx.cuda_matches_cpu_every_profile:'\
+'wimax_rx.cuda_matches_cpu'
+race_timing='PfbTimingSync.CudaMatchesCpu'
+race_sync='wideband_channelizer.cuda_matches_cpu:cell_search.cuda_matches_cpu'
+race_prach='PrachDetectorCuda.MatchesCpuFormat*:PrachFrontendCuda.MatchesCpu*'
 blocks_race='ScramblerBlock.CudaMatchesCpu:OfdmFftBlock.CudaMatchesCpu:WifiRxBlock.CudaAndCpuGiveTheSamePdus'
 
 tools=("$@")
 [ "${#tools[@]}" -gt 0 ] || tools=(memcheck racecheck synccheck initcheck)
-status=0
-summary=()
+# The runs, one a line: tool, binary, a name for the log, gtest filter.
+runs=()
 for tool in "${tools[@]}"; do
-    extra=()
     case "$tool" in
-        memcheck) extra=(--leak-check full) ; cf="$core_all-$core_long" ; bf="$blocks_all" ;;
-        racecheck) cf="$core_race" ; bf="$blocks_race" ;;
-        synccheck | initcheck) cf="$core_all-$core_long" ; bf="*Cuda*" ;;
+        memcheck)
+            runs+=("$tool test_gpuofdm_core core $core_all-$core_long")
+            runs+=("$tool test_gpuofdm_blocks blocks $blocks_all") ;;
+        racecheck)
+            for family in fec ofdm_wifi wimax timing sync prach; do
+                filter_var="race_$family"
+                runs+=("$tool test_gpuofdm_core core-$family ${!filter_var}")
+            done
+            runs+=("$tool test_gpuofdm_blocks blocks $blocks_race") ;;
+        synccheck | initcheck)
+            runs+=("$tool test_gpuofdm_core core $core_all-$core_long")
+            runs+=("$tool test_gpuofdm_blocks blocks *Cuda*") ;;
         *) echo "gpu_sanitize: unknown tool $tool" >&2; exit 2 ;;
     esac
-    for bin in test_gpuofdm_core test_gpuofdm_blocks; do
-        filter="$cf"
-        [ "$bin" = test_gpuofdm_blocks ] && filter="$bf"
-        log="$logs/$tool-$bin.log"
-        start=$(date +%s)
-        timeout "$limit_s" "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 \
-            --target-processes all "$bundle/run.sh" "$bin" --gtest_filter="$filter" \
-            --gtest_brief=1 >"$log" 2>&1
-        rc=$?
-        secs=$(( $(date +%s) - start ))
-        errors=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$log" | tail -1 | grep -o '[0-9]*' || true)
-        # racecheck ends with its own line: "RACECHECK SUMMARY: H hazards displayed (E errors, ...)"
-        [ -n "$errors" ] || errors=$(grep -o 'RACECHECK SUMMARY: [0-9]* hazards displayed ([0-9]* error' \
-            "$log" | tail -1 | sed 's/.*(\([0-9]*\) error/\1/' || true)
-        tests=$(grep -o '\[  PASSED  \] [0-9]* test' "$log" | grep -o '[0-9]*' || echo 0)
-        failed=$(grep -c '^\[  FAILED  \]' "$log" || true)
-        result=ok
-        if [ "$rc" -eq 124 ]; then
-            result="TIMEOUT after ${limit_s} s"
-        elif [ "$rc" -ne 0 ] || [ "${errors:-x}" != 0 ] || [ "$failed" -ne 0 ]; then
-            result="FAILED (exit $rc)"
-        fi
-        [ "$result" = ok ] || status=1
-        summary+=("$(printf '%-10s %-20s %4s tests passed  %5s sanitizer errors  %4s s  %s' \
-            "$tool" "$bin" "$tests" "${errors:-?}" "$secs" "$result")")
-        echo "${summary[-1]}"
+done
+
+# One run: its summary line into $logs/NAME.summary, the sanitizer's output into NAME.log.
+run_one() {
+    local tool="$1" bin="$2" name="$3" filter="$4" extra=()
+    [ "$tool" = memcheck ] && extra=(--leak-check full)
+    local log="$logs/$tool-$name.log" start rc secs errors tests failed result
+    start=$(date +%s)
+    timeout "$limit_s" "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 \
+        --target-processes all "$bundle/run.sh" "$bin" --gtest_filter="$filter" \
+        >"$log" 2>&1
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    errors=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$log" | tail -1 | grep -o '[0-9]*' || true)
+    # racecheck ends with its own line: "RACECHECK SUMMARY: H hazards displayed (E errors, ...)"
+    [ -n "$errors" ] || errors=$(grep -o 'RACECHECK SUMMARY: [0-9]* hazards displayed ([0-9]* error' \
+        "$log" | tail -1 | sed 's/.*(\([0-9]*\) error/\1/' || true)
+    tests=$(grep -o '\[  PASSED  \] [0-9]* test' "$log" | grep -o '[0-9]*' || echo 0)
+    failed=$(grep -c '^\[  FAILED  \]' "$log" || true)
+    result=ok
+    if [ "$rc" -eq 124 ]; then
+        result="TIMEOUT after ${limit_s} s (last test started: $(grep -o '^\[ RUN      \] .*' "$log" |
+            tail -1 | cut -c14-))"
+    elif [ "$rc" -ne 0 ] || [ "${errors:-x}" != 0 ] || [ "$failed" -ne 0 ]; then
+        result="FAILED (exit $rc)"
+    fi
+    printf '%-10s %-20s %4s tests passed  %5s sanitizer errors  %4s s  %s\n' \
+        "$tool" "$name" "$tests" "${errors:-?}" "$secs" "$result" >"$logs/$tool-$name.summary"
+    cat "$logs/$tool-$name.summary"
+}
+
+# Runs side by side: $GPUOFDM_SANITIZE_JOBS at a time (default 1). The sanitizers spend
+# most of their time on the host, so a few at once shorten the whole on a many-core host.
+jobs_max="${GPUOFDM_SANITIZE_JOBS:-1}"
+rm -f "$logs"/*.summary
+for r in "${runs[@]}"; do
+    read -r tool bin name filter <<<"$r"
+    run_one "$tool" "$bin" "$name" "$filter" &
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+        wait -n
     done
+done
+wait
+summary=()
+status=0
+for r in "${runs[@]}"; do
+    read -r tool bin name filter <<<"$r"
+    line="$(cat "$logs/$tool-$name.summary" 2>/dev/null || echo "$tool $name: no summary")"
+    summary+=("$line")
+    case "$line" in *" ok") ;; *) status=1 ;; esac
 done
 echo
 echo "compute-sanitizer summary ($("$sanitizer" --version | grep -o 'Version [0-9.]*' | head -1);" \
