@@ -59,7 +59,13 @@ inline std::string gpu_device_name() { return gpu_device() == "cpu" ? "cpu" : "c
             GTEST_SKIP() << "no usable GPU: " << why_;                         \
     } while (0)
 
-constexpr int run_timeout_s = 60;
+//! 60 s, or $GPUOFDM_TEST_TIMEOUT_S (the sanitizers slow a flowgraph many times).
+inline int run_timeout_s()
+{
+    const char* env = std::getenv("GPUOFDM_TEST_TIMEOUT_S");
+    const int s = env ? std::atoi(env) : 0;
+    return s > 0 ? s : 60;
+}
 
 //! tb->run(max_noutput) that fails the test instead of hanging.
 inline void run_bounded(const gr::top_block_sptr& tb, int max_noutput = 0)
@@ -70,10 +76,10 @@ inline void run_bounded(const gr::top_block_sptr& tb, int max_noutput = 0)
         else
             tb->run();
     });
-    if (done.wait_for(std::chrono::seconds(run_timeout_s)) != std::future_status::ready) {
+    if (done.wait_for(std::chrono::seconds(run_timeout_s())) != std::future_status::ready) {
         tb->stop();
         done.wait();
-        ADD_FAILURE() << "the flowgraph did not end within " << run_timeout_s << " s";
+        ADD_FAILURE() << "the flowgraph did not end within " << run_timeout_s() << " s";
     }
     done.get();
 }

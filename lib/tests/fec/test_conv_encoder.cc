@@ -181,8 +181,10 @@ TEST(conv_encoder, cuda_matches_cpu)
                 auto ref = core::make_conv_encoder({ s, r, 0 }, cpu);
                 auto dut = core::make_conv_encoder({ s, r, batch }, gpu);
                 for (size_t n : { size_t(1), size_t(6), size_t(37), size_t(1000), size_t(65537) }) {
-                    if (batch == 1 && n > 1000)
-                        continue; // one bit per launch: keep the test short
+                    // A launch every few bits: a few hundred launches cross enough batch
+                    // edges (and keep the test short under compute-sanitizer).
+                    if ((batch == 1 && n > 37) || (batch > 0 && batch < 1000 && n > 1000))
+                        continue;
                     const auto in = random_bits(n, uint32_t(n * 7 + batch));
                     core::conv_encoder_state st_ref{ 0x2d, 0 }, st_dut{ 0x2d, 0 };
                     std::vector<uint8_t> want, got;

@@ -608,45 +608,57 @@ TEST(viterbi_cuda, matches_cpu_twin_bit_exact)
 }
 
 #ifdef GPUOFDM_HAVE_CUDA
-// Every thread count of the CUDA kernel, both standards' generators and others (the
-// general kernel), odd chunk geometries (no warm-up, no traceback, chunks of one step),
-// noisy and tied LLRs, frames and streams: the CPU twin's bits every time.
-TEST(viterbi_cuda, every_kernel_matches_cpu_twin_bit_exact)
+// Every thread count of the CUDA kernel (the parameter: 0 = automatic, 1, 2, 4, 8), both
+// standards' generators and others (the general kernel), odd chunk geometries (no warm-up,
+// no traceback, chunks of one step), noisy and tied LLRs, frames and streams: the CPU
+// twin's bits every time. One instance a thread count, so compute-sanitizer can take them
+// one at a time.
+class viterbi_cuda_threads : public ::testing::TestWithParam<unsigned>
+{
+};
+
+TEST_P(viterbi_cuda_threads, every_kernel_matches_cpu_twin_bit_exact)
 {
     GPUOFDM_REQUIRE_GPU();
-    std::mt19937 rng(91);
+    const unsigned g = GetParam();
+    std::mt19937 rng(91 + g);
     const code_spec other{ "other", 0155, 0117 };
     for (const code_spec& c : { wifi, wimax, other })
-        for (unsigned g : { 0u, 1u, 2u, 4u, 8u })
-            for (int trial = 0; trial < 4; trial++) {
-                viterbi_params p;
-                p.poly0 = c.first;
-                p.poly1 = c.second;
-                p.chunk_len = trial == 0 ? 1 : 1 + rng() % 400;
-                p.warmup = trial == 1 ? 0 : rng() % 200;
-                p.traceback = trial == 2 ? 0 : rng() % 200;
-                p.max_steps = 1 << 15;
-                p.cuda_threads_per_chunk = g;
-                SCOPED_TRACE(std::string(c.protocol) + " g " + std::to_string(g) + " chunk " +
-                             std::to_string(p.chunk_len) + " warmup " + std::to_string(p.warmup) +
-                             " traceback " + std::to_string(p.traceback));
-                auto cpu = core::make_viterbi_decoder(p, {});
-                auto gpu = core::make_viterbi_decoder(p, core::resolve_device("cuda"));
-                const size_t steps = 50 + rng() % 3000;
-                std::vector<float> soft, tied;
-                for (int f = 0; f < 5; f++) {
-                    const auto ch = awgn(encode(terminated_frame(steps, rng), c), 1.0, 0.5, rng());
-                    soft.insert(soft.end(), ch.llr.begin(), ch.llr.end());
-                }
-                for (float v : soft)
-                    tied.push_back(std::round(v / 4.0f));
-                EXPECT_EQ(decode_frames(*gpu, soft, steps), decode_frames(*cpu, soft, steps));
-                EXPECT_EQ(decode_frames(*gpu, tied, steps), decode_frames(*cpu, tied, steps));
-                std::mt19937 r1(trial), r2(trial);
-                EXPECT_EQ(decode_stream(*gpu, tied, false, r1),
-                          decode_stream(*cpu, tied, false, r2));
+        for (int trial = 0; trial < 4; trial++) {
+            viterbi_params p;
+            p.poly0 = c.first;
+            p.poly1 = c.second;
+            p.chunk_len = trial == 0 ? 1 : 1 + rng() % 400;
+            p.warmup = trial == 1 ? 0 : rng() % 200;
+            p.traceback = trial == 2 ? 0 : rng() % 200;
+            p.max_steps = 1 << 15;
+            p.cuda_threads_per_chunk = g;
+            SCOPED_TRACE(std::string(c.protocol) + " g " + std::to_string(g) + " chunk " +
+                         std::to_string(p.chunk_len) + " warmup " + std::to_string(p.warmup) +
+                         " traceback " + std::to_string(p.traceback));
+            auto cpu = core::make_viterbi_decoder(p, {});
+            auto gpu = core::make_viterbi_decoder(p, core::resolve_device("cuda"));
+            const size_t steps = 50 + rng() % 3000;
+            std::vector<float> soft, tied;
+            for (int f = 0; f < 5; f++) {
+                const auto ch = awgn(encode(terminated_frame(steps, rng), c), 1.0, 0.5, rng());
+                soft.insert(soft.end(), ch.llr.begin(), ch.llr.end());
             }
+            for (float v : soft)
+                tied.push_back(std::round(v / 4.0f));
+            EXPECT_EQ(decode_frames(*gpu, soft, steps), decode_frames(*cpu, soft, steps));
+            EXPECT_EQ(decode_frames(*gpu, tied, steps), decode_frames(*cpu, tied, steps));
+            std::mt19937 r1(trial), r2(trial);
+            EXPECT_EQ(decode_stream(*gpu, tied, false, r1), decode_stream(*cpu, tied, false, r2));
+        }
 }
+
+INSTANTIATE_TEST_SUITE_P(viterbi_cuda,
+                         viterbi_cuda_threads,
+                         ::testing::Values(0u, 1u, 2u, 4u, 8u),
+                         [](const ::testing::TestParamInfo<unsigned>& i) {
+                             return "threads" + std::to_string(i.param);
+                         });
 
 // Launches as large as the benchmark's (2^20 steps: one frame, and many short frames), and
 // chunks whose decisions do not fit in shared memory (the general kernel).
