@@ -64,7 +64,8 @@ void print_header(bool core_level)
             "LLRs (+ sync), Nt/chunk = N threads per chunk instead of the automatic choice;\n"
             "pinned = from page-locked host memory. fec.cc_decoder = GNU Radio's object,\n"
             "generic_work() on 2048-bit frames (VOLK kernel, 1 thread). ratio = Mbit/s /\n"
-            "fec.cc_decoder's Mbit/s. Chunks of 256 steps, warm-up and traceback 64.\n",
+            "fec.cc_decoder's Mbit/s. Chunks of 256 steps (also 64 and 128 from 2^20 steps on),\n"
+            "warm-up and traceback 64.\n",
             stdout);
     else
         std::fputs("\nViterbi, flowgraph level (vector_source -> head -> decoder -> null_sink,\n"
@@ -285,6 +286,21 @@ void run_viterbi(const options& o,
                     time_repeated([&] { dg->device_decode_frames(b, 1); }, o.core_seconds);
                 const std::string impl = "cuda kernel " + std::to_string(g) + "t/chunk";
                 emit(rows, core_row(impl.c_str(), o.device, b, kg, b), ref);
+            }
+            // Shorter chunks: more of them to spread over the SMs, each with the same
+            // warm-up and traceback (so more steps decoded in all); the bits depend on the
+            // chunk length, CPU twin and CUDA alike.
+            for (size_t len : { size_t(64), size_t(128) }) {
+                if (b < (size_t(1) << 20))
+                    break;
+                core::viterbi_params pc = p;
+                pc.chunk_len = len;
+                auto dc = core::make_viterbi_decoder(pc, core::resolve_device(o.device));
+                dc->device_load(llr.data(), 2 * b);
+                const timing kc =
+                    time_repeated([&] { dc->device_decode_frames(b, 1); }, o.core_seconds);
+                const std::string impl = "cuda kernel chunk " + std::to_string(len);
+                emit(rows, core_row(impl.c_str(), o.device, b, kc, b), ref);
             }
         }
     }
