@@ -60,6 +60,12 @@ struct pfb_timing_params {
     size_t warmup_samples = 4096;        //!< chunked: loop start before a chunk, 0..2^24
     size_t n_channels = 1;               //!< independent channels per call, 1..65536
     size_t max_input_samples = 1u << 16; //!< samples a channel hands one call, 1024..2^24
+    /*!
+     * CUDA: a call's samples are cut along time into this many spans, each uploaded, run
+     * and downloaded while its neighbours are, 0..16 (0: about 2 MiB of input a span, at
+     * most 16; 1: one upload, one launch, one download). The symbols do not depend on it.
+     */
+    size_t overlap_pieces = 0;
 
     //! The ranges above; throws std::invalid_argument("name: range, got value").
     void validate() const;
