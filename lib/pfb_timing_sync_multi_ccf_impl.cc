@@ -5,7 +5,7 @@
  */
 
 #include "pfb_timing_sync_multi_ccf_impl.h"
-#include "block_params.h"
+#include "pfb_timing_block_params.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
@@ -37,18 +37,9 @@ pfb_timing_sync_multi_ccf::sptr pfb_timing_sync_multi_ccf::make(int n_channels,
     if (n_channels < 1 || n_channels > 1024)
         throw std::invalid_argument("n_channels: must be 1..1024, got " +
                                     std::to_string(n_channels));
-    core::pfb_timing_params p;
+    auto p = pfb_timing_block_params(sps, loop_bw, taps, filter_size, init_phase,
+                                     max_rate_deviation, osps, mode, chunk_samples, warmup_samples);
     p.n_channels = size_t(n_channels);
-    p.sps = sps;
-    p.loop_bw = loop_bw;
-    p.taps = taps;
-    p.nfilts = filter_size;
-    p.init_phase = init_phase;
-    p.max_rate_deviation = max_rate_deviation;
-    p.osps = osps;
-    p.mode = core::parse_timing_mode(mode);
-    p.chunk_samples = non_negative(chunk_samples, "chunk_samples");
-    p.warmup_samples = non_negative(warmup_samples, "warmup_samples");
     // Each channel's row: a few of GNU Radio's buffers (sequential), a few chunks (chunked).
     p.max_input_samples = p.mode == core::timing_mode::chunked
                               ? std::max<size_t>(1 << 14, 4 * (p.chunk_samples + p.warmup_samples))

@@ -20,6 +20,7 @@
 
 #include "runtime/device.h"
 #include "timing/pfb_timing_sync.h"
+#include "timing/rrc_prototype.h"
 #ifdef GPUOFDM_HAVE_CUDA
 #include "runtime/cuda_pinned.h"
 #endif
@@ -51,37 +52,10 @@ constexpr int sps = 2;
 constexpr unsigned nfilts = 32;
 constexpr double pi = 3.14159265358979323846;
 
-double rrc(double t, double beta)
-{
-    if (std::fabs(t) < 1e-9)
-        return 1.0 - beta + 4.0 * beta / pi;
-    if (std::fabs(std::fabs(t) - 1.0 / (4.0 * beta)) < 1e-9)
-        return beta / std::sqrt(2.0) *
-               ((1.0 + 2.0 / pi) * std::sin(pi / (4.0 * beta)) +
-                (1.0 - 2.0 / pi) * std::cos(pi / (4.0 * beta)));
-    return (std::sin(pi * t * (1.0 - beta)) + 4.0 * beta * t * std::cos(pi * t * (1.0 + beta))) /
-           (pi * t * (1.0 - 16.0 * beta * beta * t * t));
-}
-
-//! A prototype at \p rate samples a symbol, \p n taps, summing to \p gain.
-std::vector<float> rrc_taps(double rate, size_t n, double gain, double beta = 0.35)
-{
-    std::vector<double> h(n);
-    double sum = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        h[i] = rrc((double(i) - double(n - 1) / 2.0) / rate, beta);
-        sum += h[i];
-    }
-    std::vector<float> t(n);
-    for (size_t i = 0; i < n; i++)
-        t[i] = float(h[i] * gain / sum);
-    return t;
-}
-
 //! n samples of RRC QPSK at sps, Es/N0 15 dB.
 std::vector<cfloat> qpsk(size_t n, unsigned seed)
 {
-    const auto h = rrc_taps(sps, 11 * sps, sps);
+    const auto h = core::rrc_prototype(sps, 11 * sps, sps, 0.35);
     std::mt19937 rng(seed);
     std::normal_distribution<float> g(0.0f, std::sqrt(float(sps) / 31.6f / 2.0f));
     std::vector<cfloat> up(n + h.size(), cfloat(0, 0));
@@ -103,7 +77,7 @@ core::pfb_timing_params timing_params(core::timing_mode mode, size_t channels, s
     p.sps = sps;
     p.loop_bw = float(2 * pi / 100);
     p.nfilts = nfilts;
-    p.taps = rrc_taps(double(sps * nfilts), 11 * sps * nfilts, nfilts);
+    p.taps = core::rrc_prototype(double(sps * nfilts), 11 * sps * nfilts, nfilts, 0.35);
     p.init_phase = nfilts / 2.0f;
     p.mode = mode;
     p.n_channels = channels;
@@ -337,7 +311,7 @@ void run_timing(const options& o,
     const auto hybrid_params = [&](unsigned P) {
         auto hp = timing_params(core::timing_mode::hybrid, 1, hyb_n);
         hp.nfilts = P;
-        hp.taps = rrc_taps(double(sps * P), 32 * size_t(P), P, 0.5);
+        hp.taps = core::rrc_prototype(double(sps * P), 32 * size_t(P), P, 0.5);
         hp.init_phase = P / 2.0f;
         return hp;
     };

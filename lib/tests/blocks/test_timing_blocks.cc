@@ -9,6 +9,7 @@
 // give the CPU twin's symbols bit for bit, tags at the same offsets.
 
 #include "block_test_util.h"
+#include "timing/rrc_prototype.h"
 
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/gpuofdm/pfb_timing_sync_ccf.h>
@@ -23,32 +24,10 @@ constexpr int sps = 2;
 constexpr unsigned nfilts = 32;
 constexpr float loop_bw = 0.0628f;
 
-double rrc(double t)
-{
-    constexpr double beta = 0.35;
-    if (std::fabs(t) < 1e-9)
-        return 1.0 - beta + 4.0 * beta / M_PI;
-    if (std::fabs(std::fabs(t) - 1.0 / (4.0 * beta)) < 1e-9)
-        return beta / std::sqrt(2.0) *
-               ((1.0 + 2.0 / M_PI) * std::sin(M_PI / (4.0 * beta)) +
-                (1.0 - 2.0 / M_PI) * std::cos(M_PI / (4.0 * beta)));
-    return (std::sin(M_PI * t * (1.0 - beta)) +
-            4.0 * beta * t * std::cos(M_PI * t * (1.0 + beta))) /
-           (M_PI * t * (1.0 - 16.0 * beta * beta * t * t));
-}
-
-//! The RRC matched filter at nfilts*sps, 11*sps*nfilts taps, summing to nfilts.
+//! The RRC (roll-off 0.35) matched filter at nfilts*sps, 11*sps*nfilts taps, summing to nfilts.
 std::vector<float> prototype()
 {
-    const size_t n = 11 * sps * nfilts;
-    std::vector<double> h(n);
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += h[i] = rrc((double(i) - double(n - 1) / 2) / double(sps * nfilts));
-    std::vector<float> t(n);
-    for (size_t i = 0; i < n; i++)
-        t[i] = float(h[i] * nfilts / sum);
-    return t;
+    return gr::gpuofdm::core::rrc_prototype(sps * nfilts, 11 * sps * nfilts, nfilts, 0.35);
 }
 
 //! RRC QPSK at sps samples a symbol with a fractional delay, small noise.
@@ -65,7 +44,7 @@ std::vector<gr_complex> qpsk(size_t n, unsigned seed)
         const double t = double(i) / sps + delay + 8;
         gr_complex acc(0, 0);
         for (long k = long(t) - 7; k <= long(t) + 8; k++)
-            acc += sym[size_t(k)] * float(rrc(t - double(k)));
+            acc += sym[size_t(k)] * float(gr::gpuofdm::core::rrc_pulse(t - double(k), 0.35));
         x[i] = acc + gr_complex(g(rng), g(rng));
     }
     return x;

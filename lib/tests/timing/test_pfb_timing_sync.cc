@@ -11,6 +11,7 @@
 // the reference of python/gpuofdm/qa_pfb_timing_sync_ccf.py.
 
 #include "timing/pfb_timing_sync.h"
+#include "timing/rrc_prototype.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
@@ -36,33 +37,10 @@ using core::timing_mode;
 
 constexpr double pi = 3.14159265358979323846;
 
-//! The root-raised-cosine pulse of unit symbol period at t symbols.
-double rrc(double t, double beta)
-{
-    if (std::fabs(t) < 1e-9)
-        return 1.0 - beta + 4.0 * beta / pi;
-    if (std::fabs(std::fabs(t) - 1.0 / (4.0 * beta)) < 1e-9)
-        return beta / std::sqrt(2.0) *
-               ((1.0 + 2.0 / pi) * std::sin(pi / (4.0 * beta)) +
-                (1.0 - 2.0 / pi) * std::cos(pi / (4.0 * beta)));
-    return (std::sin(pi * t * (1.0 - beta)) + 4.0 * beta * t * std::cos(pi * t * (1.0 + beta))) /
-           (pi * t * (1.0 - 16.0 * beta * beta * t * t));
-}
-
 //! A matched-filter prototype at nfilts*sps, 11*sps*nfilts taps, summing to nfilts.
 std::vector<float> prototype(int sps, unsigned nfilts, double beta)
 {
-    const size_t n = size_t(11 * sps) * nfilts;
-    std::vector<double> h(n);
-    double sum = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        h[i] = rrc((double(i) - double(n - 1) / 2.0) / double(sps * nfilts), beta);
-        sum += h[i];
-    }
-    std::vector<float> taps(n);
-    for (size_t i = 0; i < n; i++)
-        taps[i] = float(h[i] * nfilts / sum);
-    return taps;
+    return core::rrc_prototype(double(sps * int(nfilts)), size_t(11 * sps) * nfilts, nfilts, beta);
 }
 
 struct psk_stream {
@@ -81,7 +59,7 @@ psk_stream qpsk(
     constexpr int span = 8, res = 2048;
     std::vector<double> table(size_t(2 * span * res + 2));
     for (size_t i = 0; i < table.size(); i++)
-        table[i] = rrc(double(i) / res - span, beta);
+        table[i] = core::rrc_pulse(double(i) / res - span, beta);
     std::mt19937 rng(seed);
     psk_stream s;
     s.sym.resize(n_sym);
