@@ -51,6 +51,9 @@ pfb_timing_sync_multi_ccf::sptr pfb_timing_sync_multi_ccf::make(int n_channels,
 
 namespace {
 
+//! Items a pass of the vector port's transposes: 64 cache lines, in L1 for every channel.
+constexpr size_t transpose_tile = 64;
+
 gr::io_signature::sptr channel_ports(size_t n_channels, bool vector_io)
 {
     return vector_io ? gr::io_signature::make(1, 1, int(n_channels * sizeof(gr_complex)))
@@ -214,13 +217,19 @@ int pfb_timing_sync_multi_ccf_impl::work_vector(int noutput_items,
     for (size_t c = 0; c < C; c++)
         room = std::min(room, d_stride - d_len[c]);
     const size_t take = std::min(fresh, room);
-    // Item t holds channels 0 .. C-1: into the channel-major rows.
-    for (size_t c = 0; c < C; c++) {
-        gr_complex* row = d_rows.data() + c * d_stride + d_len[c];
-        for (size_t t = 0; t < take; t++)
-            row[t] = in[(size_t(d_held[0]) + t) * C + c];
-        d_len[c] += take;
+    // Item t holds channels 0 .. C-1: into the channel-major rows, a tile of items at a
+    // time so that their cache lines serve every channel.
+    const gr_complex* fresh_in = in + size_t(d_held[0]) * C;
+    for (size_t t0 = 0; t0 < take; t0 += transpose_tile) {
+        const size_t t1 = std::min(take, t0 + transpose_tile);
+        for (size_t c = 0; c < C; c++) {
+            gr_complex* row = d_rows.data() + c * d_stride + d_len[c];
+            for (size_t t = t0; t < t1; t++)
+                row[t] = fresh_in[t * C + c];
+        }
     }
+    for (size_t c = 0; c < C; c++)
+        d_len[c] += take;
     const bool all_taken = take == fresh;
 
     // Symbols into the channels' queues, as far as the queues have room.
@@ -270,12 +279,16 @@ int pfb_timing_sync_multi_ccf_impl::work_vector(int noutput_items,
     const bool ending = d_finished && all_taken && !full;
     const size_t m = std::min(ending ? longest : shortest, size_t(noutput_items));
     auto* out = static_cast<gr_complex*>(output_items[0]);
-    for (size_t c = 0; c < C; c++) {
-        const size_t have = std::min(m, d_vq[c].size());
-        for (size_t t = 0; t < m; t++)
-            out[t * C + c] = t < have ? d_vq[c][t] : gr_complex(0, 0);
-        d_vq[c].erase(d_vq[c].begin(), d_vq[c].begin() + long(have));
+    for (size_t t0 = 0; t0 < m; t0 += transpose_tile) {
+        const size_t t1 = std::min(m, t0 + transpose_tile);
+        for (size_t c = 0; c < C; c++) {
+            const size_t have = std::min(t1, d_vq[c].size());
+            for (size_t t = t0; t < t1; t++)
+                out[t * C + c] = t < have ? d_vq[c][t] : gr_complex(0, 0);
+        }
     }
+    for (size_t c = 0; c < C; c++)
+        d_vq[c].erase(d_vq[c].begin(), d_vq[c].begin() + long(std::min(m, d_vq[c].size())));
     size_t left = 0;
     for (const auto& q : d_vq)
         left = std::max(left, ending ? q.size() : std::min(q.size(), shortest - m));
