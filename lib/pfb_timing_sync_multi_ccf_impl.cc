@@ -72,8 +72,12 @@ pfb_timing_sync_multi_ccf_impl::pfb_timing_sync_multi_ccf_impl(
       d_params(params), d_sync(std::move(sync)), d_vector(vector_io),
       d_stride(params.max_input_samples), d_state(params.n_channels, d_sync->initial_state()),
       d_rows(params.n_channels * params.max_input_samples), d_len(params.n_channels, 0),
-      d_held(params.n_channels, 0), d_n_sym(params.n_channels, 0)
+      d_held(params.n_channels, 0), d_n_sym(params.n_channels, 0),
+      // The symbols of a full window (twice the nominal count: rate deviations).
+      d_out_row(size_t(params.osps) *
+                (2 * params.max_input_samples / size_t(params.sps_int()) + 64))
 {
+    d_out.resize(params.n_channels * d_out_row);
     set_relative_rate(uint64_t(params.osps), uint64_t(params.sps_int()));
     set_output_multiple(params.osps);
     set_tag_propagation_policy(TPP_ONE_TO_ONE);
@@ -98,7 +102,17 @@ bool pfb_timing_sync_multi_ccf_impl::start()
         q.clear();
     d_backlog = false;
     d_finished = false;
+    // The rows the stage reads and writes, page-locked on CUDA: its copies then go straight
+    // over PCIe, overlapped with its loops (refused or on the CPU: only slower).
+    d_sync->pin_host_range(d_rows.data(), d_rows.size() * sizeof(gr_complex));
+    d_sync->pin_host_range(d_out.data(), d_out.size() * sizeof(gr_complex));
     return block::start();
+}
+
+bool pfb_timing_sync_multi_ccf_impl::stop()
+{
+    d_sync->unpin_host_ranges();
+    return block::stop();
 }
 
 void pfb_timing_sync_multi_ccf_impl::forecast(int, gr_vector_int& ninput_items_required)
@@ -160,14 +174,13 @@ int pfb_timing_sync_multi_ccf_impl::guarded_work(int noutput_items,
         read[c] = size_t(d_held[c]) + take;
     }
 
-    const size_t max_symbols = size_t(noutput_items / d_params.osps);
-    d_out.resize(C * size_t(noutput_items));
+    const size_t max_symbols = std::min(size_t(noutput_items), d_out_row) / size_t(d_params.osps);
     core::pfb_timing_io io;
     io.in = d_rows.data();
     io.in_stride = d_stride;
     io.n_in = d_len.data();
     io.out = d_out.data();
-    io.out_stride = size_t(noutput_items);
+    io.out_stride = d_out_row;
     io.max_symbols = max_symbols;
     io.n_symbols = d_n_sym.data();
     io.finish = at_end && all_taken;
@@ -177,7 +190,7 @@ int pfb_timing_sync_multi_ccf_impl::guarded_work(int noutput_items,
     bool full = false;
     for (size_t c = 0; c < C; c++) {
         const size_t n = d_n_sym[c] * size_t(d_params.osps);
-        std::memcpy(static_cast<void*>(output_items[c]), d_out.data() + c * size_t(noutput_items),
+        std::memcpy(static_cast<void*>(output_items[c]), d_out.data() + c * d_out_row,
                     n * sizeof(gr_complex));
         produce(int(c), int(n));
         full = full || (d_n_sym[c] > 0 && d_n_sym[c] == max_symbols);
@@ -233,14 +246,13 @@ int pfb_timing_sync_multi_ccf_impl::work_vector(int noutput_items,
     const bool all_taken = take == fresh;
 
     // Symbols into the channels' queues, as far as the queues have room.
-    const size_t cap = size_t(d_params.osps) * (2 * d_stride / size_t(d_params.sps_int()) + 64);
+    const size_t cap = d_out_row;
     size_t longest = 0;
     for (const auto& q : d_vq)
         longest = std::max(longest, q.size());
     bool full = false;
     if (longest < cap) {
         const size_t max_symbols = (cap - longest) / size_t(d_params.osps);
-        d_out.resize(C * cap);
         core::pfb_timing_io io;
         io.in = d_rows.data();
         io.in_stride = d_stride;

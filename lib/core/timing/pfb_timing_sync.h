@@ -178,6 +178,15 @@ public:
      * calls advance(); the next call's window then starts window_pos later.
      */
     size_t consumable(const pfb_timing_state& s, size_t n_in) const;
+
+    /*!
+     * Page-locks caller memory process() reads or writes (a block's rows), so the CUDA
+     * backend's copies go straight between it and the device, overlapped with the loops;
+     * false where that is refused or there is no GPU (it only costs speed).
+     * unpin_host_ranges() undoes it before the memory goes away.
+     */
+    virtual bool pin_host_range(const void* /*p*/, size_t /*bytes*/) { return false; }
+    virtual void unpin_host_ranges() {}
     static void advance(pfb_timing_state& s, size_t n) { s.window_pos += int64_t(n); }
 
 protected:

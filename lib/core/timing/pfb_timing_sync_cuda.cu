@@ -17,6 +17,7 @@
 // order the streams; no two of them touch the same bytes at once.
 
 #include "runtime/cuda_context.h"
+#include "runtime/cuda_pinned.h"
 #include "timing/pfb_timing_sync.h"
 
 #include <algorithm>
@@ -176,8 +177,8 @@ class pfb_timing_sync_cuda : public pfb_timing_sync
 public:
     pfb_timing_sync_cuda(const pfb_timing_params& p, const device_spec& dev, cuda_context_ptr ctx)
         : pfb_timing_sync(p), d_ctx(cuda_context::for_stage(dev, ctx)),
-          d_in(p.n_channels * p.max_input_samples), d_bank(d_bank_flat.size()),
-          d_dbank(d_dbank_flat.size())
+          d_pinned(d_ctx->device().cuda_index), d_in(p.n_channels * p.max_input_samples),
+          d_bank(d_bank_flat.size()), d_dbank(d_dbank_flat.size())
     {
         GPUOFDM_CUDA_CHECK(cudaMemcpy(d_bank.get(), d_bank_flat.data(),
                                       d_bank_flat.size() * sizeof(float), cudaMemcpyHostToDevice));
@@ -188,11 +189,14 @@ public:
     }
     ~pfb_timing_sync_cuda() override
     {
+        unpin_host_ranges();
         cudaEventDestroy(d_t0);
         cudaEventDestroy(d_t1);
     }
     device_spec device() const override { return d_ctx->device(); }
     double kernel_seconds() const override { return d_kernel_s; }
+    bool pin_host_range(const void* p, size_t bytes) override { return d_pinned.pin(p, bytes); }
+    void unpin_host_ranges() override { d_pinned.clear(); }
 
 protected:
     void run_jobs(const pfb_timing_io& io,
@@ -412,6 +416,7 @@ private:
     }
 
     cuda_context_ptr d_ctx;
+    pinned_ranges d_pinned; //!< caller memory the copies go straight from / to
     cuda_stream d_upload;   //!< the spans' samples, host to device
     cuda_stream d_download; //!< the symbols, device to host
     cuda_stream d_snapshot; //!< the jobs after each launch, device to host

@@ -104,3 +104,82 @@ TEST(PfbTimingSyncMultiBlock, CudaMatchesCpu)
         EXPECT_TRUE(got[0][size_t(c)] == got[1][size_t(c)]) << c;
     }
 }
+
+namespace {
+
+//! C streams of n samples (each its own data and delay) as one stream of C-sample items.
+std::vector<gr_complex> interleaved(int C, size_t n, std::vector<std::vector<gr_complex>>& x)
+{
+    x.clear();
+    for (int c = 0; c < C; c++)
+        x.push_back(qpsk(n, unsigned(200 + c)));
+    std::vector<gr_complex> v(n * size_t(C));
+    for (size_t t = 0; t < n; t++)
+        for (size_t c = 0; c < size_t(C); c++)
+            v[t * size_t(C) + c] = x[c][t];
+    return v;
+}
+
+//! pfb_timing_sync_multi_ccf on one vector port of C channels: the output items.
+std::vector<gr_complex> run_vector(int C, const std::vector<gr_complex>& v, const std::string& dev)
+{
+    auto tb = gr::make_top_block("timing_multi_vector");
+    auto src = gr::blocks::vector_source_c::make(v, false, unsigned(C));
+    auto blk = pfb_timing_sync_multi_ccf::make(C, sps, loop_bw, prototype(), nfilts, 16, 1.5f, 1,
+                                               dev, "sequential", 16384, 4096, true);
+    auto snk = gr::blocks::vector_sink_c::make(unsigned(C));
+    tb->connect(src, 0, blk, 0);
+    tb->connect(blk, 0, snk, 0);
+    run_bounded(tb);
+    return snk->data();
+}
+
+} // namespace
+
+TEST(PfbTimingSyncMultiBlock, VectorPortIsThePortsOutput)
+{
+    // 67 channels (no multiple of the transposes' tile) on one vector port: channel c of
+    // output item t is output t of port c of the same block on 67 ports, zeros after a
+    // channel's last symbol.
+    constexpr int C = 67;
+    std::vector<std::vector<gr_complex>> x;
+    const auto v = interleaved(C, 30000, x);
+    const auto got = run_vector(C, v, "cpu");
+    auto tb = gr::make_top_block("timing_multi_ports");
+    auto blk = pfb_timing_sync_multi_ccf::make(C, sps, loop_bw, prototype(), nfilts, 16, 1.5f, 1,
+                                               "cpu", "sequential");
+    std::vector<gr::blocks::vector_sink_c::sptr> sinks;
+    for (int c = 0; c < C; c++) {
+        tb->connect(gr::blocks::vector_source_c::make(x[size_t(c)]), 0, blk, c);
+        sinks.push_back(gr::blocks::vector_sink_c::make());
+        tb->connect(blk, c, sinks.back(), 0);
+    }
+    run_bounded(tb);
+    size_t longest = 0;
+    for (const auto& s : sinks)
+        longest = std::max(longest, s->data().size());
+    ASSERT_GT(longest, 14000u);
+    ASSERT_EQ(got.size(), longest * size_t(C));
+    for (size_t c = 0; c < size_t(C); c++) {
+        const auto want = sinks[c]->data();
+        size_t bad = 0;
+        for (size_t t = 0; t < longest; t++)
+            bad += got[t * size_t(C) + c] != (t < want.size() ? want[t] : gr_complex(0, 0));
+        EXPECT_EQ(bad, 0u) << "channel " << c;
+    }
+}
+
+TEST(PfbTimingSyncMultiBlock, CudaVectorPortMatchesCpu)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    // 257 channels on one vector port: the CUDA stage's copies overlapped with its loops
+    // (several time spans a call) from the block's page-locked rows, the CPU's symbols.
+    constexpr int C = 257;
+    std::vector<std::vector<gr_complex>> x;
+    const auto v = interleaved(C, 60000, x);
+    const auto want = run_vector(C, v, "cpu");
+    const auto got = run_vector(C, v, gpu_device());
+    ASSERT_GT(want.size(), size_t(C) * 29000);
+    ASSERT_EQ(got.size(), want.size());
+    EXPECT_TRUE(got == want);
+}
