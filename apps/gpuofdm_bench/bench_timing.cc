@@ -297,7 +297,7 @@ double vector_flowgraph_seconds(const std::vector<cfloat>& data,
                                 size_t channels,
                                 size_t items,
                                 long buffer_items,
-                                gr::block_sptr block)
+                                const gr::block_sptr& block)
 {
     const size_t item = channels * sizeof(gr_complex);
     auto tb = gr::make_top_block("gpuofdm_bench_timing_vector");
@@ -363,7 +363,7 @@ void run_timing_flowgraph(const options& o,
         print(r);
     };
     const auto add = [&](const std::string& impl, const std::string& dev, const std::string& config,
-                         int ports, std::vector<gr::basic_block_sptr> chain) {
+                         int ports, const std::vector<gr::basic_block_sptr>& chain) {
         // Many channels: 4 times the samples of one, shared by the ports.
         const size_t per = ports > 1 ? n * 4 / size_t(ports) : n;
         add_row(impl, dev, config, per * size_t(ports), flowgraph_seconds(x, per, chain, ports));
