@@ -234,10 +234,11 @@ void pcie_ceiling(const core::device_spec& dev,
                 "is 8 bytes in and 4 out: at most %.0f Msps\nwith both ways at once, %.0f "
                 "Msps from the input alone.\n",
                 bytes >> 20, in_gbs, out_gbs, both_gbs, ceiling_msps, in_gbs / 8.0 * 1e3);
-    for (const auto& [cfg, gbs, msps] :
-         { std::tuple<const char*, double, double>{ "host->device", in_gbs, in_gbs / 8.0 * 1e3 },
-           std::tuple<const char*, double, double>{ "device->host", out_gbs, out_gbs / 4.0 * 1e3 },
-           std::tuple<const char*, double, double>{ "both at once", both_gbs, ceiling_msps } }) {
+    using pcie_case = std::tuple<const char*, double, double, double>;
+    for (const auto& [cfg, gbs, msps, t] :
+         { pcie_case{ "host->device", in_gbs, in_gbs / 8.0 * 1e3, t_in },
+           pcie_case{ "device->host", out_gbs, out_gbs / 4.0 * 1e3, t_out },
+           pcie_case{ "both at once", both_gbs, ceiling_msps, t_both } }) {
         row r;
         r.level = "pcie";
         r.stage = "timing";
@@ -247,6 +248,9 @@ void pcie_ceiling(const core::device_spec& dev,
         r.batch = bytes;
         r.gbps = gbs;
         r.msps = msps; // the input rate this bandwidth carries at sps 2
+        r.seconds = t; // one copy (each way), the median
+        r.iterations = 1;
+        r.ms_per_batch = t * 1e3;
         rows.push_back(r);
     }
     char line[200];
