@@ -5,7 +5,7 @@
  */
 
 #include "pfb_timing_sync_ccf_impl.h"
-#include "block_params.h"
+#include "pfb_timing_block_params.h"
 #include "stream_end.h"
 
 #include "work_guard.h"
@@ -30,17 +30,8 @@ core::pfb_timing_params timing_params(double sps,
                                       int chunk_samples,
                                       int warmup_samples)
 {
-    core::pfb_timing_params p;
-    p.sps = sps;
-    p.loop_bw = loop_bw;
-    p.taps = taps;
-    p.nfilts = filter_size;
-    p.init_phase = init_phase;
-    p.max_rate_deviation = max_rate_deviation;
-    p.osps = osps;
-    p.mode = core::parse_timing_mode(mode);
-    p.chunk_samples = non_negative(chunk_samples, "chunk_samples");
-    p.warmup_samples = non_negative(warmup_samples, "warmup_samples");
+    auto p = pfb_timing_block_params(sps, loop_bw, taps, filter_size, init_phase,
+                                     max_rate_deviation, osps, mode, chunk_samples, warmup_samples);
     // A window holds a few GNU Radio buffers (sequential), or many chunks (chunked: the
     // loops of a call run in parallel).
     p.max_input_samples = p.mode == core::timing_mode::chunked

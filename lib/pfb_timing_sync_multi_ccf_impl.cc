@@ -5,7 +5,7 @@
  */
 
 #include "pfb_timing_sync_multi_ccf_impl.h"
-#include "block_params.h"
+#include "pfb_timing_block_params.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
@@ -37,18 +37,9 @@ pfb_timing_sync_multi_ccf::sptr pfb_timing_sync_multi_ccf::make(int n_channels,
     if (n_channels < 1 || n_channels > 1024)
         throw std::invalid_argument("n_channels: must be 1..1024, got " +
                                     std::to_string(n_channels));
-    core::pfb_timing_params p;
+    auto p = pfb_timing_block_params(sps, loop_bw, taps, filter_size, init_phase,
+                                     max_rate_deviation, osps, mode, chunk_samples, warmup_samples);
     p.n_channels = size_t(n_channels);
-    p.sps = sps;
-    p.loop_bw = loop_bw;
-    p.taps = taps;
-    p.nfilts = filter_size;
-    p.init_phase = init_phase;
-    p.max_rate_deviation = max_rate_deviation;
-    p.osps = osps;
-    p.mode = core::parse_timing_mode(mode);
-    p.chunk_samples = non_negative(chunk_samples, "chunk_samples");
-    p.warmup_samples = non_negative(warmup_samples, "warmup_samples");
     // Each channel's row: a few of GNU Radio's buffers (sequential), a few chunks (chunked).
     p.max_input_samples = p.mode == core::timing_mode::chunked
                               ? std::max<size_t>(1 << 14, 4 * (p.chunk_samples + p.warmup_samples))
@@ -59,6 +50,9 @@ pfb_timing_sync_multi_ccf::sptr pfb_timing_sync_multi_ccf::make(int n_channels,
 }
 
 namespace {
+
+//! Items a pass of the vector port's transposes: 64 cache lines, in L1 for every channel.
+constexpr size_t transpose_tile = 64;
 
 gr::io_signature::sptr channel_ports(size_t n_channels, bool vector_io)
 {
@@ -78,8 +72,12 @@ pfb_timing_sync_multi_ccf_impl::pfb_timing_sync_multi_ccf_impl(
       d_params(params), d_sync(std::move(sync)), d_vector(vector_io),
       d_stride(params.max_input_samples), d_state(params.n_channels, d_sync->initial_state()),
       d_rows(params.n_channels * params.max_input_samples), d_len(params.n_channels, 0),
-      d_held(params.n_channels, 0), d_n_sym(params.n_channels, 0)
+      d_held(params.n_channels, 0), d_n_sym(params.n_channels, 0),
+      // The symbols of a full window (twice the nominal count: rate deviations).
+      d_out_row(size_t(params.osps) *
+                (2 * params.max_input_samples / size_t(params.sps_int()) + 64))
 {
+    d_out.resize(params.n_channels * d_out_row);
     set_relative_rate(uint64_t(params.osps), uint64_t(params.sps_int()));
     set_output_multiple(params.osps);
     set_tag_propagation_policy(TPP_ONE_TO_ONE);
@@ -104,7 +102,17 @@ bool pfb_timing_sync_multi_ccf_impl::start()
         q.clear();
     d_backlog = false;
     d_finished = false;
+    // The rows the stage reads and writes, page-locked on CUDA: its copies then go straight
+    // over PCIe, overlapped with its loops (refused or on the CPU: only slower).
+    d_sync->pin_host_range(d_rows.data(), d_rows.size() * sizeof(gr_complex));
+    d_sync->pin_host_range(d_out.data(), d_out.size() * sizeof(gr_complex));
     return block::start();
+}
+
+bool pfb_timing_sync_multi_ccf_impl::stop()
+{
+    d_sync->unpin_host_ranges();
+    return block::stop();
 }
 
 void pfb_timing_sync_multi_ccf_impl::forecast(int, gr_vector_int& ninput_items_required)
@@ -166,14 +174,13 @@ int pfb_timing_sync_multi_ccf_impl::guarded_work(int noutput_items,
         read[c] = size_t(d_held[c]) + take;
     }
 
-    const size_t max_symbols = size_t(noutput_items / d_params.osps);
-    d_out.resize(C * size_t(noutput_items));
+    const size_t max_symbols = std::min(size_t(noutput_items), d_out_row) / size_t(d_params.osps);
     core::pfb_timing_io io;
     io.in = d_rows.data();
     io.in_stride = d_stride;
     io.n_in = d_len.data();
     io.out = d_out.data();
-    io.out_stride = size_t(noutput_items);
+    io.out_stride = d_out_row;
     io.max_symbols = max_symbols;
     io.n_symbols = d_n_sym.data();
     io.finish = at_end && all_taken;
@@ -183,7 +190,7 @@ int pfb_timing_sync_multi_ccf_impl::guarded_work(int noutput_items,
     bool full = false;
     for (size_t c = 0; c < C; c++) {
         const size_t n = d_n_sym[c] * size_t(d_params.osps);
-        std::memcpy(static_cast<void*>(output_items[c]), d_out.data() + c * size_t(noutput_items),
+        std::memcpy(static_cast<void*>(output_items[c]), d_out.data() + c * d_out_row,
                     n * sizeof(gr_complex));
         produce(int(c), int(n));
         full = full || (d_n_sym[c] > 0 && d_n_sym[c] == max_symbols);
@@ -223,24 +230,29 @@ int pfb_timing_sync_multi_ccf_impl::work_vector(int noutput_items,
     for (size_t c = 0; c < C; c++)
         room = std::min(room, d_stride - d_len[c]);
     const size_t take = std::min(fresh, room);
-    // Item t holds channels 0 .. C-1: into the channel-major rows.
-    for (size_t c = 0; c < C; c++) {
-        gr_complex* row = d_rows.data() + c * d_stride + d_len[c];
-        for (size_t t = 0; t < take; t++)
-            row[t] = in[(size_t(d_held[0]) + t) * C + c];
-        d_len[c] += take;
+    // Item t holds channels 0 .. C-1: into the channel-major rows, a tile of items at a
+    // time so that their cache lines serve every channel.
+    const gr_complex* fresh_in = in + size_t(d_held[0]) * C;
+    for (size_t t0 = 0; t0 < take; t0 += transpose_tile) {
+        const size_t t1 = std::min(take, t0 + transpose_tile);
+        for (size_t c = 0; c < C; c++) {
+            gr_complex* row = d_rows.data() + c * d_stride + d_len[c];
+            for (size_t t = t0; t < t1; t++)
+                row[t] = fresh_in[t * C + c];
+        }
     }
+    for (size_t c = 0; c < C; c++)
+        d_len[c] += take;
     const bool all_taken = take == fresh;
 
     // Symbols into the channels' queues, as far as the queues have room.
-    const size_t cap = size_t(d_params.osps) * (2 * d_stride / size_t(d_params.sps_int()) + 64);
+    const size_t cap = d_out_row;
     size_t longest = 0;
     for (const auto& q : d_vq)
         longest = std::max(longest, q.size());
     bool full = false;
     if (longest < cap) {
         const size_t max_symbols = (cap - longest) / size_t(d_params.osps);
-        d_out.resize(C * cap);
         core::pfb_timing_io io;
         io.in = d_rows.data();
         io.in_stride = d_stride;
@@ -279,12 +291,16 @@ int pfb_timing_sync_multi_ccf_impl::work_vector(int noutput_items,
     const bool ending = d_finished && all_taken && !full;
     const size_t m = std::min(ending ? longest : shortest, size_t(noutput_items));
     auto* out = static_cast<gr_complex*>(output_items[0]);
-    for (size_t c = 0; c < C; c++) {
-        const size_t have = std::min(m, d_vq[c].size());
-        for (size_t t = 0; t < m; t++)
-            out[t * C + c] = t < have ? d_vq[c][t] : gr_complex(0, 0);
-        d_vq[c].erase(d_vq[c].begin(), d_vq[c].begin() + long(have));
+    for (size_t t0 = 0; t0 < m; t0 += transpose_tile) {
+        const size_t t1 = std::min(m, t0 + transpose_tile);
+        for (size_t c = 0; c < C; c++) {
+            const size_t have = std::min(t1, d_vq[c].size());
+            for (size_t t = t0; t < t1; t++)
+                out[t * C + c] = t < have ? d_vq[c][t] : gr_complex(0, 0);
+        }
     }
+    for (size_t c = 0; c < C; c++)
+        d_vq[c].erase(d_vq[c].begin(), d_vq[c].begin() + long(std::min(m, d_vq[c].size())));
     size_t left = 0;
     for (const auto& q : d_vq)
         left = std::max(left, ending ? q.size() : std::min(q.size(), shortest - m));

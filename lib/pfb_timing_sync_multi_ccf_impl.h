@@ -33,6 +33,7 @@ public:
     float phase(int c) const override { return state(c).loop.k; }
 
     bool start() override;
+    bool stop() override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,
@@ -66,7 +67,8 @@ private:
     std::vector<size_t> d_len;      //!< samples in each row
     std::vector<int> d_held;        //!< per input: samples at its front already in the row
     std::vector<size_t> d_n_sym;
-    std::vector<gr_complex> d_out;             //!< channel-major symbols of one call
+    std::vector<gr_complex> d_out; //!< channel-major symbols of one call, rows of d_out_row
+    const size_t d_out_row;        //!< symbols (times osps) a channel's row holds
     std::vector<std::vector<gr_complex>> d_vq; //!< vector port: each channel's symbols queued
     bool d_backlog = false;
     bool d_finished = false;

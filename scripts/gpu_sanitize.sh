@@ -25,7 +25,7 @@ limit_s="${GPUOFDM_SANITIZE_LIMIT_S:-420}"
 
 # The CUDA tests, without the long ones (a 10000-frame stream, a BER curve) that add no
 # kernel or path the others do not run.
-core_all='*cuda*:*_device*:viterbi_device.*:ofdm_cuda_stage.*:cuda_context.*'
+core_all='*cuda*:*_device*:viterbi_device.*:ofdm_cuda_stage.*:cuda_context.*:PfbTimingSync.Cuda*'
 core_long='wifi_rx.cuda_stream_of_10000_frames_loses_none:viterbi_ber_cuda.*'
 blocks_all='*Cuda*:GpuFaults.*'
 # racecheck costs most: one test a stage or chain, every kernel with shared memory in it,

@@ -100,6 +100,9 @@ void pfb_timing_params::validate() const
         throw std::invalid_argument("max_input_samples: n_channels * max_input_samples must be "
                                     "at most 2^28, got " +
                                     std::to_string(n_channels * max_input_samples));
+    if (overlap_pieces > 16)
+        throw std::invalid_argument("overlap_pieces: must be 0..16, got " +
+                                    std::to_string(overlap_pieces));
     if (max_input_samples < history() + 2 * size_t(sps) + size_t(osps) + 8)
         throw std::invalid_argument("max_input_samples: must hold the filters' history (" +
                                     std::to_string(history()) + ") and a symbol, got " +

@@ -60,6 +60,12 @@ struct pfb_timing_params {
     size_t warmup_samples = 4096;        //!< chunked: loop start before a chunk, 0..2^24
     size_t n_channels = 1;               //!< independent channels per call, 1..65536
     size_t max_input_samples = 1u << 16; //!< samples a channel hands one call, 1024..2^24
+    /*!
+     * CUDA: a call's samples are cut along time into this many spans, each uploaded, run
+     * and downloaded while its neighbours are, 0..16 (0: about 2 MiB of input a span, at
+     * most 16; 1: one upload, one launch, one download). The symbols do not depend on it.
+     */
+    size_t overlap_pieces = 0;
 
     //! The ranges above; throws std::invalid_argument("name: range, got value").
     void validate() const;
@@ -172,6 +178,15 @@ public:
      * calls advance(); the next call's window then starts window_pos later.
      */
     size_t consumable(const pfb_timing_state& s, size_t n_in) const;
+
+    /*!
+     * Page-locks caller memory process() reads or writes (a block's rows), so the CUDA
+     * backend's copies go straight between it and the device, overlapped with the loops;
+     * false where that is refused or there is no GPU (it only costs speed).
+     * unpin_host_ranges() undoes it before the memory goes away.
+     */
+    virtual bool pin_host_range(const void* /*p*/, size_t /*bytes*/) { return false; }
+    virtual void unpin_host_ranges() {}
     static void advance(pfb_timing_state& s, size_t n) { s.window_pos += int64_t(n); }
 
 protected:

@@ -65,7 +65,7 @@ struct timing_job {
     int64_t emit_from = INT64_MIN;
     uint32_t event_begin = 0; //!< in: first event; out: first event not yet applied
     uint32_t event_end = 0;
-    uint64_t n_out = 0; //!< out: symbols written
+    uint64_t n_out = 0; //!< in: symbols already written (a job resumed); out: symbols written
     int status = timing_stopped;
 };
 
@@ -132,7 +132,9 @@ inline rounded::cpx timing_dot_host(const float* h, int taps, const rounded::cpx
  * the output is filter floor(k) at pos + o, and k += rate_i + rate_f; then the error
  * (Re y Re dy + Im y Im dy)/2 of the first output against the derivative filter at pos, sps
  * steps of rate_f += beta*e, k += rate_f + alpha*e, the rate clip, and pos += sps. A symbol
- * whose samples the window does not hold is not started: the loop stops before it.
+ * whose samples the window does not hold is not started: the loop stops before it, with
+ * its state as it was, so the job run again with more samples (a larger n_in, the same
+ * window) goes on from there and writes after its n_out symbols: the symbols of one run.
  * A non-finite or runaway phase (non-finite input) restarts the loop at its initial phase.
  */
 template <typename Dot, typename Dot2>
@@ -149,7 +151,7 @@ GPUOFDM_HD inline void timing_run_job(const timing_loop_consts& c,
 {
     timing_loop_state st = job.st;
     uint32_t ev = job.event_begin;
-    uint64_t n = 0;
+    uint64_t n = job.n_out;
     const int T = c.taps_per_filter;
     int status = timing_stopped;
     for (;;) {

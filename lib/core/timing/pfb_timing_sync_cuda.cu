@@ -7,35 +7,53 @@
 // CUDA polyphase timing recovery: one warp per loop (a channel, or a chunk of one). The 32
 // lanes compute the filter dot products (lane l takes taps l, l+32, ..., then a butterfly
 // of shuffles), and every lane runs the loop's scalar update on the same floats, lane 0
-// writing; the loop itself stays on the device, so a call is one upload, one launch and
-// one download however many symbols and channels it holds.
+// writing; the loop itself stays on the device.
+//
+// A call's samples are cut along time into spans (pfb_timing_params::overlap_pieces) so the
+// copies and the loops overlap: span t is uploaded on a copy stream while the loops run
+// through span t-1 on the context's stream, each loop stopping where its samples end and
+// going on in the next launch (timing_run_job resumes a job), and the symbols every row
+// holds after launch t are downloaded on another copy stream while launch t+1 runs. Events
+// order the streams; no two of them touch the same bytes at once.
 
 #include "runtime/cuda_context.h"
+#include "runtime/cuda_pinned.h"
 #include "timing/pfb_timing_sync.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 
 namespace gr::gpuofdm::core {
 
 namespace {
 
 constexpr int warps_per_block = 4;
+constexpr size_t max_spans = 16; //!< pfb_timing_params::overlap_pieces' upper bound
 
+/*!
+ * Runs the jobs of \p jobs_in over the samples of window indices below \p n_in_limit (the
+ * spans uploaded so far) and writes them, advanced, to \p jobs_out.
+ */
 __global__ void timing_jobs_kernel(timing_loop_consts c,
                                    const float* __restrict__ bank,
                                    const float* __restrict__ dbank,
                                    const rounded::cpx* __restrict__ in,
                                    size_t in_stride,
                                    const timing_event* __restrict__ events,
-                                   timing_job* jobs,
+                                   const timing_job* __restrict__ jobs_in,
+                                   timing_job* __restrict__ jobs_out,
                                    unsigned n_jobs,
+                                   long long n_in_limit,
                                    timing_job_outputs o)
 {
     const unsigned warp = blockIdx.x * warps_per_block + threadIdx.x / 32;
     const int lane = int(threadIdx.x & 31);
     if (warp >= n_jobs)
         return; // the whole warp: blocks are whole warps
-    timing_job job = jobs[warp];
+    timing_job job = jobs_in[warp];
+    const int64_t n_in = job.n_in;
+    job.n_in = n_in < n_in_limit ? n_in : int64_t(n_in_limit);
     const rounded::cpx* row = in + size_t(job.row) * in_stride;
     const int T = c.taps_per_filter;
     const auto dot = [row, T, lane](const float* h, int64_t i) {
@@ -76,8 +94,10 @@ __global__ void timing_jobs_kernel(timing_loop_consts c,
         y2 = rounded::cpx{ br, bi };
     };
     timing_run_job(c, bank, dbank, events, job, warp, o, dot, dot2, lane == 0);
-    if (lane == 0)
-        jobs[warp] = job;
+    if (lane == 0) {
+        job.n_in = n_in;
+        jobs_out[warp] = job;
+    }
 }
 
 // hybrid: warp w computes both banks' filter f = w % nfilts at window index i0 + w / nfilts,
@@ -123,17 +143,32 @@ __global__ void timing_grid_kernel(int taps,
     }
 }
 
-// Grows \p b to \p n items, zeroed: the rows are copied back whole up to the longest job,
-// so the tails of shorter jobs are read without being written (compute-sanitizer's
-// initcheck would say so).
+// Grows \p b to \p n items, zeroed on \p s before anything queued after: the rows are
+// copied back whole up to the longest job, so the tails of shorter jobs are read without
+// being written (compute-sanitizer's initcheck would say so).
 template <typename T>
-void reserve(device_buffer<T>& b, size_t n)
+void reserve(device_buffer<T>& b, size_t n, cudaStream_t s)
 {
     if (b.size() < n) {
         b = device_buffer<T>(n);
-        GPUOFDM_CUDA_CHECK(cudaMemset(b.get(), 0, n * sizeof(T)));
+        GPUOFDM_CUDA_CHECK(cudaMemsetAsync(b.get(), 0, n * sizeof(T), s));
     }
 }
+
+//! An event that times (cuda_event does not): the launches' durations.
+class timed_event
+{
+public:
+    timed_event() { GPUOFDM_CUDA_CHECK(cudaEventCreate(&d_event)); }
+    ~timed_event() { cudaEventDestroy(d_event); }
+    timed_event(const timed_event&) = delete;
+    timed_event& operator=(const timed_event&) = delete;
+
+    cudaEvent_t get() const { return d_event; }
+
+private:
+    cudaEvent_t d_event = nullptr;
+};
 
 } // namespace
 
@@ -142,8 +177,8 @@ class pfb_timing_sync_cuda : public pfb_timing_sync
 public:
     pfb_timing_sync_cuda(const pfb_timing_params& p, const device_spec& dev, cuda_context_ptr ctx)
         : pfb_timing_sync(p), d_ctx(cuda_context::for_stage(dev, ctx)),
-          d_in(p.n_channels * p.max_input_samples), d_bank(d_bank_flat.size()),
-          d_dbank(d_dbank_flat.size())
+          d_pinned(d_ctx->device().cuda_index), d_in(p.n_channels * p.max_input_samples),
+          d_bank(d_bank_flat.size()), d_dbank(d_dbank_flat.size())
     {
         GPUOFDM_CUDA_CHECK(cudaMemcpy(d_bank.get(), d_bank_flat.data(),
                                       d_bank_flat.size() * sizeof(float), cudaMemcpyHostToDevice));
@@ -154,17 +189,37 @@ public:
     }
     ~pfb_timing_sync_cuda() override
     {
+        unpin_host_ranges();
         cudaEventDestroy(d_t0);
         cudaEventDestroy(d_t1);
     }
     device_spec device() const override { return d_ctx->device(); }
     double kernel_seconds() const override { return d_kernel_s; }
+    bool pin_host_range(const void* p, size_t bytes) override { return d_pinned.pin(p, bytes); }
+    void unpin_host_ranges() override { d_pinned.clear(); }
 
 protected:
     void run_jobs(const pfb_timing_io& io,
                   std::vector<timing_job>& jobs,
                   const std::vector<timing_event>& events,
                   const timing_job_outputs& o) override
+    {
+        try {
+            run_spans(io, jobs, events, o);
+        } catch (...) {
+            // Nothing queued may still read or write the caller's memory once it returns.
+            for (const cudaStream_t q :
+                 { d_ctx->stream(), d_upload.get(), d_download.get(), d_snapshot.get() })
+                cudaStreamSynchronize(q);
+            throw;
+        }
+    }
+
+    //! run_jobs() in spans (see the top of this file).
+    void run_spans(const pfb_timing_io& io,
+                   std::vector<timing_job>& jobs,
+                   const std::vector<timing_event>& events,
+                   const timing_job_outputs& o)
     {
         d_ctx->activate();
         const cudaStream_t s = d_ctx->stream();
@@ -175,30 +230,19 @@ protected:
         for (size_t c = 0; c < C; c++)
             width = std::max(width, std::min(io.n_in[c], P));
         const size_t J = jobs.size();
+        if (J == 0)
+            return;
         const size_t slots = J * o.cap;
-        reserve(d_jobs, J);
-        reserve(d_events, std::max<size_t>(events.size(), 1));
-        reserve(d_out, slots * osps);
-        reserve(d_pos, o.pos ? slots : 0);
-        reserve(d_k, o.pos ? slots : 0);
-        reserve(d_aux, o.err ? 3 * slots * osps : 0);
+        const size_t spans = span_count(C, width);
+        reserve(d_jobs, 2 * J, s); // two sets: a launch reads one and writes the other
+        reserve(d_events, std::max<size_t>(events.size(), 1), s);
+        reserve(d_out, slots * osps, s);
+        reserve(d_pos, o.pos ? slots : 0, s);
+        reserve(d_k, o.pos ? slots : 0, s);
+        reserve(d_aux, o.err ? 3 * slots * osps : 0, s);
+        if (d_snap.size() < spans * J)
+            d_snap = pinned_buffer<timing_job>(spans * J);
 
-        if (width > 0) {
-            if (C == 1)
-                GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get(), io.in, width * sizeof(rounded::cpx),
-                                                   cudaMemcpyHostToDevice, s));
-            else
-                GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_in.get(), P * sizeof(rounded::cpx), io.in,
-                                                     io.in_stride * sizeof(rounded::cpx),
-                                                     width * sizeof(rounded::cpx), C,
-                                                     cudaMemcpyHostToDevice, s));
-        }
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_jobs.get(), jobs.data(), J * sizeof(timing_job),
-                                           cudaMemcpyHostToDevice, s));
-        if (!events.empty())
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_events.get(), events.data(),
-                                               events.size() * sizeof(timing_event),
-                                               cudaMemcpyHostToDevice, s));
         timing_job_outputs dev;
         dev.out = d_out.get();
         if (o.err) {
@@ -212,45 +256,121 @@ protected:
         }
         dev.cap = o.cap;
         dev.stride = o.cap * uint64_t(osps); // the device rows; the host's may be wider
-        const unsigned blocks = unsigned((J + warps_per_block - 1) / warps_per_block);
-        GPUOFDM_CUDA_CHECK(cudaEventRecord(d_t0, s));
-        timing_jobs_kernel<<<blocks, 32 * warps_per_block, 0, s>>>(
-            d_consts, d_bank.get(), d_dbank.get(), d_in.get(), P, d_events.get(), d_jobs.get(),
-            unsigned(J), dev);
-        GPUOFDM_CUDA_CHECK_LAUNCH(timing_jobs_kernel);
-        GPUOFDM_CUDA_CHECK(cudaEventRecord(d_t1, s));
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(jobs.data(), d_jobs.get(), J * sizeof(timing_job),
-                                           cudaMemcpyDeviceToHost, s));
-        d_ctx->synchronize();
-        float ms = 0.0f;
-        GPUOFDM_CUDA_CHECK(cudaEventElapsedTime(&ms, d_t0, d_t1));
-        d_kernel_s = ms * 1e-3;
 
-        // Only the symbols written come back: the rows up to the longest job's count.
+        // The jobs and events on the context's stream, after what the caller queued there;
+        // the copy streams start from that point.
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_jobs.get(), jobs.data(), J * sizeof(timing_job),
+                                           cudaMemcpyHostToDevice, s));
+        if (!events.empty())
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_events.get(), events.data(),
+                                               events.size() * sizeof(timing_event),
+                                               cudaMemcpyHostToDevice, s));
+        d_ctx->record(d_fork);
+        for (const cuda_stream* side : { &d_upload, &d_download, &d_snapshot })
+            GPUOFDM_CUDA_CHECK(cudaStreamWaitEvent(side->get(), d_fork.get(), 0));
+
+        // Symbols [from, to) of every job's row: final once every row holds `to` of them,
+        // and never written again (a launch writes a row after its n_out symbols only).
+        const size_t cpx = sizeof(rounded::cpx), f = sizeof(float);
+        const cudaStream_t down = d_download.get();
+        const auto download = [&](uint64_t from, uint64_t to) {
+            if (to <= from)
+                return;
+            const size_t a = size_t(from) * size_t(osps), n = size_t(to - from) * size_t(osps);
+            const auto rows = [&](void* dst, size_t dst_row, const void* src, size_t src_row,
+                                  size_t item) {
+                GPUOFDM_CUDA_CHECK(
+                    cudaMemcpy2DAsync(static_cast<char*>(dst) + a * item, dst_row * item,
+                                      static_cast<const char*>(src) + a * item, src_row * item,
+                                      n * item, J, cudaMemcpyDeviceToHost, down));
+            };
+            rows(o.out, o.stride, dev.out, dev.stride, cpx);
+            if (o.err) {
+                rows(o.err, o.stride, dev.err, dev.stride, f);
+                rows(o.rate, o.stride, dev.rate, dev.stride, f);
+                rows(o.phase, o.stride, dev.phase, dev.stride, f);
+            }
+            if (o.pos) {
+                const size_t b = size_t(from), m = size_t(to - from);
+                GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(
+                    o.pos + b, o.cap * sizeof(int64_t), dev.pos + b, o.cap * sizeof(int64_t),
+                    m * sizeof(int64_t), J, cudaMemcpyDeviceToHost, down));
+                GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(o.k + b, o.cap * f, dev.k + b, o.cap * f,
+                                                     m * f, J, cudaMemcpyDeviceToHost, down));
+            }
+        };
+        uint64_t downloaded = 0; //!< symbols of every row queued for download
+        // After launch t: the symbols every row holds go down while the next launch runs.
+        const auto collect = [&](size_t t) {
+            GPUOFDM_CUDA_CHECK(cudaEventSynchronize(d_snapped[t].get()));
+            const timing_job* snap = d_snap.get() + t * J;
+            uint64_t least = snap[0].n_out;
+            for (size_t j = 1; j < J; j++)
+                least = std::min(least, snap[j].n_out);
+            GPUOFDM_CUDA_CHECK(cudaStreamWaitEvent(down, d_ran[t].get(), 0));
+            download(downloaded, least);
+            downloaded = std::max(downloaded, least);
+        };
+
+        const size_t row_bytes = P * cpx, src_row = io.in_stride * cpx;
+        const unsigned blocks = unsigned((J + warps_per_block - 1) / warps_per_block);
+        for (size_t t = 0; t < spans; t++) {
+            const size_t c0 = width * t / spans, c1 = width * (t + 1) / spans;
+            if (c1 > c0) {
+                const auto* src = reinterpret_cast<const char*>(io.in) + c0 * cpx;
+                char* dst = reinterpret_cast<char*>(d_in.get()) + c0 * cpx;
+                if (C == 1)
+                    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(dst, src, (c1 - c0) * cpx,
+                                                       cudaMemcpyHostToDevice, d_upload.get()));
+                else
+                    GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(dst, row_bytes, src, src_row,
+                                                         (c1 - c0) * cpx, C, cudaMemcpyHostToDevice,
+                                                         d_upload.get()));
+            }
+            GPUOFDM_CUDA_CHECK(cudaEventRecord(d_uploaded[t].get(), d_upload.get()));
+            GPUOFDM_CUDA_CHECK(cudaStreamWaitEvent(s, d_uploaded[t].get(), 0));
+            // Launch t writes the job set launch t-2 wrote: snapshot t-2 must have read it.
+            if (t >= 2)
+                GPUOFDM_CUDA_CHECK(cudaStreamWaitEvent(s, d_snapped[t - 2].get(), 0));
+            const timing_job* jobs_in = d_jobs.get() + (t % 2) * J;
+            timing_job* jobs_out = d_jobs.get() + ((t + 1) % 2) * J;
+            GPUOFDM_CUDA_CHECK(cudaEventRecord(d_launched[t].get(), s));
+            timing_jobs_kernel<<<blocks, 32 * warps_per_block, 0, s>>>(
+                d_consts, d_bank.get(), d_dbank.get(), d_in.get(), P, d_events.get(), jobs_in,
+                jobs_out, unsigned(J), (long long)c1, dev);
+            GPUOFDM_CUDA_CHECK_LAUNCH(timing_jobs_kernel);
+            GPUOFDM_CUDA_CHECK(cudaEventRecord(d_ran[t].get(), s));
+            // The jobs after launch t, for the host: how far every row has got.
+            GPUOFDM_CUDA_CHECK(cudaStreamWaitEvent(d_snapshot.get(), d_ran[t].get(), 0));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_snap.get() + t * J, jobs_out,
+                                               J * sizeof(timing_job), cudaMemcpyDeviceToHost,
+                                               d_snapshot.get()));
+            GPUOFDM_CUDA_CHECK(cudaEventRecord(d_snapped[t].get(), d_snapshot.get()));
+            // One launch behind: span t's upload and launch are queued before the host
+            // waits for launch t-1.
+            if (t >= 1)
+                collect(t - 1);
+        }
+        collect(spans - 1);
+        std::memcpy(static_cast<void*>(jobs.data()), d_snap.get() + (spans - 1) * J,
+                    J * sizeof(timing_job));
+        // What only some rows hold: up to the longest row (the rest of the shorter rows
+        // comes back as the device holds it, as the caller's rows are that wide).
         uint64_t most = 0;
         for (const timing_job& j : jobs)
             most = std::max(most, j.n_out);
-        if (most == 0)
-            return;
-        const auto back = [&](void* dst, size_t dst_row, const void* src, size_t src_row,
-                              size_t width) {
-            GPUOFDM_CUDA_CHECK(
-                cudaMemcpy2DAsync(dst, dst_row, src, src_row, width, J, cudaMemcpyDeviceToHost, s));
-        };
-        const size_t cpx = sizeof(rounded::cpx), f = sizeof(float);
-        const size_t per = size_t(most) * size_t(osps);
-        back(o.out, o.stride * cpx, dev.out, dev.stride * cpx, per * cpx);
-        if (o.err) {
-            back(o.err, o.stride * f, dev.err, dev.stride * f, per * f);
-            back(o.rate, o.stride * f, dev.rate, dev.stride * f, per * f);
-            back(o.phase, o.stride * f, dev.phase, dev.stride * f, per * f);
-        }
-        if (o.pos) {
-            back(o.pos, o.cap * sizeof(int64_t), dev.pos, o.cap * sizeof(int64_t),
-                 most * sizeof(int64_t));
-            back(o.k, o.cap * f, dev.k, o.cap * f, most * f);
-        }
+        download(downloaded, most);
+        GPUOFDM_CUDA_CHECK(cudaEventRecord(d_downloaded.get(), down));
+        d_ctx->wait(d_downloaded);
         d_ctx->synchronize();
+
+        double seconds = 0.0;
+        for (size_t t = 0; t < spans; t++) {
+            float ms = 0.0f;
+            GPUOFDM_CUDA_CHECK(cudaEventElapsedTime(&ms, d_launched[t].get(), d_ran[t].get()));
+            seconds += double(ms) * 1e-3;
+        }
+        d_kernel_s = seconds;
     }
 
     void compute_grid(const std::complex<float>* row,
@@ -264,8 +384,8 @@ protected:
         const cudaStream_t s = d_ctx->stream();
         const size_t n = size_t(std::min<int64_t>(n_in, int64_t(d_params.max_input_samples)));
         const size_t items = count * d_params.nfilts;
-        reserve(d_gy, items);
-        reserve(d_gd, items);
+        reserve(d_gy, items, s);
+        reserve(d_gd, items, s);
         GPUOFDM_CUDA_CHECK(
             cudaMemcpyAsync(d_in.get(), row, n * sizeof(rounded::cpx), cudaMemcpyHostToDevice, s));
         GPUOFDM_CUDA_CHECK(cudaEventRecord(d_t0, s));
@@ -286,7 +406,26 @@ protected:
     }
 
 private:
+    //! Spans a call of \p rows rows of \p width samples is cut into (at least one sample each).
+    size_t span_count(size_t rows, size_t width) const
+    {
+        size_t n = d_params.overlap_pieces;
+        if (n == 0)
+            n = rows * width * sizeof(rounded::cpx) / (size_t(2) << 20);
+        return std::clamp<size_t>(std::min(n, width), 1, max_spans);
+    }
+
     cuda_context_ptr d_ctx;
+    pinned_ranges d_pinned; //!< caller memory the copies go straight from / to
+    cuda_stream d_upload;   //!< the spans' samples, host to device
+    cuda_stream d_download; //!< the symbols, device to host
+    cuda_stream d_snapshot; //!< the jobs after each launch, device to host
+    cuda_event d_fork;
+    cuda_event d_downloaded;
+    std::array<cuda_event, max_spans> d_uploaded;         //!< span t on the device
+    std::array<cuda_event, max_spans> d_snapped;          //!< the jobs after launch t on the host
+    std::array<timed_event, max_spans> d_launched, d_ran; //!< launch t's start and end
+    pinned_buffer<timing_job> d_snap;                     //!< [span][job]
     device_buffer<rounded::cpx> d_in;
     device_buffer<float> d_bank;
     device_buffer<float> d_dbank;

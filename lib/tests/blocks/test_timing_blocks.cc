@@ -9,6 +9,7 @@
 // give the CPU twin's symbols bit for bit, tags at the same offsets.
 
 #include "block_test_util.h"
+#include "timing/rrc_prototype.h"
 
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/gpuofdm/pfb_timing_sync_ccf.h>
@@ -23,32 +24,10 @@ constexpr int sps = 2;
 constexpr unsigned nfilts = 32;
 constexpr float loop_bw = 0.0628f;
 
-double rrc(double t)
-{
-    constexpr double beta = 0.35;
-    if (std::fabs(t) < 1e-9)
-        return 1.0 - beta + 4.0 * beta / M_PI;
-    if (std::fabs(std::fabs(t) - 1.0 / (4.0 * beta)) < 1e-9)
-        return beta / std::sqrt(2.0) *
-               ((1.0 + 2.0 / M_PI) * std::sin(M_PI / (4.0 * beta)) +
-                (1.0 - 2.0 / M_PI) * std::cos(M_PI / (4.0 * beta)));
-    return (std::sin(M_PI * t * (1.0 - beta)) +
-            4.0 * beta * t * std::cos(M_PI * t * (1.0 + beta))) /
-           (M_PI * t * (1.0 - 16.0 * beta * beta * t * t));
-}
-
-//! The RRC matched filter at nfilts*sps, 11*sps*nfilts taps, summing to nfilts.
+//! The RRC (roll-off 0.35) matched filter at nfilts*sps, 11*sps*nfilts taps, summing to nfilts.
 std::vector<float> prototype()
 {
-    const size_t n = 11 * sps * nfilts;
-    std::vector<double> h(n);
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += h[i] = rrc((double(i) - double(n - 1) / 2) / double(sps * nfilts));
-    std::vector<float> t(n);
-    for (size_t i = 0; i < n; i++)
-        t[i] = float(h[i] * nfilts / sum);
-    return t;
+    return gr::gpuofdm::core::rrc_prototype(sps * nfilts, 11 * sps * nfilts, nfilts, 0.35);
 }
 
 //! RRC QPSK at sps samples a symbol with a fractional delay, small noise.
@@ -65,7 +44,7 @@ std::vector<gr_complex> qpsk(size_t n, unsigned seed)
         const double t = double(i) / sps + delay + 8;
         gr_complex acc(0, 0);
         for (long k = long(t) - 7; k <= long(t) + 8; k++)
-            acc += sym[size_t(k)] * float(rrc(t - double(k)));
+            acc += sym[size_t(k)] * float(gr::gpuofdm::core::rrc_pulse(t - double(k), 0.35));
         x[i] = acc + gr_complex(g(rng), g(rng));
     }
     return x;
@@ -124,4 +103,83 @@ TEST(PfbTimingSyncMultiBlock, CudaMatchesCpu)
         EXPECT_GT(got[0][size_t(c)].size(), 19000u) << c;
         EXPECT_TRUE(got[0][size_t(c)] == got[1][size_t(c)]) << c;
     }
+}
+
+namespace {
+
+//! C streams of n samples (each its own data and delay) as one stream of C-sample items.
+std::vector<gr_complex> interleaved(int C, size_t n, std::vector<std::vector<gr_complex>>& x)
+{
+    x.clear();
+    for (int c = 0; c < C; c++)
+        x.push_back(qpsk(n, unsigned(200 + c)));
+    std::vector<gr_complex> v(n * size_t(C));
+    for (size_t t = 0; t < n; t++)
+        for (size_t c = 0; c < size_t(C); c++)
+            v[t * size_t(C) + c] = x[c][t];
+    return v;
+}
+
+//! pfb_timing_sync_multi_ccf on one vector port of C channels: the output items.
+std::vector<gr_complex> run_vector(int C, const std::vector<gr_complex>& v, const std::string& dev)
+{
+    auto tb = gr::make_top_block("timing_multi_vector");
+    auto src = gr::blocks::vector_source_c::make(v, false, unsigned(C));
+    auto blk = pfb_timing_sync_multi_ccf::make(C, sps, loop_bw, prototype(), nfilts, 16, 1.5f, 1,
+                                               dev, "sequential", 16384, 4096, true);
+    auto snk = gr::blocks::vector_sink_c::make(unsigned(C));
+    tb->connect(src, 0, blk, 0);
+    tb->connect(blk, 0, snk, 0);
+    run_bounded(tb);
+    return snk->data();
+}
+
+} // namespace
+
+TEST(PfbTimingSyncMultiBlock, VectorPortIsThePortsOutput)
+{
+    // 67 channels (no multiple of the transposes' tile) on one vector port: channel c of
+    // output item t is output t of port c of the same block on 67 ports, zeros after a
+    // channel's last symbol.
+    constexpr int C = 67;
+    std::vector<std::vector<gr_complex>> x;
+    const auto v = interleaved(C, 30000, x);
+    const auto got = run_vector(C, v, "cpu");
+    auto tb = gr::make_top_block("timing_multi_ports");
+    auto blk = pfb_timing_sync_multi_ccf::make(C, sps, loop_bw, prototype(), nfilts, 16, 1.5f, 1,
+                                               "cpu", "sequential");
+    std::vector<gr::blocks::vector_sink_c::sptr> sinks;
+    for (int c = 0; c < C; c++) {
+        tb->connect(gr::blocks::vector_source_c::make(x[size_t(c)]), 0, blk, c);
+        sinks.push_back(gr::blocks::vector_sink_c::make());
+        tb->connect(blk, c, sinks.back(), 0);
+    }
+    run_bounded(tb);
+    size_t longest = 0;
+    for (const auto& s : sinks)
+        longest = std::max(longest, s->data().size());
+    ASSERT_GT(longest, 14000u);
+    ASSERT_EQ(got.size(), longest * size_t(C));
+    for (size_t c = 0; c < size_t(C); c++) {
+        const auto want = sinks[c]->data();
+        size_t bad = 0;
+        for (size_t t = 0; t < longest; t++)
+            bad += got[t * size_t(C) + c] != (t < want.size() ? want[t] : gr_complex(0, 0));
+        EXPECT_EQ(bad, 0u) << "channel " << c;
+    }
+}
+
+TEST(PfbTimingSyncMultiBlock, CudaVectorPortMatchesCpu)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    // 257 channels on one vector port: the CUDA stage's copies overlapped with its loops
+    // (several time spans a call) from the block's page-locked rows, the CPU's symbols.
+    constexpr int C = 257;
+    std::vector<std::vector<gr_complex>> x;
+    const auto v = interleaved(C, 60000, x);
+    const auto want = run_vector(C, v, "cpu");
+    const auto got = run_vector(C, v, gpu_device());
+    ASSERT_GT(want.size(), size_t(C) * 29000);
+    ASSERT_EQ(got.size(), want.size());
+    EXPECT_TRUE(got == want);
 }

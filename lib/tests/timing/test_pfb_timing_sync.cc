@@ -11,6 +11,7 @@
 // the reference of python/gpuofdm/qa_pfb_timing_sync_ccf.py.
 
 #include "timing/pfb_timing_sync.h"
+#include "timing/rrc_prototype.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
@@ -18,9 +19,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace gr::gpuofdm::test {
@@ -34,33 +37,10 @@ using core::timing_mode;
 
 constexpr double pi = 3.14159265358979323846;
 
-//! The root-raised-cosine pulse of unit symbol period at t symbols.
-double rrc(double t, double beta)
-{
-    if (std::fabs(t) < 1e-9)
-        return 1.0 - beta + 4.0 * beta / pi;
-    if (std::fabs(std::fabs(t) - 1.0 / (4.0 * beta)) < 1e-9)
-        return beta / std::sqrt(2.0) *
-               ((1.0 + 2.0 / pi) * std::sin(pi / (4.0 * beta)) +
-                (1.0 - 2.0 / pi) * std::cos(pi / (4.0 * beta)));
-    return (std::sin(pi * t * (1.0 - beta)) + 4.0 * beta * t * std::cos(pi * t * (1.0 + beta))) /
-           (pi * t * (1.0 - 16.0 * beta * beta * t * t));
-}
-
 //! A matched-filter prototype at nfilts*sps, 11*sps*nfilts taps, summing to nfilts.
 std::vector<float> prototype(int sps, unsigned nfilts, double beta)
 {
-    const size_t n = size_t(11 * sps) * nfilts;
-    std::vector<double> h(n);
-    double sum = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        h[i] = rrc((double(i) - double(n - 1) / 2.0) / double(sps * nfilts), beta);
-        sum += h[i];
-    }
-    std::vector<float> taps(n);
-    for (size_t i = 0; i < n; i++)
-        taps[i] = float(h[i] * nfilts / sum);
-    return taps;
+    return core::rrc_prototype(double(sps * int(nfilts)), size_t(11 * sps) * nfilts, nfilts, beta);
 }
 
 struct psk_stream {
@@ -79,7 +59,7 @@ psk_stream qpsk(
     constexpr int span = 8, res = 2048;
     std::vector<double> table(size_t(2 * span * res + 2));
     for (size_t i = 0; i < table.size(); i++)
-        table[i] = rrc(double(i) / res - span, beta);
+        table[i] = core::rrc_pulse(double(i) / res - span, beta);
     std::mt19937 rng(seed);
     psk_stream s;
     s.sym.resize(n_sym);
@@ -220,6 +200,109 @@ std::pair<size_t, size_t> symbol_errors(const std::vector<cfloat>& y,
     return { err, n };
 }
 
+//! Every call's symbols and err/rate/phase of each channel, and the states at the end.
+struct channels_result {
+    std::vector<std::vector<cfloat>> y;
+    std::vector<std::vector<float>> err, rate, phase;
+    std::vector<pfb_timing_state> st;
+    size_t calls = 0;
+};
+
+/*!
+ * Runs C channels' streams through \p sync as pfb_timing_sync_multi_ccf does: channel c
+ * gets feed + (37 c mod 101) new samples a call (so the channels' windows differ), at most
+ * \p max_out symbols a call, what consumable() allows dropped; the last calls say finish.
+ */
+channels_result run_channels(pfb_timing_sync& sync,
+                             const std::vector<std::vector<cfloat>>& x,
+                             size_t feed,
+                             size_t max_out)
+{
+    const size_t C = x.size(), osps = size_t(sync.params().osps);
+    const size_t stride = sync.params().max_input_samples, row = max_out * osps;
+    std::vector<cfloat> rows(C * stride), out(C * row);
+    std::vector<float> aux(3 * C * row);
+    std::vector<size_t> len(C, 0), fed(C, 0), n_sym(C);
+    channels_result r;
+    r.y.resize(C);
+    r.err.resize(C);
+    r.rate.resize(C);
+    r.phase.resize(C);
+    r.st.assign(C, sync.initial_state());
+    for (int guard = 0; guard < 100000; guard++) {
+        bool all_fed = true;
+        for (size_t c = 0; c < C; c++) {
+            const size_t take =
+                std::min({ feed + (37 * c) % 101, x[c].size() - fed[c], stride - len[c] });
+            std::copy(x[c].begin() + long(fed[c]), x[c].begin() + long(fed[c] + take),
+                      rows.begin() + long(c * stride + len[c]));
+            len[c] += take;
+            fed[c] += take;
+            all_fed = all_fed && fed[c] == x[c].size();
+        }
+        pfb_timing_io io;
+        io.in = rows.data();
+        io.in_stride = stride;
+        io.n_in = len.data();
+        io.out = out.data();
+        io.out_stride = row;
+        io.err = aux.data();
+        io.rate = io.err + C * row;
+        io.phase = io.rate + C * row;
+        io.max_symbols = max_out;
+        io.n_symbols = n_sym.data();
+        io.finish = all_fed;
+        sync.process(io, r.st.data());
+        r.calls++;
+        bool more = false;
+        for (size_t c = 0; c < C; c++) {
+            const long a = long(c * row), n = long(n_sym[c] * osps);
+            r.y[c].insert(r.y[c].end(), out.begin() + a, out.begin() + a + n);
+            r.err[c].insert(r.err[c].end(), io.err + a, io.err + a + n);
+            r.rate[c].insert(r.rate[c].end(), io.rate + a, io.rate + a + n);
+            r.phase[c].insert(r.phase[c].end(), io.phase + a, io.phase + a + n);
+            const size_t drop = sync.consumable(r.st[c], len[c]);
+            std::copy(rows.begin() + long(c * stride + drop),
+                      rows.begin() + long(c * stride + len[c]), rows.begin() + long(c * stride));
+            len[c] -= drop;
+            pfb_timing_sync::advance(r.st[c], drop);
+            more = more || n_sym[c] == max_out;
+        }
+        if (all_fed && !more)
+            break;
+    }
+    return r;
+}
+
+//! C channels of QPSK, each its own delay, clock offset (up to +-100 ppm) and length.
+std::vector<std::vector<cfloat>> channel_streams(size_t C, size_t n_sym, int sps, unsigned seed)
+{
+    std::vector<std::vector<cfloat>> x;
+    for (size_t c = 0; c < C; c++)
+        x.push_back(qpsk(n_sym + (c * 13) % 97, sps, 0.35, double(c % 17) / 17.0,
+                         double(c % 9) * 25.0 - 100.0, 12.0, seed + unsigned(c))
+                        .x);
+    return x;
+}
+
+//! Whether two runs gave the same floats, symbols and states, channel by channel.
+::testing::AssertionResult same_channels(const channels_result& a, const channels_result& b)
+{
+    for (size_t c = 0; c < a.y.size(); c++) {
+        if (a.y[c].size() != b.y[c].size())
+            return ::testing::AssertionFailure() << "channel " << c << ": " << a.y[c].size()
+                                                 << " against " << b.y[c].size() << " outputs";
+        if (a.y[c] != b.y[c] || a.err[c] != b.err[c] || a.rate[c] != b.rate[c] ||
+            a.phase[c] != b.phase[c])
+            return ::testing::AssertionFailure() << "channel " << c << ": other floats";
+        const auto &s = a.st[c].loop, &t = b.st[c].loop;
+        if (s.k != t.k || s.rate_f != t.rate_f || s.error != t.error || s.pos != t.pos ||
+            a.st[c].window_pos != b.st[c].window_pos || a.st[c].chunk_pos != b.st[c].chunk_pos)
+            return ::testing::AssertionFailure() << "channel " << c << ": another state";
+    }
+    return ::testing::AssertionSuccess();
+}
+
 } // namespace
 
 TEST(PfbTimingSync, ParamsRanges)
@@ -249,6 +332,7 @@ TEST(PfbTimingSync, ParamsRanges)
     expect_bad([](auto& p) { p.chunk_samples = 100; }, "chunk_samples");
     expect_bad([](auto& p) { p.n_channels = 0; }, "n_channels");
     expect_bad([](auto& p) { p.max_input_samples = 100; }, "max_input_samples");
+    expect_bad([](auto& p) { p.overlap_pieces = 17; }, "overlap_pieces");
     EXPECT_THROW(core::parse_timing_mode("fast"), std::invalid_argument);
     // A prototype with an all-zero derivative cannot steer the loop.
     auto flat = ok;
@@ -449,6 +533,89 @@ TEST(PfbTimingSync, TimeEstEventSetsThePhase)
     EXPECT_FLOAT_EQ(phase[i - 1], 16.0f);
 }
 
+TEST(PfbTimingSync, JobResumedWithMoreSamplesGivesOneRun)
+{
+    // What the CUDA backend does to overlap its copies and loops: a job run over a window
+    // whose samples grow in steps (stopping where they end, going on in the next run) gives
+    // the symbols, floats and state of one run over the whole window; a small cap stops it
+    // full mid-way the same in both.
+    for (const auto& [sps, osps, cap] :
+         { std::tuple{ 2, 1, 20000 }, std::tuple{ 4, 2, 20000 }, std::tuple{ 2, 1, 1500 } }) {
+        auto p = params(sps, timing_mode::sequential);
+        p.osps = osps;
+        auto sync = core::make_pfb_timing_sync(p, {});
+        const auto s = qpsk(5000, sps, 0.35, 0.4, 80.0, 12.0, 31);
+        const auto& b = sync->banks();
+        const size_t T = b.taps_per_filter;
+        std::vector<float> bank(p.nfilts * T), dbank(p.nfilts * T);
+        for (size_t f = 0; f < p.nfilts; f++)
+            for (size_t j = 0; j < T; j++) {
+                bank[f * T + j] = b.filters[f][T - 1 - j];
+                dbank[f * T + j] = b.diff_filters[f][T - 1 - j];
+            }
+        const auto* row = reinterpret_cast<const core::rounded::cpx*>(s.x.data());
+        const auto dot = [row, T](const float* h, int64_t i) {
+            return core::timing_dot_host(h, int(T), row, i);
+        };
+        const auto dot2 = [row, T](const float* h1, const float* h2, int64_t i,
+                                   core::rounded::cpx& y1, core::rounded::cpx& y2) {
+            y1 = core::timing_dot_host(h1, int(T), row, i);
+            y2 = core::timing_dot_host(h2, int(T), row, i);
+        };
+        struct run {
+            core::timing_job job;
+            std::vector<core::rounded::cpx> y;
+            std::vector<float> aux;
+            std::vector<int64_t> pos;
+            std::vector<float> k;
+            core::timing_job_outputs o;
+        };
+        const auto start = [&](run& r) {
+            r.job.window_pos = int64_t(p.history()) - 1;
+            r.job.n_in = int64_t(s.x.size());
+            r.job.st = sync->initial_state().loop;
+            r.y.assign(size_t(cap * osps), { 0.0f, 0.0f });
+            r.aux.assign(3 * size_t(cap * osps), 0.0f);
+            r.pos.assign(size_t(cap), 0);
+            r.k.assign(size_t(cap), 0.0f);
+            r.o.out = r.y.data();
+            r.o.err = r.aux.data();
+            r.o.rate = r.o.err + cap * osps;
+            r.o.phase = r.o.rate + cap * osps;
+            r.o.pos = r.pos.data();
+            r.o.k = r.k.data();
+            r.o.cap = uint64_t(cap);
+            r.o.stride = uint64_t(cap * osps);
+        };
+        run whole, steps;
+        start(whole);
+        start(steps);
+        core::timing_run_job(sync->loop_consts(), bank.data(), dbank.data(), nullptr, whole.job, 0,
+                             whole.o, dot, dot2, true);
+        ASSERT_GT(whole.job.n_out, 1000u);
+        // Uneven steps, some shorter than a filter, the last the whole window.
+        const int64_t n = int64_t(s.x.size());
+        for (int64_t limit : { int64_t(5), int64_t(40), n / 7, n / 7 + 3, n / 2, n - 11, n }) {
+            const int64_t full = steps.job.n_in;
+            steps.job.n_in = limit;
+            core::timing_run_job(sync->loop_consts(), bank.data(), dbank.data(), nullptr, steps.job,
+                                 0, steps.o, dot, dot2, true);
+            steps.job.n_in = full;
+        }
+        EXPECT_EQ(steps.job.n_out, whole.job.n_out) << sps << " " << cap;
+        EXPECT_EQ(steps.job.status, whole.job.status);
+        EXPECT_EQ(steps.job.st.pos, whole.job.st.pos);
+        EXPECT_EQ(steps.job.st.k, whole.job.st.k);
+        EXPECT_EQ(steps.job.st.rate_f, whole.job.st.rate_f);
+        EXPECT_EQ(steps.job.st.error, whole.job.st.error);
+        EXPECT_EQ(0,
+                  std::memcmp(steps.y.data(), whole.y.data(), steps.y.size() * sizeof(steps.y[0])));
+        EXPECT_TRUE(steps.aux == whole.aux);
+        EXPECT_TRUE(steps.pos == whole.pos);
+        EXPECT_TRUE(steps.k == whole.k);
+    }
+}
+
 TEST(PfbTimingSync, CudaMatchesCpu)
 {
     GPUOFDM_REQUIRE_GPU();
@@ -520,6 +687,66 @@ TEST(PfbTimingSync, CudaMatchesCpu)
     const auto hb = run_whole(*gpu_h, h.x);
     ASSERT_EQ(ha.y.size(), hb.y.size());
     EXPECT_TRUE(ha.y == hb.y);
+}
+
+TEST(PfbTimingSync, CudaOverlappedSpansMatchCpu)
+{
+    GPUOFDM_REQUIRE_GPU();
+    // The copies and loops overlapped over 1 (none), 3, 7, 16 and the automatic number of
+    // spans: the CPU twin's floats, symbols and states, over calls of any length (the
+    // spans do not divide them), channel counts that are odd, channels whose windows differ,
+    // outputs that fill mid-call, and the stream's end.
+    const auto cuda = core::resolve_device("cuda");
+    for (const size_t C : { size_t(1), size_t(37), size_t(1021) }) {
+        const auto x = channel_streams(C, C > 100 ? 1800 : 6000, 2, 500);
+        auto p = params(2, timing_mode::sequential, C);
+        p.max_input_samples = 4099;
+        auto cpu = core::make_pfb_timing_sync(p, {});
+        const auto want = run_channels(*cpu, x, 1500, 611);
+        ASSERT_GT(want.calls, 3u);
+        for (const size_t spans : { 1, 3, 7, 16, 0 }) {
+            p.overlap_pieces = spans;
+            auto gpu = core::make_pfb_timing_sync(p, cuda);
+            EXPECT_TRUE(same_channels(run_channels(*gpu, x, 1500, 611), want))
+                << C << " channels, " << spans << " spans";
+        }
+    }
+    // osps 2 at sps 4, and the chunked mode (several loops a channel, resumed in the spans).
+    {
+        const auto x = channel_streams(5, 9000, 4, 600);
+        auto p = params(4, timing_mode::sequential, 5);
+        p.osps = 2;
+        auto cpu = core::make_pfb_timing_sync(p, {});
+        const auto want = run_channels(*cpu, x, 3000, 900);
+        p.overlap_pieces = 5;
+        auto gpu = core::make_pfb_timing_sync(p, cuda);
+        EXPECT_TRUE(same_channels(run_channels(*gpu, x, 3000, 900), want)) << "osps 2";
+    }
+    {
+        const auto x = channel_streams(3, 40000, 2, 700);
+        auto p = params(2, timing_mode::chunked, 3);
+        p.chunk_samples = 4096;
+        p.warmup_samples = 1024;
+        p.max_input_samples = 30011;
+        auto cpu = core::make_pfb_timing_sync(p, {});
+        const auto want = run_channels(*cpu, x, 20000, 7000);
+        for (const size_t spans : { 1, 6, 0 }) {
+            p.overlap_pieces = spans;
+            auto gpu = core::make_pfb_timing_sync(p, cuda);
+            EXPECT_TRUE(same_channels(run_channels(*gpu, x, 20000, 7000), want))
+                << "chunked, " << spans << " spans";
+        }
+    }
+    // One channel's symbol positions (the pos/k rows) through the spans.
+    {
+        const auto s = qpsk(30000, 2, 0.35, 0.2, -60.0, 10.0, 81);
+        auto p = params(2, timing_mode::sequential);
+        const auto a = run_whole(*core::make_pfb_timing_sync(p, {}), s.x);
+        p.overlap_pieces = 9;
+        const auto b = run_whole(*core::make_pfb_timing_sync(p, cuda), s.x);
+        EXPECT_TRUE(a.y == b.y);
+        EXPECT_TRUE(a.pos == b.pos);
+    }
 }
 
 } // namespace gr::gpuofdm::test
