@@ -25,7 +25,8 @@ limit_s="${GPUOFDM_SANITIZE_LIMIT_S:-420}"
 
 # The CUDA tests, without the long ones (a 10000-frame stream, a BER curve) that add no
 # kernel or path the others do not run.
-core_all='*cuda*:*_device*:viterbi_device.*:ofdm_cuda_stage.*:cuda_context.*:PfbTimingSync.Cuda*'
+core_all='*cuda*:*_device*:viterbi_device.*:ofdm_cuda_stage.*:cuda_context.*:PfbTimingSync.Cuda*:'\
+'Prach*Cuda*'
 core_long='wifi_rx.cuda_stream_of_10000_frames_loses_none:viterbi_ber_cuda.*'
 blocks_all='*Cuda*:GpuFaults.*'
 # racecheck costs most: one test a stage or chain, every kernel with shared memory in it,
@@ -44,7 +45,7 @@ race_ofdm_wifi='ofdm_stage_test.*:wifi_sync.cuda_equals_cpu:wifi_decode.cuda_equ
 'wifi_tx.cuda_matches_cpu_every_rate:wifi_rx.cuda_equals_cpu_twin'
 race_wimax='wimax_sync.cuda_matches_cpu_on_small_pieces:wimax_tx.cuda_matches_cpu_every_profile:'\
 'wimax_rx.cuda_matches_cpu'
-race_timing='PfbTimingSync.CudaMatchesCpu'
+race_timing='PfbTimingSync.Cuda*'
 race_sync='wideband_channelizer.cuda_matches_cpu:cell_search.cuda_matches_cpu'
 race_prach='PrachDetectorCuda.MatchesCpuFormat*:PrachFrontendCuda.MatchesCpu*'
 blocks_race='ScramblerBlock.CudaMatchesCpu:OfdmFftBlock.CudaMatchesCpu:WifiRxBlock.CudaAndCpuGiveTheSamePdus'
