@@ -129,20 +129,27 @@ void wimax_sync::take_candidates(const candidate* cand,
         return wimax_sync_detail::hypothesis_cfo(w0, hyp - d_params.cfo_search);
     };
     // As if nothing came before: every window from i - back, matched at once, then the
-    // CFO refined on the host threads.
+    // CFO refined on the host threads. A window with no start (i + fwd < 0) is never taken.
     std::vector<match_job> jobs(n);
+    std::vector<size_t> live;
     for (size_t k = 0; k < n; k++) {
         const long i = long(cand[k].i);
         jobs[k] = { std::max(i - b, 0L), i + f, coarse_cfo(cand[k]) };
+        if (jobs[k].hi >= jobs[k].lo)
+            live.push_back(k);
     }
-    std::vector<long> start(n);
-    std::vector<int> hyp(n);
-    std::vector<cfloat> win(n * span);
-    match(jobs.data(), n, start.data(), hyp.data(), win.data());
+    std::vector<match_job> live_jobs(live.size());
+    for (size_t m = 0; m < live.size(); m++)
+        live_jobs[m] = jobs[live[m]];
+    std::vector<long> start(live.size());
+    std::vector<int> hyp(live.size());
+    std::vector<cfloat> win(std::max<size_t>(live.size(), 1) * span);
+    match(live_jobs.data(), live.size(), start.data(), hyp.data(), win.data());
     std::vector<fine_result> ahead(n);
-    parallel_slices(d_pool.get(), n, 1, [&](size_t first, size_t end) {
-        for (size_t k = first; k < end; k++)
-            ahead[k] = refine(win.data() + k * span, start[k], hyp_cfo(jobs[k].w0, hyp[k]));
+    parallel_slices(d_pool.get(), live.size(), 1, [&](size_t first, size_t end) {
+        for (size_t m = first; m < end; m++)
+            ahead[live[m]] =
+                refine(win.data() + m * span, start[m], hyp_cfo(live_jobs[m].w0, hyp[m]));
     });
     for (size_t k = 0; k < n; k++) {
         // A detection point: fine timing over [i - back, i + fwd], never before resume.

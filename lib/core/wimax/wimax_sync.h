@@ -164,7 +164,8 @@ protected:
         double w0 = 0.0;
     };
     /*!
-     * Backend: the matched filter of jobs[0 .. n) over the clean samples of the buffer
+     * Backend: the matched filter of jobs[0 .. n) (each with lo <= hi, its samples lo ..
+     * hi + 2 symbol_len() - 1 in the buffer) over the clean samples of the buffer
      * detect() is working on (wimax_sync_common.h's fine timing arithmetic): each one's
      * chosen start, hypothesis (0 .. 2 cfo_search) and the 2 symbol_len() clean samples
      * from that start on, to win + k 2 symbol_len(). Both backends override it; here it

@@ -442,6 +442,29 @@ TEST(wimax_sync, cuda_fine_timing_is_the_cpu_twins_bit_for_bit)
                 << "piece at " << at << " of " << n << " from " << from;
         }
     }
+    // The timing window's extremes (threshold and plateau at both ends of their ranges:
+    // fwd() < 0 at 0.8 and 96), on short pieces where windows meet the buffer's ends.
+    std::vector<size_t> starts;
+    size_t burst_len = 0;
+    const auto x = cfo_burst_stream(4, 40, 20, 0.2, 0.01f, 99, starts, burst_len);
+    for (const auto& [thr, plateau] :
+         { std::pair{ 0.8f, size_t(96) }, std::pair{ 0.2f, size_t(16) } }) {
+        auto p = sync_params(4);
+        p.threshold = thr;
+        p.min_plateau = plateau;
+        auto g = core::make_wimax_sync(p, gpu);
+        auto c = core::make_wimax_sync(p, cpu);
+        for (size_t k = 0; k < starts.size(); k += 2) {
+            for (size_t n : { size_t(600), size_t(900), size_t(1500) }) {
+                const size_t at = starts[k] + k % 7 * 50;
+                if (at + n > x.size())
+                    continue;
+                EXPECT_TRUE(
+                    identical_bursts(g->detect(x.data() + at, n), c->detect(x.data() + at, n)))
+                    << "threshold " << thr << " piece at " << at << " of " << n;
+            }
+        }
+    }
 }
 
 #endif
