@@ -93,7 +93,7 @@ std::vector<core::wimax_rx_burst> run_once(core::wimax_receiver& rx,
         char buf[200];
         std::snprintf(buf, sizeof(buf),
                       "input %.0f%%, sync %.0f%%, front end and chain to the decoded bits "
-                      "%.0f%%, host finishing (coded errors, RS, derandomizing) %.0f%%",
+                      "%.0f%%, finishing (coded errors, RS decoding, derandomizing) %.0f%%",
                       100 * (s1.t_input - s0.t_input) / seconds,
                       100 * (s1.t_sync - s0.t_sync) / seconds,
                       100 * (s1.t_decode - s0.t_decode) / seconds,

@@ -132,8 +132,8 @@ struct wimax_rx_stats {
     uint64_t truncated = 0; //!< the stream ended inside the burst
     uint64_t samples = 0;   //!< samples fed
     //! Wall time spent, seconds: taking samples in, the synchronizer, the front end and the
-    //! chain through the Viterbi decoder, and the host's finishing (coded errors, RS,
-    //! derandomizing): where a batch's time goes.
+    //! chain through the Viterbi decoder, and the finishing (coded errors, RS decoding,
+    //! derandomizing: finish_bursts()): where a batch's time goes.
     double t_input = 0, t_sync = 0, t_decode = 0, t_finish = 0;
 };
 
