@@ -184,7 +184,9 @@ void run_rx(const options& o,
             std::vector<row>& rows,
             std::vector<std::string>& notes);
 
-//! The 802.16 receiver rows (--stages wimax_rx): core level, CPU twin and CUDA.
+//! The 802.16 receiver rows (--stages wimax_rx): core level, CPU twin and CUDA, and
+//! flowgraph level (file_source -> wimax_rx, beside file_source -> null_sink) where GNU
+//! Radio is built.
 void run_wimax_rx(const options& o,
                   bool cuda_usable,
                   std::vector<row>& rows,

@@ -9,6 +9,10 @@
 // apart, 33 dB SNR, fed in 65536-sample pieces as a block's work() would, then finish();
 // CPU twin once, CUDA best of 3 after a warm-up; in Msamples/s and as a multiple of real
 // time at 4 Msps. CUDA must decode the CPU twin's bursts (same start and payload).
+// Flowgraph level (where GNU Radio is built, unless --no-flowgraph): the same stream as a
+// file, file_source -> wimax_rx block (PDUs to message_debug), the CPU twin on one copy,
+// CUDA on --rx-repeat copies; beside them file_source -> null_sink over the same file,
+// GNU Radio's ceiling for this harness.
 
 #include "bench.h"
 
@@ -16,9 +20,20 @@
 #include "wimax/wimax_rx.h"
 #include "wimax/wimax_tx.h"
 
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+#include <gnuradio/blocks/file_source.h>
+#include <gnuradio/blocks/message_debug.h>
+#include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/gpuofdm/wimax_rx.h>
+#include <gnuradio/top_block.h>
+#include <unistd.h>
+#endif
+
 #include <complex>
 #include <cstdio>
+#include <filesystem>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 namespace gpuofdm_bench {
@@ -78,7 +93,7 @@ std::vector<core::wimax_rx_burst> run_once(core::wimax_receiver& rx,
         char buf[200];
         std::snprintf(buf, sizeof(buf),
                       "input %.0f%%, sync %.0f%%, front end and chain to the decoded bits "
-                      "%.0f%%, host finishing (coded errors, RS, derandomizing) %.0f%%",
+                      "%.0f%%, finishing (coded errors, RS decoding, derandomizing) %.0f%%",
                       100 * (s1.t_input - s0.t_input) / seconds,
                       100 * (s1.t_sync - s0.t_sync) / seconds,
                       100 * (s1.t_decode - s0.t_decode) / seconds,
@@ -128,6 +143,81 @@ void print_wimax_row(const row& r)
     std::fflush(stdout);
 }
 
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+//! The stream \p repeat times in a temporary file (in /dev/shm where it fits, so that the
+//! disk's read rate is not what the rows measure); its path.
+std::string write_wimax_recording(const std::vector<cfloat>& x, int repeat)
+{
+    const std::string name = "gpuofdm_bench_wimax_rx_" + std::to_string(::getpid()) + "_" +
+                             std::to_string(repeat) + "x.cf32";
+    for (const std::filesystem::path& dir :
+         { std::filesystem::path("/dev/shm"), std::filesystem::temp_directory_path() }) {
+        const std::string path = (dir / name).string();
+        std::FILE* fp = std::fopen(path.c_str(), "wb");
+        if (!fp)
+            continue;
+        bool ok = true;
+        for (int k = 0; k < repeat && ok; k++)
+            ok = std::fwrite(x.data(), sizeof(cfloat), x.size(), fp) == x.size();
+        ok = std::fclose(fp) == 0 && ok;
+        if (ok)
+            return path;
+        std::remove(path.c_str());
+    }
+    throw std::runtime_error("cannot write the recorded stream (" + name +
+                             ") to /dev/shm or the temporary directory");
+}
+
+/*!
+ * file_source -> wimax_rx on \p device (its PDUs to message_debug), or with \p device
+ * empty file_source -> null_sink; the row, bursts counted by the block.
+ */
+row run_wimax_flowgraph(const std::string& device,
+                        size_t batch,
+                        const std::string& file,
+                        size_t samples,
+                        size_t bursts_sent,
+                        std::vector<std::string>& notes)
+{
+    auto src = gr::blocks::file_source::make(sizeof(gr_complex), file.c_str(), false);
+    auto tb = gr::make_top_block("bench_wimax_rx");
+    gr::gpuofdm::wimax_rx::sptr rx;
+    auto store = gr::blocks::message_debug::make();
+    if (device.empty()) {
+        tb->connect(src, 0, gr::blocks::null_sink::make(sizeof(gr_complex)), 0);
+    } else {
+        rx = gr::gpuofdm::wimax_rx::make(profile, int(burst_bytes), 4, false, true,
+                                         core::wimax_default_seed, false, air_rate, 0, device);
+        tb->connect(src, 0, rx, 0);
+        tb->msg_connect(rx, "pdus", store, "store");
+    }
+    const auto t0 = clock::now();
+    tb->run();
+    const double secs = seconds_since(t0);
+    const size_t ok = rx ? size_t(rx->bursts_received()) : 0;
+    row r = rx ? wimax_row(device == "cpu" ? "cpu twin" : "gpuofdm", rx->device(), batch, ok, secs,
+                           samples)
+               : wimax_row("source only", "cpu", 0, 0, secs, samples);
+    r.level = "flowgraph";
+    if (!rx)
+        r.stage = "file->null";
+    r.config = rx ? "file_source -> wimax_rx (PDUs to message_debug)"
+                  : "file_source -> null_sink, no receiver";
+    char buf[200];
+    std::snprintf(buf, sizeof(buf), "wimax_rx flowgraph %s: %zu of %zu bursts, %.3f s (%s)",
+                  r.device.c_str(), ok, rx ? bursts_sent : size_t(0), secs, r.config.c_str());
+    notes.push_back(buf);
+    return r;
+}
+#endif
+
+//! The flowgraph rows (below), with the blocks' batch (the core receiver's default).
+void run_wimax_rx_flowgraph(const options& o,
+                            bool cuda_usable,
+                            size_t batch,
+                            std::vector<row>& rows,
+                            std::vector<std::string>& notes);
+
 } // namespace
 
 void run_wimax_rx(const options& o,
@@ -161,6 +251,7 @@ void run_wimax_rx(const options& o,
                         std::to_string(n) + " bursts");
     if (!cuda_usable) {
         notes.push_back("wimax_rx: CUDA row skipped (no usable GPU)");
+        run_wimax_rx_flowgraph(o, false, cpu_rx->batch_samples(), rows, notes);
         return;
     }
     const core::device_spec dev = core::resolve_device(o.device);
@@ -185,6 +276,58 @@ void run_wimax_rx(const options& o,
     print_wimax_row(r);
     notes.push_back(std::string("wimax_rx: CUDA decodes the same bursts as the CPU twin: ") +
                     (r.equals_cpu_twin ? "yes" : "NO") + "; time: " + split);
+    run_wimax_rx_flowgraph(o, true, cpu_rx->batch_samples(), rows, notes);
 }
+
+namespace {
+
+void run_wimax_rx_flowgraph(const options& o,
+                            bool cuda_usable,
+                            size_t batch,
+                            std::vector<row>& rows,
+                            std::vector<std::string>& notes)
+{
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+    if (!o.flowgraph)
+        return;
+    const size_t n = o.quick ? 50 : 2000;
+    const auto x = make_bursts(n);
+    std::printf("\nReceiver wimax_rx, flowgraph level: the same stream as a file; the CPU twin "
+                "reads it once, CUDA %d times over; file->null: file_source -> null_sink over "
+                "the last row's file (the harness's ceiling). ratio = Msps / the CPU twin's.\n",
+                cuda_usable ? std::max(1, o.rx_repeat) : 1);
+    std::printf("%-9s %-9s %-7s %9s %8s %9s %9s %7s %7s\n", "stage", "impl", "device", "batch",
+                "bursts", "Msps", "Mbit/s", "x RT", "ratio");
+    const std::string once = write_wimax_recording(x, 1);
+    row c = run_wimax_flowgraph("cpu", batch, once, x.size(), n, notes);
+    c.ratio = 1.0;
+    rows.push_back(c);
+    print_wimax_row(c);
+    // CUDA on rx_repeat copies; the ceiling over the file the last receiver row read.
+    const int repeat = cuda_usable ? std::max(1, o.rx_repeat) : 1;
+    const std::string many = repeat > 1 ? write_wimax_recording(x, repeat) : once;
+    const size_t samples = x.size() * size_t(repeat);
+    if (cuda_usable) {
+        row g = run_wimax_flowgraph(o.device, batch, many, samples, n * size_t(repeat), notes);
+        g.ratio = g.msps / c.msps;
+        rows.push_back(g);
+        print_wimax_row(g);
+    } else {
+        notes.push_back("wimax_rx: CUDA flowgraph row skipped (no usable GPU)");
+    }
+    row ceiling = run_wimax_flowgraph("", batch, many, samples, 0, notes);
+    ceiling.ratio = ceiling.msps / c.msps;
+    rows.push_back(ceiling);
+    print_wimax_row(ceiling);
+    if (many != once)
+        std::remove(many.c_str());
+    std::remove(once.c_str());
+#else
+    (void)o, (void)cuda_usable, (void)batch, (void)rows;
+    notes.push_back("wimax_rx: flowgraph rows not built (no GNU Radio)");
+#endif
+}
+
+} // namespace
 
 } // namespace gpuofdm_bench

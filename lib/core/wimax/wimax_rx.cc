@@ -91,20 +91,13 @@ struct wimax_receiver::chain {
 };
 
 struct wimax_receiver::finisher {
-    finisher(const wimax_profile_info& r, int seed) : rs(make_reed_solomon(r.rs, device_spec{}))
+    explicit finisher(const wimax_profile_info& r) : rs(make_reed_solomon(r.rs, device_spec{}))
     {
-        const device_spec cpu{};
-        enc = make_conv_encoder({ phy_standard::ieee80216, r.cc_rate, 0 }, cpu);
-        scrambler_params sp;
-        sp.standard = phy_standard::ieee80216;
-        sp.seed = seed;
-        scr = make_scrambler(sp, cpu);
+        enc = make_conv_encoder({ phy_standard::ieee80216, r.cc_rate, 0 }, device_spec{});
     }
     std::unique_ptr<conv_encoder> enc;
     std::unique_ptr<reed_solomon> rs;
-    std::unique_ptr<scrambler> scr;
-    std::vector<uint8_t> recoded, rs_in, rs_out, plain;
-    std::vector<int32_t> status;
+    std::vector<uint8_t> recoded;
 };
 
 size_t wimax_receiver::decoded_steps() const
@@ -134,56 +127,83 @@ void wimax_receiver::chain_bits(const float* llr, uint8_t* bits, uint8_t* hard)
         hard[i >> 3] |= uint8_t((ch.deint[i] < 0.0f ? 1u : 0u) << (i & 7));
 }
 
-void wimax_receiver::finish_burst(const uint8_t* bits,
-                                  const uint8_t* hard,
-                                  wimax_rx_burst& out,
-                                  finisher& ch) const
+void wimax_receiver::use_rs_device(const device_spec& dev)
+{
+    d_rs_device = make_reed_solomon(wimax_profile(d_params.rate_id).rs, dev);
+}
+
+void wimax_receiver::finish_bursts(const uint8_t* bits,
+                                   const uint8_t* hard,
+                                   wimax_rx_burst* out,
+                                   size_t n)
 {
     const wimax_profile_info& r = wimax_profile(d_params.rate_id);
-    const size_t n_sym = d_n_sym, n_coded = coded_bits();
+    const size_t n_sym = d_n_sym, n_coded = coded_bits(), hb = hard_bytes();
     const size_t n_rs = n_sym * r.rs.n, total = n_sym * r.rs.k, steps = decoded_steps();
+    d_rs_in.assign(n * n_rs, 0);
+    d_rs_out.resize(n * total);
+    d_rs_status.resize(n * n_sym);
 
-    // Channel bit errors: the decoded bits re-encoded against the received hard decisions.
-    ch.recoded.resize(n_coded);
-    conv_encoder_state es;
-    ch.enc->process(bits, ch.recoded.data(), steps, es);
-    size_t errors = 0;
-    for (size_t i = 0; i < n_coded; i++)
-        errors += ch.recoded[i] != ((hard[i >> 3] >> (i & 7)) & 1u);
-    out.coded_errors = errors;
-    out.coded_bits = n_coded;
+    // Per burst: channel bit errors (the decoded bits re-encoded against the received hard
+    // decisions), and the RS blocks (8.3.3.2.1, parity first) packed from the bits.
+    parallel_slices_indexed(d_pool.get(), n, 1, [&](size_t slice, size_t first, size_t end) {
+        finisher& f = *d_finishers[slice];
+        for (size_t b = first; b < end; b++) {
+            const uint8_t* bb = bits + b * steps;
+            const uint8_t* hd = hard + b * hb;
+            f.recoded.resize(n_coded);
+            conv_encoder_state es;
+            f.enc->process(bb, f.recoded.data(), steps, es);
+            size_t errors = 0;
+            for (size_t i = 0; i < n_coded; i++)
+                errors += f.recoded[i] != ((hd[i >> 3] >> (i & 7)) & 1u);
+            out[b].coded_errors = errors;
+            out[b].coded_bits = n_coded;
+            uint8_t* in = d_rs_in.data() + b * n_rs;
+            for (size_t i = 0; i < steps; i++)
+                in[i >> 3] |= uint8_t(bb[i] << (7 - (i & 7)));
+        }
+    });
 
-    // RS per block (8.3.3.2.1), parity first.
-    ch.rs_in.assign(n_rs, 0);
-    for (size_t i = 0; i < steps; i++)
-        ch.rs_in[i >> 3] |= uint8_t(bits[i] << (7 - (i & 7)));
-    ch.rs_out.resize(total);
-    ch.status.resize(n_sym);
-    out.rs_blocks = n_sym;
-    out.rs_uncorrectable =
-        ch.rs->decode(ch.rs_in.data(), ch.rs_out.data(), ch.status.data(), n_sym);
-    out.rs_corrected = 0;
-    for (int32_t s : ch.status)
-        if (s > 0)
-            out.rs_corrected += size_t(s);
+    // Every block of every burst in one call (the device's), or in slices on the threads.
+    const size_t blocks = n * n_sym;
+    if (d_rs_device) {
+        d_rs_device->decode(d_rs_in.data(), d_rs_out.data(), d_rs_status.data(), blocks);
+    } else {
+        parallel_slices_indexed(d_pool.get(), blocks, 1, [&](size_t slice, size_t b, size_t e) {
+            d_finishers[slice]->rs->decode(d_rs_in.data() + b * r.rs.n,
+                                           d_rs_out.data() + b * r.rs.k, d_rs_status.data() + b,
+                                           e - b);
+        });
+    }
 
-    // Derandomize all but the tail byte (8.3.3.1).
-    ch.plain.resize(8 * (total - 1));
-    for (size_t i = 0; i < ch.plain.size(); i++)
-        ch.plain[i] = uint8_t((ch.rs_out[i >> 3] >> (7 - (i & 7))) & 1u);
-    auto st = ch.scr->initial_state();
-    ch.scr->process(ch.plain.data(), ch.plain.data(), ch.plain.size(), st);
-    std::vector<uint8_t> bytes(total - 1, 0);
-    for (size_t i = 0; i < ch.plain.size(); i++)
-        bytes[i >> 3] |= uint8_t(ch.plain[i] << (7 - (i & 7)));
-    bool fill_ok = true;
-    for (size_t i = d_params.burst_bytes; i < total - 1; i++)
-        fill_ok = fill_ok && bytes[i] == 0xFF;
-    bytes.resize(d_params.burst_bytes);
-    out.payload = std::move(bytes);
-    out.ok = out.rs_uncorrectable == 0 && ch.rs_out[total - 1] == 0x00 && fill_ok;
-    if (r.rs.t == 0)
-        out.ok = out.ok && double(errors) <= double(d_params.max_coded_ber) * double(n_coded);
+    // Per burst: RS counts, derandomizing all but the tail byte (8.3.3.1), payload and ok.
+    parallel_slices(d_pool.get(), n, 1, [&](size_t first, size_t end) {
+        for (size_t b = first; b < end; b++) {
+            wimax_rx_burst& o = out[b];
+            const uint8_t* data = d_rs_out.data() + b * total;
+            const int32_t* status = d_rs_status.data() + b * n_sym;
+            o.rs_blocks = n_sym;
+            o.rs_uncorrectable = 0;
+            o.rs_corrected = 0;
+            for (size_t i = 0; i < n_sym; i++) {
+                if (status[i] < 0)
+                    o.rs_uncorrectable++;
+                else
+                    o.rs_corrected += size_t(status[i]);
+            }
+            bool fill_ok = true;
+            for (size_t i = d_params.burst_bytes; i < total - 1; i++)
+                fill_ok = fill_ok && uint8_t(data[i] ^ d_keystream[i]) == 0xFF;
+            o.payload.resize(d_params.burst_bytes);
+            for (size_t i = 0; i < d_params.burst_bytes; i++)
+                o.payload[i] = uint8_t(data[i] ^ d_keystream[i]);
+            o.ok = o.rs_uncorrectable == 0 && data[total - 1] == 0x00 && fill_ok;
+            if (r.rs.t == 0)
+                o.ok = o.ok &&
+                       double(o.coded_errors) <= double(d_params.max_coded_ber) * double(n_coded);
+        }
+    });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -270,7 +290,20 @@ wimax_receiver::wimax_receiver(const wimax_rx_params& p) : d_params(p)
         stream_batcher_params{ d_batch, d_sync->lookback(), d_sync->lookback() }, stream_hooks());
     d_chain = std::make_shared<chain>(r);
     for (size_t i = 0; i < max_slices(d_pool.get()); i++)
-        d_finishers.push_back(std::make_shared<finisher>(r, p.seed));
+        d_finishers.push_back(std::make_shared<finisher>(r));
+    // The randomizer (8.3.3.1) XORs a sequence that depends on the seed alone onto the
+    // data and restarts every burst: its output on zeros, packed MSB first as the octets.
+    const size_t total = d_n_sym * size_t(r.rs.k);
+    scrambler_params sp;
+    sp.standard = phy_standard::ieee80216;
+    sp.seed = p.seed;
+    auto scr = make_scrambler(sp, device_spec{});
+    std::vector<uint8_t> zeros(8 * (total - 1), 0), seq(zeros.size());
+    auto st = scr->initial_state();
+    scr->process(zeros.data(), seq.data(), seq.size(), st);
+    d_keystream.assign(total - 1, 0);
+    for (size_t i = 0; i < seq.size(); i++)
+        d_keystream[i >> 3] |= uint8_t(seq[i] << (7 - (i & 7)));
 }
 
 std::vector<wimax_rx_burst> wimax_receiver::process(const cfloat* x, size_t n)
@@ -409,12 +442,7 @@ std::vector<wimax_rx_burst> wimax_receiver::decode_jobs(const std::vector<burst_
     }
     d_stats.t_decode += since(t0);
     t0 = timer::now();
-    // Bursts are independent here: many at once, each slice with its own finisher.
-    parallel_slices_indexed(d_pool.get(), jobs.size(), 1, [&](size_t slice, size_t b, size_t e) {
-        for (size_t i = b; i < e; i++)
-            finish_burst(d_bits.data() + steps * i, d_hard.data() + hb * i, out[i],
-                         *d_finishers[slice]);
-    });
+    finish_bursts(d_bits.data(), d_hard.data(), out.data(), jobs.size());
     for (const auto& o : out) {
         d_stats.detected++;
         (o.ok ? d_stats.ok : d_stats.failed)++;

@@ -17,6 +17,7 @@
 // length are given: wimax_tx sends no FCH / DL-MAP that would announce them.
 
 #include "ofdm/channel_fit.h"
+#include "fec/reed_solomon.h"
 #include "ofdm/constellation.h"
 #include "runtime/device.h"
 #include "runtime/stream_batcher.h"
@@ -131,8 +132,8 @@ struct wimax_rx_stats {
     uint64_t truncated = 0; //!< the stream ended inside the burst
     uint64_t samples = 0;   //!< samples fed
     //! Wall time spent, seconds: taking samples in, the synchronizer, the front end and the
-    //! chain through the Viterbi decoder, and the host's finishing (coded errors, RS,
-    //! derandomizing): where a batch's time goes.
+    //! chain through the Viterbi decoder, and the finishing (coded errors, RS decoding,
+    //! derandomizing: finish_bursts()): where a batch's time goes.
     double t_input = 0, t_sync = 0, t_decode = 0, t_finish = 0;
 };
 
@@ -251,15 +252,16 @@ protected:
      */
     void chain_bits(const float* llr, uint8_t* bits, uint8_t* hard);
     /*!
-     * The rest of the chain, on the host for every backend: coded errors (the decoded bits
-     * re-encoded against \p hard), RS decoding per block, derandomizing, payload and ok;
-     * with \p f's stages and scratch (one finisher per host thread).
+     * The rest of the chain for \p n bursts at once: coded errors (the decoded bits
+     * re-encoded against the hard decisions, per burst on the host threads), RS decoding
+     * of every block of every burst in one call (on the device given to use_rs_device(),
+     * else on the host threads), derandomizing (the randomizer restarts from the seed every
+     * burst: one keystream XORed onto every burst), payload and ok.
      */
     struct finisher;
-    void finish_burst(const uint8_t* bits,
-                      const uint8_t* hard,
-                      wimax_rx_burst& out,
-                      finisher& f) const;
+    void finish_bursts(const uint8_t* bits, const uint8_t* hard, wimax_rx_burst* out, size_t n);
+    //! RS-decodes on \p dev (a backend's constructor; the host threads by default).
+    void use_rs_device(const device_spec& dev);
     //! Runs the synchronizer on \p dev (a backend's constructor; the CPU twin by default),
     //! on CUDA on the backend's context \p ctx.
     void use_sync_device(const device_spec& dev, const cuda_context_ptr& ctx = nullptr)
@@ -290,9 +292,13 @@ private:
 
     struct chain;
     std::shared_ptr<chain> d_chain; //!< the CPU decoding stages
-    //! Host threads for finish_burst(), and a finisher for each.
+    //! Host threads for finish_bursts(), and a finisher for each.
     std::unique_ptr<worker_pool> d_pool = make_worker_pool(8);
     std::vector<std::shared_ptr<finisher>> d_finishers;
+    std::unique_ptr<reed_solomon> d_rs_device; //!< null: RS on the host threads
+    std::vector<uint8_t> d_keystream; //!< the randomizer's output, a burst's octets but the tail
+    std::vector<uint8_t> d_rs_in, d_rs_out; //!< a batch's RS blocks
+    std::vector<int32_t> d_rs_status;
     std::unique_ptr<wimax_sync> d_sync;
     wimax_rx_stats d_stats;
     std::vector<cfloat> d_buf;                                 //!< the batch's samples held (clean)
@@ -316,9 +322,9 @@ channel_tap_fit wimax_channel_smoother(int taps);
  * \brief The CPU twin or the CUDA backend (the front end on the device: windows, batched
  * cuFFT, estimates, equalizer and demapper, and the synchronizer's detection metric; then,
  * the LLRs staying on the device, deinterleaving, depuncturing and the Viterbi decoder over
- * many bursts a launch; only decoded bits and hard decisions come back). The synchronizer's
- * fine timing, the coded-error count, RS decoding and derandomizing run on the host for
- * both. Throws std::invalid_argument for a bad parameter (wimax_rx_params::validate(),
+ * many bursts a launch; only decoded bits and hard decisions come back; the synchronizer's
+ * matched filter; RS decoding of a batch's bursts in one launch). The synchronizer's CFO
+ * refinement, the coded-error count and derandomizing run on the host for both. Throws std::invalid_argument for a bad parameter (wimax_rx_params::validate(),
  * before any backend is built).
  */
 std::unique_ptr<wimax_receiver> make_wimax_receiver(const wimax_rx_params& p,

@@ -16,12 +16,12 @@
 // CUDA Viterbi decoder on as many bursts a launch as it takes (they share the profile and
 // length), gathered device-to-device in one strided copy; only the decoded bits, the
 // packed hard decisions of the deinterleaved LLRs and the estimates come back, and the
-// host finishes the chain (wimax_receiver::finish_burst: coded errors, RS decoding,
-// derandomizing), as for the CPU twin. Those stages are bit-exact with the CPU twin's, so
+// receiver finishes the chain (wimax_receiver::finish_bursts: coded errors on the host, the
+// batch's RS blocks in one launch of the CUDA codec, derandomizing by one keystream), as
+// for the CPU twin. Those stages are bit-exact with the CPU twin's, so
 // on the same LLRs both give the same bursts (set_host_chain(true): the LLRs come back and
-// the CPU stages run them, the reference). Before this, the host ran the whole chain
-// (wimax_receiver::decode_bits), as for the
-// CPU twin; the synchronizer is wimax_sync's CUDA backend (wimax_sync_cuda.cu), detecting
+// the CPU stages run them, the reference). The synchronizer is wimax_sync's CUDA backend
+// (wimax_sync_cuda.cu: detection metric and matched filter), detecting
 // on the front end's device copy of the batch (detect_device: no second upload). The
 // synchronizer's results are the same on both backends; the LLRs agree within float
 // rounding (cuFFT vs FFTW, sums in another order). The synchronizer, the front end and
@@ -289,8 +289,11 @@ public:
     wimax_receiver_cuda(const wimax_rx_params& p, const device_spec& dev)
         : wimax_receiver(p), d_device(dev), d_ctx(make_cuda_context(dev))
     {
-        // The synchronizer's metric on the device (wimax_sync_cuda.cu), on the chain's stream.
+        // The synchronizer's metric and matched filter on the device (wimax_sync_cuda.cu),
+        // on the chain's stream; a batch's RS blocks in one launch of the CUDA codec (its
+        // own stream: it runs after the decoded bits are back).
         use_sync_device(dev, d_ctx);
+        use_rs_device(dev);
         const wimax_profile_info& r = wimax_profile(p.rate_id);
         d_per_burst = 2 + d_n_sym;
         d_max_bursts = std::max<size_t>(1, d_batch / burst_samples() + 1);

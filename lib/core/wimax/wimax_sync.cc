@@ -5,7 +5,8 @@
  */
 
 // What both backends of the 802.16 synchronizer share: the parameter checks, the preamble
-// tables, the fine timing of the detection points on the host threads, and the factory.
+// tables, the sequential rule over the detection points with the CFO refinement on the
+// host threads, the CPU twin's matched filter (wimax_sync_common.h), and the factory.
 
 #include "wimax/wimax_sync.h"
 #include "wimax/wimax_sync_common.h"
@@ -79,6 +80,11 @@ std::vector<wimax_sync_result> wimax_sync::detect_device(const cfloat*, size_t, 
     throw std::logic_error("wimax_sync: device-resident input needs the CUDA backend");
 }
 
+void wimax_sync::match(const match_job*, size_t, long*, int*, cfloat*)
+{
+    throw std::logic_error("wimax_sync: this synchronizer has no matched filter");
+}
+
 int wimax_sync::back() const
 {
     // Latest detection point: where the first symbol's plateau ends, L1 - 64 - thr W after
@@ -107,32 +113,60 @@ long wimax_sync::detect_end(size_t n) const
     return std::min(long(n) - fwd() - 2 * L1 + 1, long(n) - span + 1);
 }
 
-void wimax_sync::take_candidates(const cfloat* const* w,
-                                 const long* base,
-                                 const candidate* cand,
+double wimax_sync::coarse_cfo(const candidate& c) { return -std::atan2(c.ci, c.cr) / corr_delay; }
+
+void wimax_sync::take_candidates(const candidate* cand,
                                  size_t n,
                                  size_t& resume,
                                  std::vector<wimax_sync_result>& out)
 {
+    if (n == 0)
+        return;
     const long f = fwd(), b = back();
     const size_t hold = std::max(d_params.hold, size_t(2 * symbol_len()));
-    // As if nothing came before: the window from i - back.
+    const size_t span = 2 * symbol_len();
+    auto hyp_cfo = [&](double w0, int hyp) {
+        return wimax_sync_detail::hypothesis_cfo(w0, hyp - d_params.cfo_search);
+    };
+    // As if nothing came before: every window from i - back, matched at once, then the
+    // CFO refined on the host threads. A window with no start (i + fwd < 0) is never taken.
+    std::vector<match_job> jobs(n);
+    std::vector<size_t> live;
+    for (size_t k = 0; k < n; k++) {
+        const long i = long(cand[k].i);
+        jobs[k] = { std::max(i - b, 0L), i + f, coarse_cfo(cand[k]) };
+        if (jobs[k].hi >= jobs[k].lo)
+            live.push_back(k);
+    }
+    std::vector<match_job> live_jobs(live.size());
+    for (size_t m = 0; m < live.size(); m++)
+        live_jobs[m] = jobs[live[m]];
+    std::vector<long> start(live.size());
+    std::vector<int> hyp(live.size());
+    std::vector<cfloat> win(std::max<size_t>(live.size(), 1) * span);
+    match(live_jobs.data(), live.size(), start.data(), hyp.data(), win.data());
     std::vector<fine_result> ahead(n);
-    parallel_slices(d_pool.get(), n, 1, [&](size_t first, size_t end) {
-        for (size_t k = first; k < end; k++) {
-            const long i = long(cand[k].i);
-            ahead[k] = fine_timing(w[k] - base[k], std::max(i - b, 0L), i + f, cand[k]);
-        }
+    parallel_slices(d_pool.get(), live.size(), 1, [&](size_t first, size_t end) {
+        for (size_t m = first; m < end; m++)
+            ahead[live[m]] =
+                refine(win.data() + m * span, start[m], hyp_cfo(live_jobs[m].w0, hyp[m]));
     });
     for (size_t k = 0; k < n; k++) {
         // A detection point: fine timing over [i - back, i + fwd], never before resume.
-        const long i = long(cand[k].i);
-        const long lo = std::max({ i - b, long(resume), 0L });
-        const long hi = i + f;
+        const long lo = std::max(jobs[k].lo, long(resume));
+        const long hi = jobs[k].hi;
         if (hi < lo)
             continue;
-        const fine_result r =
-            lo == std::max(i - b, 0L) ? ahead[k] : fine_timing(w[k] - base[k], lo, hi, cand[k]);
+        fine_result r;
+        if (lo == jobs[k].lo) {
+            r = ahead[k];
+        } else {
+            const match_job clipped{ lo, hi, jobs[k].w0 };
+            long s1 = 0;
+            int h1 = 0;
+            match(&clipped, 1, &s1, &h1, win.data());
+            r = refine(win.data(), s1, hyp_cfo(clipped.w0, h1));
+        }
         if (r.q < double(d_params.min_preamble_metric))
             continue;
         wimax_sync_result res;
@@ -145,59 +179,58 @@ void wimax_sync::take_candidates(const cfloat* const* w,
     }
 }
 
-wimax_sync::fine_result wimax_sync::fine_timing(const cfloat* c,
-                                                long lo,
-                                                long hi,
-                                                const candidate& cand) const
+void wimax_sync::match_host(const cfloat* c, const match_job& job, long& start, int& hyp) const
+{
+    namespace sd = wimax_sync_detail;
+    const long L1 = long(symbol_len()), cp = long(cp_len());
+    const long len = job.hi - job.lo + 1;
+    const auto* x = reinterpret_cast<const sd::cpx*>(c) + job.lo;
+    const auto* p1 = reinterpret_cast<const sd::cpx*>(d_time[0].data());
+    const auto* p2 = reinterpret_cast<const sd::cpx*>(d_time[1].data());
+    // The matched filter reads y[j + cp + L1 + k] for j < len, k < 256: len + 2 L1 - 1.
+    std::vector<sd::cpx> y(size_t(len + 2 * L1 - 1));
+    const int n_hyp = 2 * d_params.cfo_search + 1;
+    std::vector<sd::match_best> per_hyp(static_cast<size_t>(n_hyp));
+    for (int h = 0; h < n_hyp; h++) {
+        const double wh = sd::hypothesis_cfo(job.w0, h - d_params.cfo_search);
+        for (long t = 0; t < long(y.size()); t++)
+            y[size_t(t)] = sd::derotate(x[t], wh, t);
+        sd::match_best best{ -1.0, 0 };
+        for (long j = 0; j < len; j++) {
+            const sd::cpx* y1 = y.data() + j + cp;
+            const double v = sd::match_value(y1, y1 + L1, p1, p2);
+            if (v > best.v)
+                best = { v, j };
+        }
+        per_hyp[size_t(h)] = best;
+    }
+    long long j = 0;
+    hyp = sd::pick_hypothesis(per_hyp.data(), n_hyp, j);
+    start = job.lo + long(j);
+}
+
+wimax_sync::fine_result wimax_sync::refine(const cfloat* w, long s, double w_hyp) const
 {
     const long L1 = long(symbol_len()), cp = long(cp_len());
-    const double w0 = -std::atan2(cand.ci, cand.cr) / corr_delay;
-    const long len = hi - lo + 1;
-    // The matched filter reads y[j + cp + L1 + k] for j < len, k < 256: len + 2 L1 - 1.
-    std::vector<cfloat> y(size_t(len + 2 * L1 - 1));
-    double best = -1;
-    long best_j = 0;
-    double best_w = w0;
-    for (int h = -d_params.cfo_search; h <= d_params.cfo_search; h++) {
-        const double wh = w0 + h * two_pi / corr_delay;
-        for (long t = 0; t < long(y.size()); t++)
-            y[size_t(t)] = c[lo + t] * cfloat(std::polar(1.0, -wh * double(t)));
-        for (long j = 0; j < len; j++) {
-            cfloat c1 = 0, c2 = 0;
-            const cfloat* y1 = y.data() + j + cp;
-            const cfloat* y2 = y1 + L1;
-            for (int k = 0; k < 256; k++) {
-                c1 += y1[k] * std::conj(d_time[0][size_t(k)]);
-                c2 += y2[k] * std::conj(d_time[1][size_t(k)]);
-            }
-            const double v = std::abs(c1) + std::abs(c2);
-            if (v > best) {
-                best = v;
-                best_j = j;
-                best_w = wh;
-            }
-        }
-    }
     fine_result r;
-    const long s = lo + best_j;
     r.s = s;
     // CFO: delay 64 over the first symbol, unwrapped to the hypothesis; then delay 128
     // over the second (+-pi / 128 around that).
     cd a1 = 0, a2 = 0;
-    for (long t = s; t < s + L1 - corr_delay; t++)
-        a1 += cd(c[t]) * std::conj(cd(c[t + corr_delay]));
-    for (long t = s + L1; t < s + 2 * L1 - 128; t++)
-        a2 += cd(c[t]) * std::conj(cd(c[t + 128]));
+    for (long t = 0; t < L1 - corr_delay; t++)
+        a1 += cd(w[t]) * std::conj(cd(w[t + corr_delay]));
+    for (long t = L1; t < 2 * L1 - 128; t++)
+        a2 += cd(w[t]) * std::conj(cd(w[t + 128]));
     double w1 = -std::arg(a1) / corr_delay;
-    w1 += (two_pi / corr_delay) * std::round((best_w - w1) / (two_pi / corr_delay));
+    w1 += (two_pi / corr_delay) * std::round((w_hyp - w1) / (two_pi / corr_delay));
     r.cfo = w1 - wrap_pi(std::arg(a2) + 128.0 * w1) / 128.0;
     // The normalized matched filter of both symbols at s, derotated by the CFO.
     for (int sym = 0; sym < 2; sym++) {
-        const long u = s + sym * L1 + cp;
+        const long u = sym * L1 + cp;
         cd corr = 0;
         double e = 0;
         for (int k = 0; k < 256; k++) {
-            const cd v = cd(c[u + k]) * std::polar(1.0, -r.cfo * double(u + k - s));
+            const cd v = cd(w[u + k]) * std::polar(1.0, -r.cfo * double(u + k));
             corr += v * std::conj(cd(d_time[sym][size_t(k)]));
             e += std::norm(v);
         }

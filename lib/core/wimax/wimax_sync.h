@@ -72,8 +72,9 @@ struct wimax_sync_result {
 
 /*!
  * \brief 802.16 OFDM-256 long-preamble synchronizer: make_wimax_sync gives the CPU twin
- * (wimax_sync_cpu.cc) or the CUDA backend (wimax_sync_cuda.cu); the same bursts from both
- * (wimax_sync_common.h, and the fine timing below, which both run on the host).
+ * (wimax_sync_cpu.cc) or the CUDA backend (wimax_sync_cuda.cu); the same bursts, starts
+ * and CFOs from both (wimax_sync_common.h: the detection metric and the matched filter;
+ * the CFO refinement below runs on the host for both).
  *
  * The first preamble symbol repeats every 64 samples (cyclic prefix included: 256 / cp_div
  * <= 64), the second every 128. A detection point is the first sample n where the run of
@@ -81,7 +82,7 @@ struct wimax_sync_result {
  * -arg(c[n]) / 64. Fine timing: for each CFO hypothesis (coarse + h 2 pi / 64, |h| <=
  * cfo_search) the time-domain useful parts of both preamble symbols are matched over every
  * start that puts the plateau's run around n (back() samples before n to fwd() after), the
- * joint |C1| + |C2| maximized (the first maximum on a tie). The CFO is then refined on the
+ * joint |C1| + |C2| maximized (the first maximum on a tie; wimax_sync_common.h). The CFO is then refined on the
  * found burst: the delay-64 phase over the first symbol (all 256 / cp_div + 192 pairs),
  * unwrapped to the hypothesis, then the delay-128 phase over the second symbol (+-pi / 128
  * around it). After a burst the search resumes at start + hold. Non-finite samples count
@@ -148,18 +149,34 @@ protected:
     /*!
      * The rule for candidates cand[0 .. n), in increasing i: fine timing from search
      * position \p resume on, the preamble metric check; a burst is appended to \p out and
-     * moves resume to its start + hold. w[k][j - base[k]] is the clean sample j for every j
-     * candidate k's window holds (j >= 0). The fine timing (about a millisecond a
-     * candidate) runs for all candidates at once on the host threads, as if no burst
-     * came before; a candidate whose window the rule then clips is timed again alone, so
-     * the result is the sequential rule's.
+     * moves resume to its start + hold. The matched filter (match()) runs for all
+     * candidates at once, as if no burst came before; a candidate whose window the rule
+     * then clips is matched again alone, so the result is the sequential rule's.
      */
-    void take_candidates(const cfloat* const* w,
-                         const long* base,
-                         const candidate* cand,
+    void take_candidates(const candidate* cand,
                          size_t n,
                          size_t& resume,
                          std::vector<wimax_sync_result>& out);
+
+    //! A candidate's matched filter: starts [lo, hi], coarse CFO w0 (radians per sample).
+    struct match_job {
+        long lo = 0, hi = 0;
+        double w0 = 0.0;
+    };
+    /*!
+     * Backend: the matched filter of jobs[0 .. n) (each with lo <= hi, its samples lo ..
+     * hi + 2 symbol_len() - 1 in the buffer) over the clean samples of the buffer
+     * detect() is working on (wimax_sync_common.h's fine timing arithmetic): each one's
+     * chosen start, hypothesis (0 .. 2 cfo_search) and the 2 symbol_len() clean samples
+     * from that start on, to win + k 2 symbol_len(). Both backends override it; here it
+     * throws std::logic_error (a synchronizer that never calls take_candidates()).
+     */
+    virtual void match(const match_job* jobs, size_t n, long* start, int* hyp, cfloat* win);
+    /*!
+     * The CPU twin's matched filter of one job over the clean samples c[j] (the same
+     * arithmetic as the CUDA match kernel); its start and hypothesis.
+     */
+    void match_host(const cfloat* c, const match_job& job, long& start, int& hyp) const;
 
     wimax_sync_params d_params;
     std::vector<cfloat> d_time[2];
@@ -167,19 +184,24 @@ protected:
     std::unique_ptr<worker_pool> d_pool = make_worker_pool(8);
 
 private:
-    //! A burst's start, CFO and preamble metric from fine timing over [lo, hi].
+    //! A burst's start, CFO and preamble metric.
     struct fine_result {
         long s = 0;
         double cfo = 0.0;
         double q = 0.0;
     };
-    //! Fine timing of \p cand over starts [lo, hi]; c[j] is the clean sample j.
-    fine_result fine_timing(const cfloat* c, long lo, long hi, const candidate& cand) const;
+    /*!
+     * The CFO refined on the burst matched at start s with hypothesis CFO \p w_hyp, and
+     * the preamble metric there; w[t] is the clean sample s + t, t < 2 symbol_len().
+     */
+    fine_result refine(const cfloat* w, long s, double w_hyp) const;
+    //! The coarse CFO of a candidate, -arg(c) / 64.
+    static double coarse_cfo(const candidate& c);
 };
 
 /*!
- * \brief The CPU twin or the CUDA backend (detection metric and candidates on the device,
- * fine timing on the host: wimax_sync_cuda.cu) for dev.
+ * \brief The CPU twin or the CUDA backend (detection metric, candidates and the matched
+ * filter on the device, the CFO refinement on the host: wimax_sync_cuda.cu) for dev.
  * Throws std::invalid_argument for a bad parameter, std::runtime_error for a CUDA device
  * on a build without CUDA. On CUDA, \p ctx is the chain's context to enqueue on (null:
  * one of its own).

@@ -4,12 +4,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// CPU twin of the 802.16 synchronizer: the detection metric slid sample by sample
-// (wimax_sync_common.h), then the shared fine timing.
+// CPU twin of the 802.16 synchronizer: the detection metric slid sample by sample and the
+// matched filter on the host threads (wimax_sync_common.h), then the shared rule.
 
 #include "wimax/wimax_sync.h"
 #include "wimax/wimax_sync_common.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -30,6 +31,19 @@ public:
     explicit wimax_sync_cpu(const wimax_sync_params& p) : wimax_sync(p) {}
     device_spec device() const override { return device_spec{}; }
     std::vector<wimax_sync_result> detect(const cfloat* x, size_t n, size_t search_from) override;
+
+protected:
+    //! The matched filter of each job on the host threads, over the clean samples.
+    void match(const match_job* jobs, size_t n, long* start, int* hyp, cfloat* win) override
+    {
+        const size_t span = 2 * symbol_len();
+        parallel_slices(d_pool.get(), n, 1, [&](size_t first, size_t end) {
+            for (size_t k = first; k < end; k++) {
+                match_host(d_clean.data(), jobs[k], start[k], hyp[k]);
+                std::copy_n(d_clean.data() + start[k], span, win + k * span);
+            }
+        });
+    }
 
 private:
     std::vector<cfloat> d_clean; //!< x with non-finite samples as 0
@@ -64,10 +78,8 @@ std::vector<wimax_sync_result> wimax_sync_cpu::detect(const cfloat* x, size_t n,
         cand.m = sd::metric(acc);
         cands.push_back(cand);
     }
-    const std::vector<const cfloat*> w(cands.size(), d_clean.data());
-    const std::vector<long> base(cands.size(), 0);
     size_t resume = search_from;
-    take_candidates(w.data(), base.data(), cands.data(), cands.size(), resume, out);
+    take_candidates(cands.data(), cands.size(), resume, out);
     return out;
 }
 

@@ -5,7 +5,8 @@
  */
 
 // CUDA backend of the 802.16 long-preamble synchronizer (wimax_sync). Per detect() call,
-// on the synchronizer's context's stream (a receiver's, when it hands one), over the whole buffer (no pieces: the buffer is at most a
+// on the synchronizer's context's stream (a receiver's, when it hands one), over the whole
+// buffer (no pieces: the buffer is at most a
 // receiver batch or an ofdm_sync_cc batch, and the device memory grows to the largest n):
 //   1. detect(): the samples go up and clean_kernel replaces non-finite ones by 0, in
 //      place; detect_device() starts here from the caller's clean device samples (a
@@ -16,15 +17,19 @@
 //   3. candidate_kernel: the samples where the run of flags reaches min_plateau exactly,
 //      compacted with an atomic counter (in any order), with c and m computed again there
 //      (sums_at: exact from the last multiple of 128, slid to the sample: the same doubles);
-//   4. the count and the candidates come back and are sorted by sample; then, in groups of
-//      gather_batch, window_kernel gathers the clean samples each candidate's fine timing
-//      reads ([i - back, i + fwd + 2 L1), about 900 samples) and they come back.
-// FINE TIMING RUNS ON THE HOST: wimax_sync::take_candidates, the CPU twin's own code, on the
-// copied windows, with the same sequential rule (search resume after a burst), so the
-// bursts, their starts and CFOs are the CPU twin's exactly. Candidates are about one per
-// burst (noise almost never reaches the plateau), but each one's matched filter over its
-// timing window and CFO hypotheses is about a millisecond on one core: take_candidates runs
-// them on the host threads.
+//   4. the count and the candidates come back and are sorted by sample; the host takes
+//      them in groups of match_batch with wimax_sync::take_candidates, whose matched
+//      filter is match() here: the host uploads each candidate's timing window and coarse
+//      CFO (-arg(c) / 64, computed on the host as for the CPU twin), match_kernel (one
+//      block per candidate and CFO hypothesis) derotates the window into shared memory
+//      and gives every start's |C1| + |C2| to one thread, with wimax_sync_common.h's
+//      arithmetic (the CPU twin's sums in its order), and reduces to the hypothesis's
+//      first maximum; pick_kernel (one block per candidate) picks the hypothesis in the
+//      CPU twin's order and gathers the 2 L1 clean samples from the chosen start; those
+//      and the starts come back (one wait a group) and the host refines the CFO on them
+//      with the CPU twin's code. A candidate the sequential rule clips (a burst before it
+//      within its window) is matched again alone. So the bursts, their starts and CFOs
+//      are the CPU twin's exactly.
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
@@ -33,6 +38,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace gr::gpuofdm::core {
 
@@ -42,7 +49,7 @@ namespace sd = wimax_sync_detail;
 using sd::cpx;
 
 constexpr unsigned block = 256;
-constexpr unsigned gather_batch = 256; //!< candidate windows per device->host copy
+constexpr unsigned match_batch = 1024; //!< candidates matched a launch (and a wait)
 
 //! A candidate as the compaction kernel writes it.
 struct raw_candidate {
@@ -103,17 +110,85 @@ __global__ void candidate_kernel(const unsigned char* __restrict__ flag,
     }
 }
 
-//! One block per candidate: x[first[c] .. first[c] + len) (0 past n) to out[c len ..].
-__global__ void window_kernel(const cpx* __restrict__ x,
-                              unsigned long long n,
-                              const unsigned long long* __restrict__ first,
-                              unsigned len,
-                              cpx* __restrict__ out)
+//! A candidate's timing window for the kernels.
+struct dev_job {
+    long long lo;
+    long long len; //!< starts lo .. lo + len - 1
+    double w0;
+};
+
+/*!
+ * Block (candidate blockIdx.x, hypothesis blockIdx.y) of match_block threads: y, the
+ * window derotated by the hypothesis's CFO (len + 2 L1 - 1 samples), in shared memory,
+ * then v(j) for every start j, thread t taking j = t, t + match_block, ... in order, and
+ * the first maximum over the block to best[blockIdx.x * gridDim.y + blockIdx.y].
+ */
+constexpr unsigned match_block = 256;
+__global__ void match_kernel(const cpx* __restrict__ x,
+                             const dev_job* __restrict__ jobs,
+                             const cpx* __restrict__ pre,
+                             int cfo_search,
+                             unsigned cp,
+                             unsigned l1,
+                             sd::match_best* __restrict__ best)
 {
-    const unsigned long long a = first[blockIdx.x];
-    cpx* o = out + (unsigned long long)blockIdx.x * len;
-    for (unsigned t = threadIdx.x; t < len; t += blockDim.x)
-        o[t] = a + t < n ? x[a + t] : cpx{ 0.0f, 0.0f };
+    extern __shared__ cpx y[];
+    __shared__ cpx p[512];
+    __shared__ sd::match_best red[match_block];
+    const dev_job jb = jobs[blockIdx.x];
+    const double wh = sd::hypothesis_cfo(jb.w0, int(blockIdx.y) - cfo_search);
+    const long long ny = jb.len + 2ll * l1 - 1;
+    for (long long t = threadIdx.x; t < ny; t += match_block)
+        y[t] = sd::derotate(x[jb.lo + t], wh, long(t));
+    for (unsigned k = threadIdx.x; k < 512; k += match_block)
+        p[k] = pre[k];
+    __syncthreads();
+    sd::match_best b{ -1.0, 0 };
+    for (long long j = threadIdx.x; j < jb.len; j += match_block) {
+        const cpx* y1 = y + j + cp;
+        const double v = sd::match_value(y1, y1 + l1, p, p + 256);
+        if (v > b.v)
+            b = { v, j };
+    }
+    red[threadIdx.x] = b;
+    __syncthreads();
+    for (unsigned w = match_block / 2; w > 0; w >>= 1) {
+        if (threadIdx.x < w && sd::earlier_max(red[threadIdx.x + w], red[threadIdx.x]))
+            red[threadIdx.x] = red[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        best[blockIdx.x * gridDim.y + blockIdx.y] = red[0];
+}
+
+/*!
+ * One block per candidate: the hypothesis in the CPU twin's order (sd::pick_hypothesis),
+ * the start lo + j and hypothesis to start[c], hyp[c], and x[start .. start + span) to
+ * win[c span ..].
+ */
+__global__ void pick_kernel(const cpx* __restrict__ x,
+                            const dev_job* __restrict__ jobs,
+                            const sd::match_best* __restrict__ best,
+                            int n_hyp,
+                            unsigned span,
+                            long long* __restrict__ start,
+                            int* __restrict__ hyp,
+                            cpx* __restrict__ win)
+{
+    __shared__ long long s0;
+    const unsigned c = blockIdx.x;
+    if (threadIdx.x == 0) {
+        long long j = 0;
+        const int h = sd::pick_hypothesis(best + (unsigned long long)c * n_hyp, n_hyp, j);
+        s0 = jobs[c].lo + j;
+        start[c] = s0;
+        hyp[c] = h;
+    }
+    __syncthreads();
+    const long long a = s0;
+    cpx* o = win + (unsigned long long)c * span;
+    for (unsigned t = threadIdx.x; t < span; t += blockDim.x)
+        o[t] = x[a + t];
 }
 
 class wimax_sync_cuda : public wimax_sync
@@ -121,9 +196,17 @@ class wimax_sync_cuda : public wimax_sync
 public:
     wimax_sync_cuda(const wimax_sync_params& p, const device_spec& dev, const cuda_context_ptr& ctx)
         : wimax_sync(p), d_device(dev), d_ctx(cuda_context::for_stage(dev, ctx)),
-          d_win_len(window_len()), d_first(gather_batch), d_win(size_t(gather_batch) * d_win_len),
-          d_count(1), h_first(gather_batch), h_win(size_t(gather_batch) * d_win_len), h_count(1)
+          d_span(2 * symbol_len()), d_n_hyp(2 * p.cfo_search + 1), d_pre(512), d_jobs(match_batch),
+          d_best(size_t(match_batch) * size_t(d_n_hyp)), d_start(match_batch), d_hyp(match_batch),
+          d_win(size_t(match_batch) * d_span), d_count(1), h_jobs(match_batch),
+          h_start(match_batch), h_hyp(match_batch), h_win(size_t(match_batch) * d_span), h_count(1)
     {
+        // The preamble symbols' useful parts, P_0 then P_1, for match_kernel.
+        std::vector<cfloat> pre(preamble_time(0));
+        pre.insert(pre.end(), preamble_time(1).begin(), preamble_time(1).end());
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_pre.get(), pre.data(), 512 * sizeof(cpx),
+                                           cudaMemcpyHostToDevice, d_ctx->stream()));
+        d_ctx->synchronize(); // pre is a local
     }
 
     device_spec device() const override { return d_device; }
@@ -161,7 +244,7 @@ public:
 private:
     /*!
      * Steps 2 to 4 over x[0 .. n), clean device memory, queued after what is on the
-     * stream; the host's fine timing on the gathered windows.
+     * stream; the fine timing by take_candidates() with match() below.
      */
     std::vector<wimax_sync_result> detect_clean(const cpx* x, size_t n, size_t search_from)
     {
@@ -192,41 +275,67 @@ private:
         std::sort(cand.begin(), cand.end(),
                   [](const raw_candidate& u, const raw_candidate& v) { return u.i < v.i; });
 
-        // The windows in groups, and the CPU twin's rule on them in increasing i.
-        const long b = back();
+        // The CPU twin's rule on them in increasing i, in groups; match() reads x.
+        d_cur = x;
         size_t resume = search_from;
-        for (size_t g = 0; g < cand.size(); g += gather_batch) {
-            const size_t m = std::min<size_t>(gather_batch, cand.size() - g);
-            for (size_t k = 0; k < m; k++) {
-                const long i = long(cand[g + k].i);
-                h_first.get()[k] = (unsigned long long)(std::max(i - b, 0L));
-            }
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_first.get(), h_first.get(),
-                                               m * sizeof(unsigned long long),
-                                               cudaMemcpyHostToDevice, s));
-            window_kernel<<<unsigned(m), block, 0, s>>>(x, n, d_first.get(), unsigned(d_win_len),
-                                                        d_win.get());
-            GPUOFDM_CUDA_CHECK_LAUNCH(window_kernel);
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
-                h_win.get(), d_win.get(), m * d_win_len * sizeof(cpx), cudaMemcpyDeviceToHost, s));
-            d_ctx->synchronize();
+        for (size_t g = 0; g < cand.size(); g += match_batch) {
+            const size_t m = std::min<size_t>(match_batch, cand.size() - g);
             std::vector<candidate> c(m);
-            std::vector<const cfloat*> w(m);
-            std::vector<long> first(m);
             for (size_t k = 0; k < m; k++) {
                 const raw_candidate& rc = cand[g + k];
                 c[k].i = size_t(rc.i);
                 c[k].cr = rc.cr;
                 c[k].ci = rc.ci;
                 c[k].m = rc.m;
-                w[k] = reinterpret_cast<const cfloat*>(h_win.get()) + k * d_win_len;
-                first[k] = long(h_first.get()[k]);
             }
-            take_candidates(w.data(), first.data(), c.data(), m, resume, out);
+            take_candidates(c.data(), m, resume, out);
         }
+        d_cur = nullptr;
         return out;
     }
 
+protected:
+    /*!
+     * match_kernel and pick_kernel on the jobs (at most match_batch) over d_cur, queued
+     * after what is on the stream; one wait for the starts and windows.
+     */
+    void match(const match_job* jobs, size_t n, long* start, int* hyp, cfloat* win) override
+    {
+        if (n == 0)
+            return;
+        if (n > match_batch || !d_cur)
+            throw std::logic_error("wimax_sync_cuda::match: " + std::to_string(n) +
+                                   " jobs outside detect()");
+        cudaStream_t s = d_ctx->stream();
+        for (size_t k = 0; k < n; k++)
+            h_jobs.get()[k] = { (long long)jobs[k].lo, (long long)(jobs[k].hi - jobs[k].lo + 1),
+                                jobs[k].w0 };
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_jobs.get(), h_jobs.get(), n * sizeof(dev_job),
+                                           cudaMemcpyHostToDevice, s));
+        const size_t shared = window_len() * sizeof(cpx); // the longest window's y
+        match_kernel<<<dim3(unsigned(n), unsigned(d_n_hyp)), match_block, shared, s>>>(
+            d_cur, d_jobs.get(), d_pre.get(), d_params.cfo_search, unsigned(cp_len()),
+            unsigned(symbol_len()), d_best.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(match_kernel);
+        pick_kernel<<<unsigned(n), block, 0, s>>>(d_cur, d_jobs.get(), d_best.get(), d_n_hyp,
+                                                  unsigned(d_span), d_start.get(), d_hyp.get(),
+                                                  d_win.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(pick_kernel);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(h_start.get(), d_start.get(), n * sizeof(long long),
+                                           cudaMemcpyDeviceToHost, s));
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyAsync(h_hyp.get(), d_hyp.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(h_win.get(), d_win.get(), n * d_span * sizeof(cpx),
+                                           cudaMemcpyDeviceToHost, s));
+        d_ctx->synchronize();
+        for (size_t k = 0; k < n; k++) {
+            start[k] = long(h_start.get()[k]);
+            hyp[k] = h_hyp.get()[k];
+        }
+        std::memcpy(win, h_win.get(), n * d_span * sizeof(cpx));
+    }
+
+private:
     //! Device memory for the flags and candidates of n_end points.
     void reserve(size_t n_end)
     {
@@ -241,15 +350,23 @@ private:
 
     device_spec d_device;
     cuda_context_ptr d_ctx; //!< made current before the buffers are allocated
-    size_t d_win_len;
+    size_t d_span;          //!< the samples a burst's refinement reads: 2 L1
+    int d_n_hyp;            //!< CFO hypotheses, 2 cfo_search + 1
     unsigned d_max_cand = 0;
-    device_buffer<cpx> d_x; //!< detect()'s upload, grown to the largest n
+    const cpx* d_cur = nullptr; //!< the clean samples detect_clean() works on
+    device_buffer<cpx> d_x;     //!< detect()'s upload, grown to the largest n
     device_buffer<unsigned char> d_flag;
     device_buffer<raw_candidate> d_cand;
-    device_buffer<unsigned long long> d_first;
+    device_buffer<cpx> d_pre;
+    device_buffer<dev_job> d_jobs;
+    device_buffer<sd::match_best> d_best;
+    device_buffer<long long> d_start;
+    device_buffer<int> d_hyp;
     device_buffer<cpx> d_win;
     device_buffer<unsigned> d_count;
-    pinned_buffer<unsigned long long> h_first;
+    pinned_buffer<dev_job> h_jobs;
+    pinned_buffer<long long> h_start;
+    pinned_buffer<int> h_hyp;
     pinned_buffer<cpx> h_win;
     pinned_buffer<unsigned> h_count;
 };

@@ -15,8 +15,10 @@
 #include "test_util.h"
 #include "tx_test_vectors.h"
 #include "wimax/wimax_rx.h"
+#include "wimax/wimax_sync_common.h"
 #include "wimax/wimax_tx.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -100,6 +102,32 @@ TEST(wimax_sync, cpu_twin_refuses_device_input)
     auto s = core::make_wimax_sync(sync_params(4), cpu);
     std::vector<cfloat> x(4000);
     EXPECT_THROW(s->detect_device(x.data(), x.size()), std::logic_error);
+}
+
+TEST(wimax_sync, shared_cos_sin_is_libm_within_rounding)
+{
+    // The fine timing's phase rotation (wimax_sync_common.h), written with rounded
+    // operations only so the host and the device agree bit for bit, against libm's cos and
+    // sin over the phases the matched filter uses (|w t| < 250 rad) and beyond.
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    double worst = 0.0;
+    for (int k = 0; k < 200000; k++) {
+        const double x = u(rng) * (k % 2 ? 300.0 : 1e5);
+        double c, s;
+        core::wimax_sync_detail::cos_sin(x, c, s);
+        worst = std::max({ worst, std::abs(c - std::cos(x)), std::abs(s - std::sin(x)) });
+    }
+    EXPECT_LT(worst, 1e-11);        // the reduction's error grows with |x|; 1e-15 near 0
+    for (int q = -8; q <= 8; q++) { // every quadrant, at its edges
+        for (double d : { -1e-9, 0.0, 1e-9, 0.7853, -0.7853 }) {
+            const double x = q * 1.5707963267948966 + d;
+            double c, s;
+            core::wimax_sync_detail::cos_sin(x, c, s);
+            EXPECT_NEAR(c, std::cos(x), 1e-15) << x;
+            EXPECT_NEAR(s, std::sin(x), 1e-15) << x;
+        }
+    }
 }
 
 namespace {
@@ -299,6 +327,142 @@ TEST(wimax_sync, cuda_matches_cpu_on_small_pieces)
                 same_bursts(g->detect(x.data() + at, n, from), c->detect(x.data() + at, n, from)))
                 << "piece at " << at << " of " << n;
             at += 1 + rng() % 3000;
+        }
+    }
+}
+
+
+namespace {
+
+/*!
+ * n_bursts bursts of rate_id with \p bytes octets, each with its own CFO (uniform in
+ * +-max_cfo rad/sample: beyond +-pi / 64, so other hypotheses than the coarse one win),
+ * a gap of 0 (every third) or up to 1500 samples after each, then noise n0 per sample.
+ */
+std::vector<cfloat> cfo_burst_stream(int cp_div,
+                                     size_t n_bursts,
+                                     size_t bytes,
+                                     double max_cfo,
+                                     float n0,
+                                     uint32_t seed,
+                                     std::vector<size_t>& starts,
+                                     size_t& burst_len)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> cfo(-max_cfo, max_cfo);
+    core::wimax_tx_params tp;
+    tp.cp_div = cp_div;
+    tp.pad = true;
+    tp.scale = float(256.0 / std::sqrt(200.0));
+    auto tx = core::make_wimax_tx(tp, cpu);
+    std::vector<uint8_t> data(bytes);
+    core::wimax_burst_request r{ data.data(), data.size(), 1, 7 };
+    burst_len = tx->burst_samples(r.len, r.rate_id);
+    std::vector<cfloat> out(300 + rng() % 300);
+    for (size_t i = 0; i < n_bursts; i++) {
+        for (auto& b : data)
+            b = uint8_t(rng());
+        const size_t at = out.size();
+        starts.push_back(at);
+        out.resize(at + burst_len);
+        tx->process(&r, 1, out.data() + at);
+        const double w = cfo(rng);
+        for (size_t t = 0; t < burst_len; t++)
+            out[at + t] *= cfloat(std::polar(1.0, w * double(t)));
+        out.resize(out.size() + (i % 3 == 0 ? 0 : rng() % 1500));
+    }
+    out.resize(out.size() + 600);
+    test::apply_channel(out, { { 0.9f, 0.1f }, { 0.3f, -0.2f }, { 0.1f, 0.1f } }, 0.0, n0, seed);
+    return out;
+}
+
+//! The CUDA backend's bursts against the CPU twin's, bit for bit.
+::testing::AssertionResult identical_bursts(const std::vector<core::wimax_sync_result>& gpu,
+                                            const std::vector<core::wimax_sync_result>& ref)
+{
+    if (gpu.size() != ref.size())
+        return ::testing::AssertionFailure()
+               << "CUDA found " << gpu.size() << ", CPU " << ref.size();
+    for (size_t i = 0; i < gpu.size(); i++)
+        if (gpu[i].start != ref[i].start || gpu[i].cfo != ref[i].cfo ||
+            gpu[i].metric != ref[i].metric || gpu[i].preamble_metric != ref[i].preamble_metric)
+            return ::testing::AssertionFailure()
+                   << "burst " << i << ": CUDA start " << gpu[i].start << " cfo " << gpu[i].cfo
+                   << " metric " << gpu[i].metric << " preamble " << gpu[i].preamble_metric
+                   << ", CPU " << ref[i].start << " " << ref[i].cfo << " " << ref[i].metric << " "
+                   << ref[i].preamble_metric;
+    return ::testing::AssertionSuccess();
+}
+
+} // namespace
+
+TEST(wimax_sync, cuda_fine_timing_is_the_cpu_twins_bit_for_bit)
+{
+    // The matched filter on the device: the same starts, CFOs and metrics as the CPU twin,
+    // exactly, over many bursts with their own CFOs (every hypothesis wins somewhere), at a
+    // high and a low SNR (near ties between starts and hypotheses), with the hold of a
+    // burst so back-to-back bursts clip the next one's timing window (matched again
+    // alone), more candidates than one device launch takes (1024), in pieces at odd
+    // offsets with search_from, and on the device copy.
+    GPUOFDM_REQUIRE_GPU();
+    const core::device_spec gpu{ core::backend::cuda, 0 };
+    struct config {
+        int cp_div;
+        size_t bursts;
+        float n0;
+    };
+    for (const config& cf : { config{ 4, 1100, 0.02f }, config{ 16, 200, 0.3f },
+                              config{ 32, 200, 1e-3f }, config{ 8, 150, 0.6f } }) {
+        SCOPED_TRACE("cp_div " + std::to_string(cf.cp_div) + " n0 " + std::to_string(cf.n0));
+        std::vector<size_t> starts;
+        size_t burst_len = 0;
+        const auto x = cfo_burst_stream(cf.cp_div, cf.bursts, 20, 0.2, cf.n0,
+                                        uint32_t(cf.cp_div * 31 + cf.bursts), starts, burst_len);
+        auto p = sync_params(cf.cp_div);
+        p.hold = burst_len;
+        auto ctx = core::make_cuda_context(gpu);
+        auto g = core::make_wimax_sync(p, gpu, ctx);
+        auto c = core::make_wimax_sync(p, cpu);
+        const auto a = c->detect(x.data(), x.size());
+        if (cf.n0 < 0.1f) {
+            EXPECT_GE(a.size(), cf.bursts * 98 / 100); // the test sees real bursts
+        }
+        EXPECT_TRUE(identical_bursts(g->detect(x.data(), x.size()), a));
+        core::device_buffer<cfloat> d_x(x.size());
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get(), x.data(), x.size() * sizeof(cfloat),
+                                           cudaMemcpyHostToDevice, ctx->stream()));
+        EXPECT_TRUE(identical_bursts(g->detect_device(d_x.get(), x.size()), a));
+        std::mt19937 rng(uint32_t(cf.cp_div));
+        for (int k = 0; k < 10; k++) {
+            const size_t at = rng() % (x.size() / 2);
+            const size_t n = std::min(x.size() - at, size_t(c->lookback() + rng() % 60000));
+            const size_t from = k % 2 ? size_t(rng() % 3000) : 0;
+            EXPECT_TRUE(identical_bursts(g->detect(x.data() + at, n, from),
+                                         c->detect(x.data() + at, n, from)))
+                << "piece at " << at << " of " << n << " from " << from;
+        }
+    }
+    // The timing window's extremes (threshold and plateau at both ends of their ranges:
+    // fwd() < 0 at 0.8 and 96), on short pieces where windows meet the buffer's ends.
+    std::vector<size_t> starts;
+    size_t burst_len = 0;
+    const auto x = cfo_burst_stream(4, 40, 20, 0.2, 0.01f, 99, starts, burst_len);
+    for (const auto& [thr, plateau] :
+         { std::pair{ 0.8f, size_t(96) }, std::pair{ 0.2f, size_t(16) } }) {
+        auto p = sync_params(4);
+        p.threshold = thr;
+        p.min_plateau = plateau;
+        auto g = core::make_wimax_sync(p, gpu);
+        auto c = core::make_wimax_sync(p, cpu);
+        for (size_t k = 0; k < starts.size(); k += 2) {
+            for (size_t n : { size_t(600), size_t(900), size_t(1500) }) {
+                const size_t at = starts[k] + k % 7 * 50;
+                if (at + n > x.size())
+                    continue;
+                EXPECT_TRUE(
+                    identical_bursts(g->detect(x.data() + at, n), c->detect(x.data() + at, n)))
+                    << "threshold " << thr << " piece at " << at << " of " << n;
+            }
         }
     }
 }
