@@ -64,6 +64,7 @@ struct pfb_timing_params {
      * CUDA: a call's samples are cut along time into this many spans, each uploaded, run
      * and downloaded while its neighbours are, 0..16 (0: about 2 MiB of input a span, at
      * most 16; 1: one upload, one launch, one download). The symbols do not depend on it.
+     * Chunked calls run as one span (their loops lie along the row, not across rows).
      */
     size_t overlap_pieces = 0;
 

@@ -233,7 +233,9 @@ protected:
         if (J == 0)
             return;
         const size_t slots = J * o.cap;
-        const size_t spans = span_count(C, width);
+        // Chunked loops lie one after another along a row: cut in time, a launch would hold
+        // only the loops of its span (a sixteenth of them), so they run as one span.
+        const size_t spans = J > C ? 1 : span_count(C, width);
         reserve(d_jobs, 2 * J, s); // two sets: a launch reads one and writes the other
         reserve(d_events, std::max<size_t>(events.size(), 1), s);
         reserve(d_out, slots * osps, s);
