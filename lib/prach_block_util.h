@@ -7,9 +7,8 @@
 #ifndef INCLUDED_GPUOFDM_PRACH_BLOCK_UTIL_H
 #define INCLUDED_GPUOFDM_PRACH_BLOCK_UTIL_H
 
-// What the PRACH blocks share: the uplink numerology from scs_khz, sample counts.
+// What the PRACH blocks share: the uplink numerology from scs_khz.
 
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -31,15 +30,6 @@ inline int prach_mu_of(int scs_khz)
     default:
         throw std::invalid_argument("scs_khz: 15, 30, 60 or 120, got " + std::to_string(scs_khz));
     }
-}
-
-//! \p value as a uint64_t; invalid_argument("<name>: must not be negative, got ...").
-inline uint64_t non_negative_64(int64_t value, const char* name)
-{
-    if (value < 0)
-        throw std::invalid_argument(std::string(name) + ": must not be negative, got " +
-                                    std::to_string(value));
-    return uint64_t(value);
 }
 
 } // namespace gpuofdm

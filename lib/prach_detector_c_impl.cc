@@ -31,7 +31,7 @@ using cf = gr_complex;
 struct prach_timing {
     uint64_t start = 0;
     uint64_t period = 0; // 0: one occasion
-    int64_t frame_start = 0;
+    int frame_start = 0;
     int mu_pusch = 0;
 };
 
@@ -208,9 +208,9 @@ prach_detector_c::sptr prach_detector_c::make(double samp_rate,
                                               const std::vector<double>& offsets_hz,
                                               int n_fd_occasions,
                                               double fd_spacing_hz,
-                                              int64_t start_sample,
-                                              int64_t period_samples,
-                                              int64_t frame_start,
+                                              int start_sample,
+                                              int period_samples,
+                                              int frame_start,
                                               double false_alarm,
                                               const std::string& device)
 {
@@ -252,6 +252,9 @@ prach_detector_c::sptr prach_detector_c::make(double samp_rate,
             fp.mu = mu;
             fp.sample_rate = samp_rate;
             fp.offset_hz = per_cell(offsets_hz, n, "offsets_hz");
+            if (!(fd_spacing_hz >= 0 && std::isfinite(fd_spacing_hz)))
+                throw std::invalid_argument("fd_spacing_hz: >= 0, got " +
+                                            std::to_string(fd_spacing_hz));
             fp.occasion_spacing_hz = fd_spacing_hz;
             fp.n_antennas = n_antennas;
             fp.n_fd_occasions = n_fd_occasions;
@@ -261,8 +264,8 @@ prach_detector_c::sptr prach_detector_c::make(double samp_rate,
             } catch (const std::invalid_argument& e) {
                 throw std::invalid_argument(block_name_of_cell_field(e.what()));
             }
-            timing.start = non_negative_64(start_sample, "start_sample");
-            timing.period = non_negative_64(period_samples, "period_samples");
+            timing.start = non_negative(start_sample, "start_sample");
+            timing.period = non_negative(period_samples, "period_samples");
             timing.frame_start = frame_start;
             const auto fe = core::make_prach_frontend_cpu(fp);
             if (timing.period != 0 && timing.period < fe->samples_per_row())

@@ -95,8 +95,8 @@ prach_source_c::sptr prach_source_c::make(double samp_rate,
                                           int zero_correlation_zone,
                                           const std::string& restricted_set,
                                           double offset_hz,
-                                          int64_t start_sample,
-                                          int64_t period_samples,
+                                          int start_sample,
+                                          int period_samples,
                                           const std::vector<int>& preambles,
                                           const std::vector<double>& delays_samples,
                                           const std::vector<double>& cfo_hz,
@@ -110,7 +110,8 @@ prach_source_c::sptr prach_source_c::make(double samp_rate,
             core::prach_synth_params p;
             p.format = core::parse_prach_format(format, "format");
             const core::prach_format_info probe = core::prach_format_lookup(p.format, 0);
-            p.mu = probe.is_long() ? 0 : prach_mu_of(scs_khz);
+            const int mu_ul = prach_mu_of(scs_khz);
+            p.mu = probe.is_long() ? 0 : mu_ul;
             const core::prach_format_info fmt = core::prach_format_lookup(p.format, p.mu);
             const auto set = core::parse_prach_restricted_set(restricted_set, "restricted_set");
             if (!fmt.is_long() && set != core::prach_restricted_set::unrestricted)
@@ -121,8 +122,8 @@ prach_source_c::sptr prach_source_c::make(double samp_rate,
             p.sample_rate = samp_rate;
             p.offset_hz = offset_hz;
             p.n_antennas = n_antennas;
-            p.start_sample = non_negative_64(start_sample, "start_sample");
-            p.period_samples = non_negative_64(period_samples, "period_samples");
+            p.start_sample = non_negative(start_sample, "start_sample");
+            p.period_samples = non_negative(period_samples, "period_samples");
             p.noise_power = noise ? 1.0 : 0.0;
             p.seed = uint64_t(uint32_t(seed));
             const size_t n = preambles.size();

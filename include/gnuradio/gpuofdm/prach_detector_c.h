@@ -70,9 +70,9 @@ public:
                      const std::vector<double>& offsets_hz = { 0.0 },
                      int n_fd_occasions = 1,
                      double fd_spacing_hz = 0,
-                     int64_t start_sample = 0,
-                     int64_t period_samples = 0,
-                     int64_t frame_start = 0,
+                     int start_sample = 0,
+                     int period_samples = 0,
+                     int frame_start = 0,
                      double false_alarm = 1e-3,
                      const std::string& device = "auto");
 

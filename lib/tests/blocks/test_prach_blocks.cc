@@ -61,7 +61,7 @@ long timing_advance_of(double delay_s, int mu)
 void long_format_two_ues(const std::string& device)
 {
     const double rate = 7.68e6;
-    const int64_t start = 5000, period = 76800, frame_start = -15360; // 2 ms before
+    const int start = 5000, period = 76800, frame_start = -15360; // 2 ms before
     const std::vector<int> preambles = { 5, 40 };
     const std::vector<double> delays = { 10.0, 33.5 };
     auto tb = gr::make_top_block("prach");
@@ -88,7 +88,7 @@ void long_format_two_ues(const std::string& device)
         const size_t ue = i % 2;
         EXPECT_EQ(f.cell, 0);
         EXPECT_EQ(f.occasion, i / 2);
-        EXPECT_EQ(f.sample, uint64_t(start + int64_t(f.occasion) * period));
+        EXPECT_EQ(f.sample, uint64_t(start + int(f.occasion) * period));
         // 5000 + 2 ms (15360 samples) after the frame start: slot 2 of 1 ms slots (15 kHz).
         EXPECT_EQ(f.sfn, long(f.occasion));
         EXPECT_EQ(f.slot, 2);
@@ -105,7 +105,7 @@ void long_format_two_ues(const std::string& device)
 void short_format_two_cells(const std::string& device)
 {
     const double rate = 15.36e6;
-    const int64_t start = 777, period = 7680; // every 0.5 ms: every slot at 30 kHz
+    const int start = 777, period = 7680; // every 0.5 ms: every slot at 30 kHz
     const double off0 = -200 * 30e3, off1 = 40 * 30e3;
     auto tb = gr::make_top_block("prach_b4");
     auto src0 = prach_source_c::make(rate, "B4", 30, 1, 7, 2, "unrestricted", off0, start, period,
