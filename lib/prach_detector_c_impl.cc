@@ -68,6 +68,7 @@ public:
         d_occasion = 0;
         d_filled = 0;
         d_found = 0;
+        d_has_rx_time = false;
         return true;
     }
 
@@ -78,6 +79,10 @@ public:
         return stop_on_error(d_logger, [&]() -> int {
             const uint64_t r0 = nitems_read(0);
             const uint64_t end = r0 + uint64_t(noutput_items);
+            std::vector<gr::tag_t> tags;
+            get_tags_in_range(tags, 0, r0, end, d_rx_time_key);
+            for (const auto& t : tags)
+                take_rx_time(t);
             while (!(d_timing.period == 0 && d_occasion > 0)) {
                 const uint64_t s = d_timing.start + d_occasion * d_timing.period;
                 const uint64_t lo = std::max(s + d_filled, r0);
@@ -110,8 +115,11 @@ private:
             std::copy_n(d_rows.begin(), per_cell, d_rows.begin() + ptrdiff_t(c * per_cell));
         d_frontend->process(d_rows.data(), d_row, d_bins.data(), d_frontend->output_bins());
         const auto found = d_detector->detect(d_bins.data(), d_detector->channel_bins());
-        // SFN and slot of the occasion's first sample, from the frame reference.
-        const long double rel = (static_cast<long double>(s) - d_timing.frame_start) / d_rate;
+        // SFN and slot of the occasion's first sample: from the last rx_time tag (frames
+        // counted from time 0), else from frame_start.
+        const long double rel =
+            d_has_rx_time ? d_rx_time_s + (static_cast<long double>(s) - d_rx_time_sample) / d_rate
+                          : (static_cast<long double>(s) - d_timing.frame_start) / d_rate;
         const long double frames = std::floor(rel / 0.01L);
         const long sfn = ((long(frames) % 1024) + 1024) % 1024;
         const long double in_frame = rel - frames * 0.01L;
@@ -145,6 +153,23 @@ private:
         }
     }
 
+    //! An rx_time tag (UHD's: a tuple of whole seconds, uint64, and fractional, double).
+    void take_rx_time(const gr::tag_t& t)
+    {
+        const pmt::pmt_t v = t.value;
+        if (!pmt::is_tuple(v) || pmt::length(v) != 2)
+            return;
+        const pmt::pmt_t whole = pmt::tuple_ref(v, 0), frac = pmt::tuple_ref(v, 1);
+        if (!pmt::is_number(whole) || !pmt::is_real(frac))
+            return;
+        const long double secs = pmt::is_uint64(whole)
+                                     ? static_cast<long double>(pmt::to_uint64(whole))
+                                     : static_cast<long double>(pmt::to_long(whole));
+        d_rx_time_s = secs + pmt::to_double(frac);
+        d_rx_time_sample = static_cast<long double>(t.offset);
+        d_has_rx_time = true;
+    }
+
     std::unique_ptr<core::prach_frontend> d_frontend;
     std::unique_ptr<core::prach_detector> d_detector;
     prach_timing d_timing;
@@ -156,6 +181,9 @@ private:
     uint64_t d_occasion = 0; // the time occasion being filled
     size_t d_filled = 0;     // its samples received so far
     uint64_t d_found = 0;
+    pmt::pmt_t d_rx_time_key = pmt::mp("rx_time");
+    bool d_has_rx_time = false;
+    long double d_rx_time_s = 0, d_rx_time_sample = 0;
 };
 
 //! \p v for n cells: one value per cell, or one value for all.

@@ -32,7 +32,9 @@ namespace gpuofdm {
  * preamble, logical_root, delay_samples, delay_us, timing_advance (38.213 4.2, for the
  * uplink numerology of scs_khz), power_db, noise_db, snr_db, metric, threshold.
  * SFN and slot count from frame_start (the first sample of an SFN 0 frame), in slots of
- * scs_khz.
+ * scs_khz; once an `rx_time` tag (UHD's tuple of whole and fractional seconds) has come
+ * on input 0, from that time instead (frames of 10 ms counted from time 0, SFN modulo
+ * 1024). The occasions' timing stays start_sample + k period_samples.
  */
 class GPUOFDM_API prach_detector_c : virtual public gr::sync_block
 {

@@ -7,14 +7,17 @@
 // prach_source_c -> prach_detector_c flowgraphs, on "cpu" and on the GPU: every preamble
 // the source was given is found in every occasion, and nothing else, with the delay
 // within 3GPP TS 38.104 8.4's timing tolerance (1.04 us for the long formats, 0.26 us for
-// the short ones at 30 kHz), the SFN / slot of the occasion's sample and the timing
-// advance of 38.213 4.2 worked out here from the given delay.
+// the short ones at 30 kHz), the SFN / slot of the occasion's sample (from frame_start or
+// an rx_time tag) and the timing advance of 38.213 4.2 worked out here from the given
+// delay.
 
 #include "block_test_util.h"
 
 #include <gnuradio/blocks/add_blk.h>
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/message_debug.h>
+#include <gnuradio/blocks/vector_sink.h>
+#include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/gpuofdm/prach_detector_c.h>
 #include <gnuradio/gpuofdm/prach_source_c.h>
 
@@ -149,6 +152,47 @@ TEST(PrachBlocks, ShortFormatTwoCellsGpu)
 {
     GPUOFDM_BLOCKS_REQUIRE_GPU();
     short_format_two_cells(gpu_device());
+}
+
+TEST(PrachBlocks, RxTimeTagSetsSfnAndSlot)
+{
+    // Format 0 at 7.68 Msps, one antenna, an occasion at sample 1000 and every 10 ms; the
+    // samples carry rx_time = 100.0123 s on sample 0 (as UHD tags them). Occasion k starts
+    // at 100.0123 + (1000 + 76800 k) / 7.68e6 s: frame floor(t / 10 ms) = 10001 + k, SFN
+    // (10001 + k) mod 1024 = 785 + k, 2.43 ms into it: slot 2 of 1 ms (15 kHz).
+    const double rate = 7.68e6;
+    const int start = 1000, period = 76800;
+    std::vector<gr_complex> x(size_t(start + 2 * period));
+    {
+        auto tb = gr::make_top_block("prach_rec");
+        auto src = prach_source_c::make(rate, "0", 15, 1, 4, 1, "unrestricted", -375e3, start,
+                                        period, { 12 }, { 5.0 }, {}, { -5.0 }, {}, true, 9);
+        auto head = gr::blocks::head::make(sizeof(gr_complex), x.size());
+        auto sink = gr::blocks::vector_sink_c::make();
+        tb->connect(src, 0, head, 0);
+        tb->connect(head, 0, sink, 0);
+        run_bounded(tb);
+        x = sink->data();
+    }
+    gr::tag_t t;
+    t.offset = 0;
+    t.key = pmt::mp("rx_time");
+    t.value = pmt::make_tuple(pmt::from_uint64(100), pmt::from_double(0.0123));
+    auto tb = gr::make_top_block("prach_rx_time");
+    auto src = gr::blocks::vector_source_c::make(x, false, 1, { t });
+    auto det = prach_detector_c::make(rate, "0", 15, 1, { 4 }, { 1 }, {}, { -375e3 }, 1, 0, start,
+                                      period, 0, 1e-3, "cpu");
+    auto dbg = gr::blocks::message_debug::make();
+    tb->connect(src, 0, det, 0);
+    tb->msg_connect(det, "detections", dbg, "store");
+    run_bounded(tb);
+    const auto found = detections_of(dbg);
+    ASSERT_EQ(found.size(), 2u);
+    for (size_t k = 0; k < 2; k++) {
+        EXPECT_EQ(found[k].preamble, 12);
+        EXPECT_EQ(found[k].sfn, 785 + long(k));
+        EXPECT_EQ(found[k].slot, 2);
+    }
 }
 
 TEST(PrachBlocks, BadParametersNameTheArgument)

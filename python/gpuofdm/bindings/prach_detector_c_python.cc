@@ -34,7 +34,8 @@ void bind_prach_detector_c(py::module& m)
              "A, B; empty: unrestricted), offsets_hz (the sequence's first subcarrier from the "
              "centre); n_fd_occasions (msg1-FDM 1, 2, 4, 8) fd_spacing_hz apart; occasions at "
              "start_sample + k period_samples (0: one occasion); frame_start the first "
-             "sample of an SFN 0 frame; false_alarm the target per (cell, occasion), (0, "
+             "sample of an SFN 0 frame (an rx_time tag on input 0 sets SFN and slot instead); "
+             "false_alarm the target per (cell, occasion), (0, "
              "0.5]; device auto, cpu, cuda or cuda:N.")
         .def("device", &detector::device, "The device the detector runs on.")
         .def("occasions", &detector::occasions, "Time occasions processed so far.")
