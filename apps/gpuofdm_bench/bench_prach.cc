@@ -17,6 +17,9 @@
 //      per 0.5 ms slot. x RT = the stream's seconds per wall second (the occasions'
 //      samples only are processed; samples between occasions are not read). CUDA: the
 //      occasion's samples uploaded from page-locked memory, the bins staying on the device.
+//      Where GNU Radio is built, the same at flowgraph level: four file_source (20 ms
+//      recorded per antenna, repeated) -> head -> prach_detector_c, next to the
+//      harness's ceiling, four file_source -> head -> null_sink in the same run.
 // Each row's input holds a preamble per cell at -10 dB per RE in unit noise; CUDA must
 // report the CPU twin's detections.
 
@@ -37,8 +40,18 @@
 
 #include <complex>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
+
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+#include <gnuradio/blocks/file_source.h>
+#include <gnuradio/blocks/head.h>
+#include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/gpuofdm/prach_detector_c.h>
+#include <gnuradio/top_block.h>
+#endif
 
 namespace gpuofdm_bench {
 
@@ -298,6 +311,124 @@ void chain_rows(const options& o,
     }
 }
 
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+//! Seconds of stream per wall second: four files -> head -> \p sink (one block, 4 inputs)
+//! or -> null_sink each.
+double files_to(const std::vector<std::string>& files,
+                size_t n,
+                const gr::basic_block_sptr& detector)
+{
+    auto tb = gr::make_top_block("bench_prach_flowgraph");
+    for (size_t a = 0; a < files.size(); a++) {
+        auto src = gr::blocks::file_source::make(sizeof(gr_complex), files[a].c_str(), true);
+        auto head = gr::blocks::head::make(sizeof(gr_complex), n);
+        tb->connect(src, 0, head, 0);
+        if (detector)
+            tb->connect(head, 0, detector, int(a));
+        else
+            tb->connect(head, 0, gr::blocks::null_sink::make(sizeof(gr_complex)), 0);
+    }
+    const auto t0 = clock::now();
+    tb->run();
+    return seconds_since(t0);
+}
+
+void flowgraph_rows(const options& o,
+                    bool cuda_usable,
+                    std::vector<row>& rows,
+                    std::vector<std::string>& notes)
+{
+    std::printf("\nPRACH chain in a flowgraph (--stages prach, b): four file_source (20 ms a file, "
+                "repeated) -> head -> prach_detector_c, 4 x 122.88 Msps.\nx RT = stream seconds "
+                "per wall second; ceiling = four file_source -> head -> null_sink; ratio = x RT / "
+                "the ceiling's.\n");
+    std::printf("%-9s %-7s %-38s %6s %10s %9s %8s %6s %7s\n", "impl", "device", "workload", "-",
+                "s", "x RT", "Msps", "found", "ratio");
+    const double rate = 122.88e6, file_s = 20e-3;
+    const double stream_s = o.quick ? 0.02 : std::max(0.1, o.seconds);
+    const size_t n = size_t(stream_s * rate);
+    // Format 0 every 1 ms: preamble 9 at -10 dB, 2 us, in unit noise.
+    core::prach_synth_params sp;
+    sp.sample_rate = rate;
+    sp.offset_hz = -200 * 1250.0;
+    sp.n_antennas = antennas;
+    sp.period_samples = uint64_t(1e-3 * rate);
+    sp.noise_power = 1.0;
+    const auto ids = core::prach_cell_preambles(
+        839, 0,
+        core::prach_ncs(core::prach_format_lookup(core::prach_format::f0),
+                        core::prach_restricted_set::unrestricted, 1),
+        core::prach_restricted_set::unrestricted);
+    core::prach_synth_ue ue;
+    ue.u = ids[9].u;
+    ue.cv = ids[9].cv;
+    ue.delay_samples = 2e-6 * rate;
+    ue.power_db = -10;
+    sp.ues = { ue };
+    core::prach_synth synth(sp);
+    const size_t per_file = size_t(file_s * rate);
+    std::vector<std::string> files;
+    {
+        std::vector<std::vector<cf>> x(antennas, std::vector<cf>(per_file));
+        std::vector<cf*> outs;
+        for (auto& v : x)
+            outs.push_back(v.data());
+        synth.generate(outs.data(), per_file);
+        for (int a = 0; a < antennas; a++) {
+            const auto path = std::filesystem::temp_directory_path() /
+                              ("gpuofdm_bench_prach_" + std::to_string(a) + ".cf32");
+            std::ofstream f(path, std::ios::binary);
+            f.write(reinterpret_cast<const char*>(x[size_t(a)].data()),
+                    std::streamsize(per_file * sizeof(cf)));
+            files.push_back(path.string());
+        }
+    }
+    const double ceiling_s = files_to(files, n, nullptr);
+    row c;
+    c.level = "flowgraph";
+    c.stage = "file->null";
+    c.impl = "ceiling";
+    c.device = "cpu";
+    c.config = "4 x file_source -> null_sink";
+    c.seconds = ceiling_s;
+    c.ms_per_batch = ceiling_s * 1e3;
+    c.samples = n * antennas;
+    c.msps = double(c.samples) / ceiling_s / 1e6;
+    c.ratio = 1.0;
+    rows.push_back(c);
+    print_prach_row(c, stream_s / ceiling_s);
+    std::vector<std::string> devices{ "cpu" };
+    if (cuda_usable)
+        devices.push_back(o.device);
+    for (const auto& device : devices) {
+        auto det = gr::gpuofdm::prach_detector_c::make(rate, "0", 15, antennas, { 0 }, { 1 }, {},
+                                                       { sp.offset_hz }, 1, 0, 0,
+                                                       int(sp.period_samples), 0, 1e-3, device);
+        const double secs = files_to(files, n, det);
+        row r;
+        r.level = "flowgraph";
+        r.stage = "prach_detector_c";
+        r.impl = device == "cpu" ? "cpu twin" : "cuda";
+        r.device = det->device();
+        r.config = "format 0, every 1 ms, 4 x 122.88 Msps";
+        r.seconds = secs;
+        r.ms_per_batch = secs * 1e3;
+        r.samples = n * antennas;
+        r.iterations = det->detections();
+        r.msps = double(r.samples) / secs / 1e6;
+        r.ratio = ceiling_s / secs;
+        rows.push_back(r);
+        print_prach_row(r, stream_s / secs);
+        if (det->detections() != det->occasions())
+            notes.push_back("prach_detector_c flowgraph on " + r.device + ": " +
+                            std::to_string(det->detections()) + " detections in " +
+                            std::to_string(det->occasions()) + " occasions (one UE each)");
+    }
+    for (const auto& f : files)
+        std::filesystem::remove(f);
+}
+#endif
+
 } // namespace
 
 void run_prach(const options& o,
@@ -307,6 +438,12 @@ void run_prach(const options& o,
 {
     detector_rows(o, cuda_usable, rows, notes);
     chain_rows(o, cuda_usable, rows, notes);
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+    if (o.flowgraph)
+        flowgraph_rows(o, cuda_usable, rows, notes);
+    else
+        notes.push_back("prach flowgraph rows: skipped (--no-flowgraph)");
+#endif
 }
 
 } // namespace gpuofdm_bench
