@@ -43,6 +43,7 @@ struct options {
     bool wimax_rx = false;     //!< --stages wimax_rx: the 802.16 receiver, core (bench_wimax_rx.cc)
     bool cellsearch = false;   //!< --stages cellsearch: the cell search, core (bench_cellsearch.cc)
     bool timing = false;       //!< --stages timing: polyphase timing recovery (bench_timing.cc)
+    bool prach = false;        //!< --stages prach: the PRACH detector and chain (bench_prach.cc)
     int cp = -1;               //!< core rows' CP; -1: fft_len / 4
     double seconds = 1.5;      //!< per flowgraph row
     double core_seconds = 0.5; //!< per core row
@@ -204,6 +205,13 @@ void run_timing(const options& o,
                 bool cuda_usable,
                 std::vector<row>& rows,
                 std::vector<std::string>& notes);
+
+//! The PRACH rows (--stages prach): the detector on bins (formats 0 and B4, 4 antennas,
+//! 1..1024 cells a slot) and the chain from 4 x 122.88 Msps samples, core level.
+void run_prach(const options& o,
+               bool cuda_usable,
+               std::vector<row>& rows,
+               std::vector<std::string>& notes);
 
 // ---- flowgraph part (bench_flowgraph.cc, GNU Radio) ----
 

@@ -58,7 +58,10 @@ const char* usage_text =
     "                     polyphase timing recovery (QPSK sps 2), one channel sequential\n"
     "                     and chunked, 64/256/1024 channels, CPU twin, CUDA kernel and\n"
     "                     with transfers; flowgraph level next to pfb_clock_sync_ccf and\n"
-    "                     symbol_sync_cc\n"
+    "                     symbol_sync_cc; prach: the PRACH detector on bins (formats 0\n"
+    "                     and B4, 4 antennas, 1..1024 cells a slot: latency, cells in real\n"
+    "                     time) and the chain from 4 x 122.88 Msps samples (x real time),\n"
+    "                     core level, CPU twin and CUDA\n"
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
@@ -162,15 +165,17 @@ options parse_options(int argc, char** argv)
                     o.cellsearch = true;
                 else if (part == "timing")
                     o.timing = true;
+                else if (part == "prach")
+                    o.prach = true;
                 else
                     throw usage_error("--stages: '" + part +
                                       "' is not fft, ifft, tx, viterbi, ber, rx, "
-                                      "wimax_rx, cellsearch or timing");
+                                      "wimax_rx, cellsearch, timing or prach");
             }
             if (o.stages.empty() && !o.tx && !o.viterbi && !o.ber && !o.rx && !o.wimax_rx &&
-                !o.cellsearch && !o.timing)
+                !o.cellsearch && !o.timing && !o.prach)
                 throw usage_error("--stages: give fft, ifft, tx, viterbi, ber, rx, wimax_rx, "
-                                  "cellsearch and/or timing");
+                                  "cellsearch, timing and/or prach");
         } else if (a == "--cp") {
             const std::string v = value();
             char* end = nullptr;
@@ -322,6 +327,8 @@ int run(int argc, char** argv)
             run_cellsearch(o, cuda_usable, rows, notes);
         if (o.timing)
             run_timing(o, cuda_usable, rows, notes);
+        if (o.prach)
+            run_prach(o, cuda_usable, rows, notes);
         if (o.flowgraph && o.stages.empty()) {
             notes.push_back("flowgraph: no fft/ifft stage asked for");
         } else if (o.flowgraph) {

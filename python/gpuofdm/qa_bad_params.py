@@ -128,6 +128,28 @@ BLOCKS = {
              power_db=[[0.0, 1.0], [NAN]], offsets_hz=[[1.0, 2.0], [5e6]],
              cfo_hz=[[1.0, 2.0]], start_s=[[NAN]], snr_db=[NAN], ssb_scs_khz=[60],
              sro_ppm=[2000.0, NAN], center_freq=[-1.0])),
+    "prach_source_c": (
+        dict(samp_rate=7.68e6, format="0", scs_khz=15, n_antennas=2, logical_root=1,
+             zero_correlation_zone=1, restricted_set="unrestricted", offset_hz=-375e3,
+             start_sample=0, period_samples=0, preambles=[0], delays_samples=[1.0],
+             cfo_hz=[0.0], power_db=[0.0], gains=[], noise=True, seed=1),
+        dict(samp_rate=[1e6, NAN, 7.68e6 + 100.0], format=["", "D1"], scs_khz=[25],
+             n_antennas=[0, 65], logical_root=[-1, 838], zero_correlation_zone=[-1, 16],
+             restricted_set=["", "C"], offset_hz=[NAN, 100.0, 4e6], start_sample=[-1],
+             period_samples=[-1, 100], preambles=[[-1], [64]], delays_samples=[[NAN], [-1.0]],
+             cfo_hz=[[NAN], [1e7], [1.0, 2.0]], power_db=[[NAN], [INF]],
+             gains=[[1j], [NAN, 1.0]])),
+    "prach_detector_c": (
+        dict(samp_rate=7.68e6, format="0", scs_khz=15, n_antennas=2, logical_roots=[1, 2],
+             zero_correlation_zones=[1], restricted_sets=["unrestricted"],
+             offsets_hz=[-375e3], n_fd_occasions=1, fd_spacing_hz=0.0, start_sample=0,
+             period_samples=0, frame_start=0, false_alarm=1e-3, device="cpu"),
+        dict(samp_rate=[1e6, NAN, 7.68e6 + 100.0], format=["", "D1"], scs_khz=[25],
+             n_antennas=[0, 65], logical_roots=[[], [-1], [838]],
+             zero_correlation_zones=[[], [16], [1, 2, 3]], restricted_sets=[["C"], ["A"] * 3],
+             offsets_hz=[[], [NAN], [100.0], [4e6]], n_fd_occasions=[0, 3],
+             fd_spacing_hz=[NAN], start_sample=[-1], period_samples=[-1, 100],
+             false_alarm=[0.0, 0.6, NAN], device=[""])),
     "wimax_tx": (
         dict(rate_id=1, cp_div=4, preamble="long", uplink=False, pad=True, seed=19072,
              gap_samples=400, scale=1.0, max_bursts_per_batch=64, device="cpu"),
@@ -160,8 +182,11 @@ def wrong_types(good):
     if isinstance(good, str):
         return [5, None]
     if isinstance(good, list):
-        # A list of ints refuses a float element; a list of floats (or an empty one) a string.
+        # A list of ints refuses a float element; a list of floats (or an empty one) a string;
+        # a list of strings a number.
         element = [1.5] if good and isinstance(good[0], int) else ["x"]
+        if good and isinstance(good[0], str):
+            element = [5]
         return ["16", element, 16]
     raise AssertionError(good)
 

@@ -14,7 +14,8 @@ xvfb-run and python3-gi). The 802.11a examples: wifi_loopback.grc
 wifi_rx_file.grc decodes a small recording this test writes (and one that
 wifi_tx_to_file.grc writes) into the PCAP file, and wifi_rx_uhd.grc compiles and its
 program answers --help (it needs a USRP to run; skipped where the UHD GRC blocks are
-not installed).
+not installed). prach_loopback.grc (prach_source_c -> channel -> prach_detector_c) finds
+its two UEs in every occasion.
 
 The source tree comes from GPUOFDM_SOURCE_DIR (ctest sets it), else from this file's
 place in the tree (python/gpuofdm/). The flowgraphs import gnuradio.gpuofdm, so run with
@@ -380,6 +381,15 @@ class qa_examples(gr_unittest.TestCase):
         out = self._run([sys.executable, "-u", py, "--help"])
         for opt in ("--freq", "--gain", "--antenna", "--pcap-file", "--device"):
             self.assertIn(opt, out)
+
+    def test_011_prach_loopback_finds_both_ues(self):
+        # Two UEs (preambles 5 and 40) in each of 5 occasions through a channel model per
+        # antenna: the detector prints 10 dicts, each UE in every occasion.
+        grc = self._need_grc("prach_loopback.grc")
+        out = self._run([sys.executable, "-u", self._grcc(grc)])
+        found = re.findall(r"\(preamble \. (\d+)\).*\(occasion \. (\d+)\)", out)
+        self.assertEqual(sorted(found), sorted((p, str(o)) for p in ("5", "40")
+                                               for o in range(5)), _tail(out))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@
 
 #include "prach/prach_detector.h"
 
+#include "prach/prach_calibration.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -154,7 +156,12 @@ prach_detector::prach_detector(const prach_detector_params& p) : d_params(p)
             d_windows[c * prach_preambles + i].row_step = d_cell_roots[c];
         d_n_rows += size_t(p.n_occasions) * size_t(d_cell_roots[c]);
         // Per-sample probability over the cell-occasion's samples (union bound).
-        const double per_sample = -std::expm1(std::log1p(-p.false_alarm) / double(samples));
+        const double target =
+            p.calibrated
+                ? prach_calibrated_false_alarm(p.format, p.mu, A, cell.zero_correlation_zone,
+                                               cell.set, p.false_alarm)
+                : p.false_alarm;
+        const double per_sample = -std::expm1(std::log1p(-target) / double(samples));
         d_thresholds[c] = float(prach_gamma_threshold(A * (1 + 2 * images), per_sample));
     }
     d_stats.resize(n_cells * size_t(p.n_occasions) * prach_preambles);

@@ -40,8 +40,9 @@
 // 1 - (1 - p)^M = false_alarm over the M samples the windows hold. The samples of the
 // zero-padded PDP are correlated (fewer alarms) and the floor is estimated (more): in
 // 4000 noise-only trials 0.13 % (format 0, 2 antennas) and 0.1 % (B4, 4 antennas) at a
-// 0.1 % target, 9.8 % and 8.6 % at 10 %. A Monte Carlo calibration per (format,
-// subcarrier spacing, antennas, zone) is not done yet.
+// 0.1 % target, 9.8 % and 8.6 % at 10 %. Where prach_calibration.h's Monte Carlo table has
+// the (format, subcarrier spacing, antennas, zone), the target is first mapped to the
+// closed-form target measured to give it (params.calibrated, the default).
 //
 // Input layout (docs/DESIGN.md, the channel dimension): channel
 // c = (cell * n_antennas + antenna) * n_occasions + occasion at bins + c * stride holds
@@ -72,10 +73,12 @@ struct prach_detector_params {
     int mu = 0; //!< short formats: 0..3 (15, 30, 60, 120 kHz); 0 for the long ones
     std::vector<prach_cell_params> cells = { prach_cell_params{} }; //!< 1..1024 cells
     int n_antennas = 1;                                             //!< 1..64
-    int n_occasions = 1;          //!< occasions per cell per call, 1..64
-    int idft_size = 0;            //!< 0: 1024 (L_RA 839) or 256 (139); else a power of two
-                                  //!< >= L_RA, up to 4096
-    double false_alarm = 1e-3;    //!< target per (cell, occasion), in (0, 0.5]
+    int n_occasions = 1;       //!< occasions per cell per call, 1..64
+    int idft_size = 0;         //!< 0: 1024 (L_RA 839) or 256 (139); else a power of two
+                               //!< >= L_RA, up to 4096
+    double false_alarm = 1e-3; //!< target per (cell, occasion), in (0, 0.5]
+    //! Use the Monte Carlo calibration (prach_calibration.h) where it has the configuration.
+    bool calibrated = true;
     double sample_rate = 30.72e6; //!< Hz: the rate of prach_detection::delay_samples, > 0
 
     //! The ranges above; throws std::invalid_argument("name: range, got value").

@@ -29,6 +29,8 @@
 #include <gnuradio/gpuofdm/ofdm_ifft.h>
 #include <gnuradio/gpuofdm/ofdm_sync_cc.h>
 #include <gnuradio/gpuofdm/pfb_timing_sync_ccf.h>
+#include <gnuradio/gpuofdm/prach_detector_c.h>
+#include <gnuradio/gpuofdm/prach_source_c.h>
 #include <gnuradio/gpuofdm/rs_decoder_bb.h>
 #include <gnuradio/gpuofdm/rs_encoder_bb.h>
 #include <gnuradio/gpuofdm/scrambler_bb.h>
@@ -255,6 +257,10 @@ TEST(GpuFaults, EveryGpuBlockFailsMakeWhenTheGpuIsFull)
     makers.emplace_back("wimax_rx", [] {
         return wimax_rx::make(1, 95, 4, false, true, 19072, false, 4e6, 0, gpu_device());
     });
+    makers.emplace_back("prach_detector_c", [] {
+        return prach_detector_c::make(30.72e6, "0", 30, 4, { 1 }, { 1 }, {}, { 0.0 }, 1, 0, 0, 0, 0,
+                                      1e-3, gpu_device());
+    });
     for (const auto& [name, make] : makers) {
         fault_guard armed("oom");
         try {
@@ -326,5 +332,42 @@ TEST(GpuFaults, ReceiversStopOnAFailedLaunchOrCopy)
             for (size_t i = 0; i < std::min(got.size(), want.size()); i++)
                 EXPECT_EQ(got[i].payload, want[i].payload) << c.name << " PDU " << i;
         }
+    }
+}
+
+TEST(GpuFaults, PrachDetectorStopsOnAFailedLaunchOrCopy)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    // Format 0 at 7.68 Msps, one UE in each of 20 occasions 10 ms apart: 20 detections
+    // without a fault; a fault in the fifth occasion's calls ends the flowgraph with the
+    // first occasions' detections reported.
+    const int period = 76800, occasions = 20;
+    auto run = [&](const char* fault) {
+        auto tb = gr::make_top_block("prach_fault");
+        auto src = prach_source_c::make(7.68e6, "0", 15, 1, 3, 1, "unrestricted", -375e3, 0, period,
+                                        { 9 }, { 4.0 }, {}, { 0.0 }, {}, true, 2);
+        auto head = gr::blocks::head::make(sizeof(gr_complex), size_t(occasions) * period);
+        auto det = prach_detector_c::make(7.68e6, "0", 15, 1, { 3 }, { 1 }, {}, { -375e3 }, 1, 0, 0,
+                                          period, 0, 1e-3, gpu_device());
+        auto dbg = gr::blocks::message_debug::make();
+        tb->connect(src, 0, head, 0);
+        tb->connect(head, 0, det, 0);
+        tb->msg_connect(det, "detections", dbg, "store");
+        std::unique_ptr<fault_guard> armed;
+        if (fault)
+            armed = std::make_unique<fault_guard>(fault);
+        run_bounded(tb);
+        std::vector<long> preambles;
+        for (size_t i = 0; i < dbg->num_messages(); i++)
+            preambles.push_back(pmt::to_long(
+                pmt::dict_ref(dbg->get_message(int(i)), pmt::mp("preamble"), pmt::PMT_NIL)));
+        return preambles;
+    };
+    const auto want = run(nullptr);
+    EXPECT_EQ(want, std::vector<long>(size_t(occasions), 9L));
+    for (const char* fault : { "launch:12", "copy:12" }) {
+        const auto got = run(fault);
+        EXPECT_LT(got.size(), want.size()) << fault;
+        EXPECT_EQ(got, std::vector<long>(got.size(), 9L)) << fault;
     }
 }

@@ -14,6 +14,8 @@ void bind_ofdm_ifft(py::module& m);
 void bind_scrambler_bb(py::module& m);
 void bind_sync_signal_source_c(py::module& m);
 void bind_cell_searcher_cc(py::module& m);
+void bind_prach_source_c(py::module& m);
+void bind_prach_detector_c(py::module& m);
 void bind_conv_encoder_bb(py::module& m);
 void bind_interleaver_bb(py::module& m);
 void bind_interleaver_ff(py::module& m);
@@ -40,6 +42,8 @@ PYBIND11_MODULE(gpuofdm_python, m)
     bind_scrambler_bb(m);
     bind_sync_signal_source_c(m);
     bind_cell_searcher_cc(m);
+    bind_prach_source_c(m);
+    bind_prach_detector_c(m);
     bind_conv_encoder_bb(m);
     bind_interleaver_bb(m);
     bind_interleaver_ff(m);

@@ -1,0 +1,247 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpuofdm authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// prach_source_c -> prach_detector_c flowgraphs, on "cpu" and on the GPU: every preamble
+// the source was given is found in every occasion, and nothing else, with the delay
+// within 3GPP TS 38.104 8.4's timing tolerance (1.04 us for the long formats, 0.26 us for
+// the short ones at 30 kHz), the SFN / slot of the occasion's sample (from frame_start or
+// an rx_time tag) and the timing advance of 38.213 4.2 worked out here from the given
+// delay.
+
+#include "block_test_util.h"
+
+#include <gnuradio/blocks/add_blk.h>
+#include <gnuradio/blocks/head.h>
+#include <gnuradio/blocks/message_debug.h>
+#include <gnuradio/blocks/vector_sink.h>
+#include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/gpuofdm/prach_detector_c.h>
+#include <gnuradio/gpuofdm/prach_source_c.h>
+
+#include <cmath>
+#include <set>
+#include <tuple>
+
+namespace gr::gpuofdm {
+namespace {
+
+using namespace block_test;
+
+struct found_preamble {
+    long cell, sfn, slot, preamble, timing_advance;
+    uint64_t occasion, sample;
+    double delay_samples, delay_us, snr_db;
+};
+
+std::vector<found_preamble> detections_of(const gr::blocks::message_debug::sptr& dbg)
+{
+    std::vector<found_preamble> out;
+    for (size_t i = 0; i < dbg->num_messages(); i++) {
+        const pmt::pmt_t m = dbg->get_message(int(i));
+        auto get = [&m](const char* k) { return pmt::dict_ref(m, pmt::mp(k), pmt::PMT_NIL); };
+        out.push_back({ pmt::to_long(get("cell")), pmt::to_long(get("sfn")),
+                        pmt::to_long(get("slot")), pmt::to_long(get("preamble")),
+                        pmt::to_long(get("timing_advance")), pmt::to_uint64(get("occasion")),
+                        pmt::to_uint64(get("sample")), pmt::to_double(get("delay_samples")),
+                        pmt::to_double(get("delay_us")), pmt::to_double(get("snr_db")) });
+    }
+    return out;
+}
+
+//! T_A of 38.213 4.2 for a round-trip delay: N_TA = T_A 16 64 T_c / 2^mu.
+long timing_advance_of(double delay_s, int mu)
+{
+    const double tc = 1.0 / (480e3 * 4096);
+    return std::lround(delay_s * double(1 << mu) / (16 * 64 * tc));
+}
+
+// Format 0, 7.68 Msps, two antennas, three occasions 10 ms apart: two UEs at -8 and -11 dB
+// per subcarrier (38.104's SNR; its format 0 requirement is -14.5 dB), different complex
+// gains on the two antennas.
+void long_format_two_ues(const std::string& device)
+{
+    const double rate = 7.68e6;
+    const int start = 5000, period = 76800, frame_start = -15360; // 2 ms before
+    const std::vector<int> preambles = { 5, 40 };
+    const std::vector<double> delays = { 10.0, 33.5 };
+    auto tb = gr::make_top_block("prach");
+    auto src = prach_source_c::make(rate, "0", 15, 2, 120, 6, "unrestricted", -300 * 1250.0, start,
+                                    period, preambles, delays, { 0.0, 0.0 }, { -8.0, -11.0 },
+                                    { { 1, 0 }, { 0.3f, -0.8f }, { -0.6f, 0.6f }, { 0.9f, 0.2f } },
+                                    true, 3);
+    auto det = prach_detector_c::make(rate, "0", 15, 2, { 120 }, { 6 }, {}, { -300 * 1250.0 }, 1, 0,
+                                      start, period, frame_start, 1e-3, device);
+    auto dbg = gr::blocks::message_debug::make();
+    const size_t n = size_t(start + 3 * period);
+    for (int a = 0; a < 2; a++) {
+        auto head = gr::blocks::head::make(sizeof(gr_complex), n);
+        tb->connect(src, a, head, 0);
+        tb->connect(head, 0, det, a);
+    }
+    tb->msg_connect(det, "detections", dbg, "store");
+    run_bounded(tb);
+    EXPECT_EQ(det->occasions(), 3u);
+    const auto found = detections_of(dbg);
+    ASSERT_EQ(found.size(), 6u) << device;
+    for (size_t i = 0; i < found.size(); i++) {
+        const auto& f = found[i];
+        const size_t ue = i % 2;
+        EXPECT_EQ(f.cell, 0);
+        EXPECT_EQ(f.occasion, i / 2);
+        EXPECT_EQ(f.sample, uint64_t(start + int(f.occasion) * period));
+        // 5000 + 2 ms (15360 samples) after the frame start: slot 2 of 1 ms slots (15 kHz).
+        EXPECT_EQ(f.sfn, long(f.occasion));
+        EXPECT_EQ(f.slot, 2);
+        EXPECT_EQ(f.preamble, preambles[ue]);
+        EXPECT_NEAR(f.delay_samples, delays[ue], 1.04e-6 * rate) << device << " UE " << ue;
+        EXPECT_NEAR(f.delay_us, delays[ue] / rate * 1e6, 1.04);
+        EXPECT_NEAR(double(f.timing_advance), double(timing_advance_of(delays[ue] / rate, 0)), 2.0);
+        EXPECT_NEAR(f.snr_db, ue == 0 ? -8.0 : -11.0, 2.0);
+    }
+}
+
+// Format B4 at 30 kHz, 15.36 Msps, one antenna: two cells with their own roots and band
+// positions, a UE in each (the second cell's source without noise, added to the first).
+void short_format_two_cells(const std::string& device)
+{
+    const double rate = 15.36e6;
+    const int start = 777, period = 7680; // every 0.5 ms: every slot at 30 kHz
+    const double off0 = -200 * 30e3, off1 = 40 * 30e3;
+    auto tb = gr::make_top_block("prach_b4");
+    auto src0 = prach_source_c::make(rate, "B4", 30, 1, 7, 2, "unrestricted", off0, start, period,
+                                     { 11 }, { 3.0 }, {}, { -3.0 }, {}, true, 5);
+    auto src1 = prach_source_c::make(rate, "B4", 30, 1, 90, 5, "unrestricted", off1, start, period,
+                                     { 50 }, { 17.0 }, {}, { -3.0 }, {}, false, 6);
+    auto add = gr::blocks::add_cc::make();
+    auto head = gr::blocks::head::make(sizeof(gr_complex), size_t(start + 4 * period));
+    auto det = prach_detector_c::make(rate, "B4", 30, 1, { 7, 90 }, { 2, 5 }, { "unrestricted" },
+                                      { off0, off1 }, 1, 0, start, period, 0, 1e-3, device);
+    auto dbg = gr::blocks::message_debug::make();
+    tb->connect(src0, 0, add, 0);
+    tb->connect(src1, 0, add, 1);
+    tb->connect(add, 0, head, 0);
+    tb->connect(head, 0, det, 0);
+    tb->msg_connect(det, "detections", dbg, "store");
+    run_bounded(tb);
+    const auto found = detections_of(dbg);
+    ASSERT_EQ(found.size(), 8u) << device;
+    for (size_t i = 0; i < found.size(); i++) {
+        const auto& f = found[i];
+        EXPECT_EQ(f.occasion, i / 2);
+        EXPECT_EQ(f.cell, long(i % 2));
+        EXPECT_EQ(f.preamble, i % 2 ? 50 : 11);
+        EXPECT_EQ(f.slot, long(f.occasion) + 0) << "one occasion a 0.5 ms slot, from sample 0";
+        EXPECT_NEAR(f.delay_samples, i % 2 ? 17.0 : 3.0, 0.26e-6 * rate) << device;
+    }
+}
+
+TEST(PrachBlocks, LongFormatTwoUesCpu) { long_format_two_ues("cpu"); }
+
+TEST(PrachBlocks, LongFormatTwoUesGpu)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    long_format_two_ues(gpu_device());
+}
+
+TEST(PrachBlocks, ShortFormatTwoCellsCpu) { short_format_two_cells("cpu"); }
+
+TEST(PrachBlocks, ShortFormatTwoCellsGpu)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    short_format_two_cells(gpu_device());
+}
+
+TEST(PrachBlocks, RxTimeTagSetsSfnAndSlot)
+{
+    // Format 0 at 7.68 Msps, one antenna, an occasion at sample 1000 and every 10 ms; the
+    // samples carry rx_time = 100.0123 s on sample 0 (as UHD tags them). Occasion k starts
+    // at 100.0123 + (1000 + 76800 k) / 7.68e6 s: frame floor(t / 10 ms) = 10001 + k, SFN
+    // (10001 + k) mod 1024 = 785 + k, 2.43 ms into it: slot 2 of 1 ms (15 kHz).
+    const double rate = 7.68e6;
+    const int start = 1000, period = 76800;
+    std::vector<gr_complex> x(size_t(start + 2 * period));
+    {
+        auto tb = gr::make_top_block("prach_rec");
+        auto src = prach_source_c::make(rate, "0", 15, 1, 4, 1, "unrestricted", -375e3, start,
+                                        period, { 12 }, { 5.0 }, {}, { -5.0 }, {}, true, 9);
+        auto head = gr::blocks::head::make(sizeof(gr_complex), x.size());
+        auto sink = gr::blocks::vector_sink_c::make();
+        tb->connect(src, 0, head, 0);
+        tb->connect(head, 0, sink, 0);
+        run_bounded(tb);
+        x = sink->data();
+    }
+    gr::tag_t t;
+    t.offset = 0;
+    t.key = pmt::mp("rx_time");
+    t.value = pmt::make_tuple(pmt::from_uint64(100), pmt::from_double(0.0123));
+    auto tb = gr::make_top_block("prach_rx_time");
+    auto src = gr::blocks::vector_source_c::make(x, false, 1, { t });
+    auto det = prach_detector_c::make(rate, "0", 15, 1, { 4 }, { 1 }, {}, { -375e3 }, 1, 0, start,
+                                      period, 0, 1e-3, "cpu");
+    auto dbg = gr::blocks::message_debug::make();
+    tb->connect(src, 0, det, 0);
+    tb->msg_connect(det, "detections", dbg, "store");
+    run_bounded(tb);
+    const auto found = detections_of(dbg);
+    ASSERT_EQ(found.size(), 2u);
+    for (size_t k = 0; k < 2; k++) {
+        EXPECT_EQ(found[k].preamble, 12);
+        EXPECT_EQ(found[k].sfn, 785 + long(k));
+        EXPECT_EQ(found[k].slot, 2);
+    }
+}
+
+TEST(PrachBlocks, BadParametersNameTheArgument)
+{
+    auto expect_error = [](const std::function<void()>& make, const std::string& name) {
+        try {
+            make();
+            ADD_FAILURE() << "no error for " << name;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(std::string(e.what()).rfind(name + ":", 0) == 0 ||
+                          std::string(e.what()).rfind(name + "[", 0) == 0,
+                      true)
+                << e.what();
+        }
+    };
+    expect_error([] { prach_source_c::make(30.72e6, "7"); }, "format");
+    expect_error([] { prach_source_c::make(30.72e6, "0", 30, 0); }, "n_antennas");
+    expect_error([] { prach_source_c::make(1e6); }, "samp_rate");
+    expect_error(
+        [] {
+            prach_source_c::make(30.72e6, "0", 30, 1, 0, 1, "unrestricted", 0, 0, 0, { 0 },
+                                 { -1.0 });
+        },
+        "delays_samples");
+    expect_error(
+        [] { prach_source_c::make(30.72e6, "0", 30, 1, 0, 1, "unrestricted", 0, 0, 0, { 64 }); },
+        "preambles");
+    expect_error([] { prach_detector_c::make(30.72e6, "0", 30, 1, { 900 }); }, "logical_roots");
+    expect_error(
+        [] {
+            prach_detector_c::make(30.72e6, "0", 30, 1, { 1, 2 }, { 1, 2, 3 });
+        },
+        "zero_correlation_zones");
+    expect_error([] { prach_detector_c::make(30.72e6, "0", 25); }, "scs_khz");
+    expect_error([] { prach_detector_c::make(30.72e6, "0", 30, 1, { 1 }, { 1 }, {}, { 1e3 }); },
+                 "offsets_hz");
+    expect_error(
+        [] { prach_detector_c::make(30.72e6, "0", 30, 1, { 1 }, { 1 }, {}, { 0 }, 1, 0, 0, 100); },
+        "period_samples");
+    expect_error(
+        [] {
+            prach_detector_c::make(30.72e6, "0", 30, 1, { 1 }, { 1 }, {}, { 0 }, 1, 0, 0, 0, 0,
+                                   0.0);
+        },
+        "false_alarm");
+    expect_error(
+        [] { prach_detector_c::make(30.72e6, "0", 30, 1, { 1 }, { 1 }, {}, { 0 }, 1, 0, -5); },
+        "start_sample");
+}
+
+} // namespace
+} // namespace gr::gpuofdm
