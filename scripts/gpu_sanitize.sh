@@ -28,7 +28,7 @@ limit_s="${GPUOFDM_SANITIZE_LIMIT_S:-420}"
 core_all='*cuda*:*_device*:viterbi_device.*:ofdm_cuda_stage.*:cuda_context.*:PfbTimingSync.Cuda*:'\
 'Prach*Cuda*'
 core_long='wifi_rx.cuda_stream_of_10000_frames_loses_none:viterbi_ber_cuda.*'
-blocks_all='*Cuda*:GpuFaults.*'
+blocks_all='*Cuda*:*Gpu:GpuFaults.*'
 # racecheck costs most: one test a stage or chain, every kernel with shared memory in it,
 # split by family into runs of their own (one list does not end within 480 s).
 # The block tests' flowgraphs get more time than their usual 60 s.
@@ -68,7 +68,7 @@ for tool in "${tools[@]}"; do
             runs+=("$tool test_gpuofdm_blocks blocks $blocks_race") ;;
         synccheck | initcheck)
             runs+=("$tool test_gpuofdm_core core $core_all-$core_long")
-            runs+=("$tool test_gpuofdm_blocks blocks *Cuda*") ;;
+            runs+=("$tool test_gpuofdm_blocks blocks *Cuda*:*Gpu") ;;
         *) echo "gpu_sanitize: unknown tool $tool" >&2; exit 2 ;;
     esac
 done
