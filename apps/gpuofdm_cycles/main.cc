@@ -15,10 +15,12 @@
 //                  [--max-device-growth-mib 16] [--max-rss-growth-mib 64] [--json FILE]
 
 #include "common/cli_options.h"
+#include "timing/rrc_prototype.h"
 
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/top_block.h>
+#include <gnuradio/gpuofdm/cell_searcher_cc.h>
 #include <gnuradio/gpuofdm/conv_encoder_bb.h>
 #include <gnuradio/gpuofdm/demapper_cf.h>
 #include <gnuradio/gpuofdm/device.h>
@@ -28,6 +30,9 @@
 #include <gnuradio/gpuofdm/ofdm_fft.h>
 #include <gnuradio/gpuofdm/ofdm_ifft.h>
 #include <gnuradio/gpuofdm/ofdm_sync_cc.h>
+#include <gnuradio/gpuofdm/pfb_timing_sync_ccf.h>
+#include <gnuradio/gpuofdm/pfb_timing_sync_multi_ccf.h>
+#include <gnuradio/gpuofdm/prach_detector_c.h>
 #include <gnuradio/gpuofdm/rs_decoder_bb.h>
 #include <gnuradio/gpuofdm/rs_encoder_bb.h>
 #include <gnuradio/gpuofdm/scrambler_bb.h>
@@ -177,6 +182,26 @@ struct flowgraph {
         auto sync = ofdm_sync_cc::make("802.11a", 0.56f, 32, 65536, 20e6, dev);
         tb->connect(noise, 0, sync, 0);
         tb->connect(sync, 0, gr::blocks::null_sink::make(sizeof(gr_complex)), 0);
+        // Timing recovery, one channel in chunks and four as one vector stream; the cell
+        // search (LTE at 1.92 Msps) and the PRACH detector (format 0, an occasion every
+        // 2 ms at 30.72 Msps) on noise.
+        const auto taps = gr::gpuofdm::core::rrc_prototype(64.0, 32 * 11 * 2, 32.0, 0.35);
+        auto timing = pfb_timing_sync_ccf::make(2.0, 0.0628f, taps, 32, 16, 1.5f, 1, dev, "chunked",
+                                                8192, 2048);
+        tb->connect(noise, 0, timing, 0);
+        tb->connect(timing, 0, gr::blocks::null_sink::make(sizeof(gr_complex)), 0);
+        auto rows =
+            gr::blocks::vector_source<gr_complex>::make(random_samples(4 << 14, 5), true, 4);
+        auto multi = pfb_timing_sync_multi_ccf::make(4, 2.0, 0.0628f, taps, 32, 16, 1.5f, 1, dev,
+                                                     "sequential", 16384, 4096, true);
+        tb->connect(rows, 0, multi, 0);
+        tb->connect(multi, 0, gr::blocks::null_sink::make(4 * sizeof(gr_complex)), 0);
+        auto search = cell_searcher_cc::make("lte", 1.92e6, 0, {}, 30, 0, 18, 14, 1, 5, dev);
+        tb->connect(noise, 0, search, 0);
+        tb->connect(search, 0, gr::blocks::null_sink::make(sizeof(gr_complex)), 0);
+        auto prach = prach_detector_c::make(30.72e6, "0", 30, 1, { 1 }, { 1 }, {}, { 0.0 }, 1, 0, 0,
+                                            61440, 0, 1e-3, dev);
+        tb->connect(noise, 0, prach, 0);
     }
 
     //! Starts, runs \p ms, stops and waits.
