@@ -86,11 +86,29 @@ def noise_stats(std):
     return windows, det
 
 
+def tail(values, total, t, min_count=20):
+    """P(value >= t) over total draws: counted where at least min_count values pass,
+    beyond that the exponential tail fitted to the counted part (slope and level by least
+    squares on log counts; the metrics are exponential in noise), extrapolated.
+    Returns (probability, fitted slope or None)."""
+    values = np.sort(np.asarray(values, float))
+    count = len(values) - np.searchsorted(values, t)
+    if count >= min_count or len(values) < min_count:
+        return count / total, None
+    # The fit: log P(value >= x) at the points of the counted range's upper half.
+    counted = values[:len(values) - min_count + 1]
+    xs = np.linspace(counted[len(counted) // 2], counted[-1], 12)
+    ps = np.array([(len(values) - np.searchsorted(values, x)) / total for x in xs])
+    slope, level = np.polyfit(xs, np.log(ps), 1)
+    return float(np.exp(level + slope * t)), float(-slope)
+
+
 def pfa_estimate(windows, det, tp, ts):
+    """(false alarms per window, noise windows with a detection counted)."""
     if len(det) == 0:
         return 0.0, 0
-    rate = np.count_nonzero(det[:, 1] >= tp) / windows
-    q = np.count_nonzero(det[:, 2] >= ts) / len(det)
+    rate, _ = tail(det[:, 1], windows, tp)
+    q, _ = tail(det[:, 2], len(det), ts)
     hit = det[(det[:, 1] >= tp) & (det[:, 2] >= ts)]
     return rate * q, len(np.unique(hit[:, 0]))
 
@@ -102,6 +120,10 @@ def main():
     ap.add_argument("--target", type=float, default=1e-5,
                     help="false-alarm probability per noise window (1e-5)")
     ap.add_argument("--at-db", type=float, default=-6)
+    ap.add_argument("--compare", default="",
+                    help="TP,TS: also print false alarms and Pd at these thresholds")
+    ap.add_argument("--peaks", type=float, default=1.0,
+                    help="noise PSS peaks per window passing the PSS threshold, at most (1)")
     args = ap.parse_args()
     scans = load(args.scan)
     combined = load(args.combined)
@@ -110,9 +132,12 @@ def main():
     tps = np.arange(scan_floor, 30.01, 0.25)
     tss = np.arange(6.0, 30.01, 0.25)
     noise = {s["standard"]: noise_stats(s) for s in scans}
-    # The least Ts for each Tp that meets the target in every standard.
+    # The least Ts for each Tp that meets the target in every standard; Tp high enough that
+    # noise gives the SSS stage (on the host) at most --peaks PSS peaks per window.
     feasible = []
     for tp in tps:
+        if any(tail(d[:, 1], w, tp)[0] > args.peaks for w, d in noise.values()):
+            continue
         for ts in tss:
             if all(pfa_estimate(w, d, tp, ts)[0] <= args.target for w, d in noise.values()):
                 feasible.append((float(tp), float(ts)))
@@ -128,6 +153,15 @@ def main():
     print("thresholds: PSS %.2f SSS %.2f (false alarms per window <= %g in every standard; "
           "mean Pd %.4f at %g dB)" % (tp, ts, args.target, best_score, args.at_db))
 
+    if args.compare:
+        ctp, cts = (float(v) for v in args.compare.split(","))
+        for st in scans:
+            w, d = noise[st["standard"]]
+            pds = ["%s %.3f" % (c["channel"], pd_at(pt, ctp, cts)) for c in st["curves"]
+                   for pt in c["points"] if abs(pt["snr_db"] - args.at_db) < 1e-9]
+            print("at PSS %g SSS %g: %-5s Pfa estimate %.2e per window; Pd at %g dB: %s" % (
+                ctp, cts, st["standard"], pfa_estimate(w, d, ctp, cts)[0], args.at_db,
+                ", ".join(pds)))
     result = {"target_pfa_per_window": args.target, "pss_threshold": tp, "sss_threshold": ts,
               "standards": []}
     for s in scans:
@@ -141,8 +175,14 @@ def main():
                 "snr_db": [pt["snr_db"] for pt in c["points"]],
                 "pd": [pd_at(pt, tp, ts) for pt in c["points"]],
                 "trials": c["points"][0]["trials"]}
+        entry["pss_peaks_per_window"] = tail(d[:, 1], w, tp)[0]
+        entry["pss_tail_slope"] = tail(d[:, 1], w, 100)[1]
+        entry["sss_tail_slope"] = tail(d[:, 2], len(d), 100)[1]
         print("%-5s Pfa estimate %.2e per %.0f ms window, %d of %d noise windows with a "
-              "detection" % (s["standard"], est, s["window_s"] * 1e3, hit, w))
+              "detection; %.3f PSS peaks per window; fitted tail slopes PSS %.2f SSS %.2f "
+              "(exponential: 1)" % (s["standard"], est, s["window_s"] * 1e3, hit, w,
+                                    entry["pss_peaks_per_window"], entry["pss_tail_slope"],
+                                    entry["sss_tail_slope"]))
         for ch, cv in entry["curves"].items():
             print("      %-9s " % ch + " ".join("%5.1f:%.3f" % v
                                                 for v in zip(cv["snr_db"], cv["pd"])))
