@@ -58,8 +58,8 @@ public:
                      const std::vector<double>& offsets_hz = {},
                      int ssb_scs_khz = 30,
                      double cfo_range_hz = 0,
-                     double pss_threshold = 18,
-                     double sss_threshold = 14,
+                     double pss_threshold = 16,
+                     double sss_threshold = 14.75,
                      int combine_periods = 1,
                      double window_ms = 20,
                      const std::string& device = "auto");

@@ -55,12 +55,12 @@ struct cell_search_params {
     //! Frequency hypotheses: -range..+range in steps of half a subcarrier (integer
     //! subcarrier offsets included); 0 Hz: +-1 subcarrier spacing. Up to 64 subcarriers.
     double cfo_range_hz = 0;
-    double pss_threshold = 18; //!< PSS metric (mean 1 in noise) a peak must pass, > 1
-    double sss_threshold = 14; //!< SSS metric (mean 1 in noise) a detection must pass, > 1
-    int combine_periods = 1;   //!< sync periods whose PSS metrics are averaged, 1..16
-    double period_s = 20e-3;   //!< NR SSB burst period for combining (LTE, 5GTF: 5 ms fixed)
-    int max_peaks = 64;        //!< PSS peaks examined per N_ID^(2) per call, 1..1024
-    int ssb_lmax = 8;          //!< NR L_max: 4 (the DM-RS also gives the half frame) or 8
+    double pss_threshold = 16;    //!< PSS metric (mean 1 in noise) a peak must pass, > 1
+    double sss_threshold = 14.75; //!< SSS metric (mean 1 in noise) a detection must pass, > 1
+    int combine_periods = 1;      //!< sync periods whose PSS metrics are averaged, 1..16
+    double period_s = 20e-3;      //!< NR SSB burst period for combining (LTE, 5GTF: 5 ms fixed)
+    int max_peaks = 64;           //!< PSS peaks examined per N_ID^(2) per call, 1..1024
+    int ssb_lmax = 8;             //!< NR L_max: 4 (the DM-RS also gives the half frame) or 8
     fivegtf_ess_index fivegtf_ess = fivegtf_ess_index::subframe_number;
     fivegtf_long_cp fivegtf_cp = fivegtf_long_cp::symbols_0_and_7;
 

@@ -22,7 +22,7 @@ void bind_cell_searcher_cc(py::module& m)
         .def(py::init(&searcher::make), py::arg("standard") = "nr", py::arg("samp_rate") = 30.72e6,
              py::arg("center_freq") = 0.0, py::arg("offsets_hz") = std::vector<double>{},
              py::arg("ssb_scs_khz") = 30, py::arg("cfo_range_hz") = 0.0,
-             py::arg("pss_threshold") = 18.0, py::arg("sss_threshold") = 14.0,
+             py::arg("pss_threshold") = 16.0, py::arg("sss_threshold") = 14.75,
              py::arg("combine_periods") = 1, py::arg("window_ms") = 20.0,
              py::arg("device") = "auto",
              "Make a cell_searcher_cc. standard nr, lte or 5gtf; samp_rate whole Hz "

@@ -1,0 +1,270 @@
+#!/usr/bin/python3
+#
+# Copyright 2026 gr-gpuofdm authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Detection curves and threshold calibration of the cell search, from the JSON of
+gpuofdm_cellsearch_pd.
+
+Inputs: --scan FILE ... : runs with --scan (one sync period, every detection's PSS and SSS
+metric kept, noise-only windows included); --combined FILE ... : runs at fixed thresholds
+(e.g. --periods 4), plotted as they are.
+
+Calibration: a noise-only window (one sync period of timings at one raster candidate: NR
+20 ms, LTE and 5GTF 5 ms) raises a false alarm when one of its PSS peaks passes the PSS
+threshold Tp and the SSS metric at that peak passes Ts. The SSS at a noise peak is
+independent of the PSS value (other samples), so the false-alarm probability per window
+is estimated as
+
+    Pfa(Tp, Ts) = (PSS peaks >= Tp per window) x P(SSS >= Ts at a noise peak),
+
+both counted in the noise windows (and the windows with a detection counted directly as
+a check). Among the (Tp, Ts) whose Pfa is at most --target in every standard, the pair
+with the highest mean Pd at --at-db over the standards and channels of the scan runs is
+chosen (Pd counted from the same detections at those thresholds).
+
+Writes docs/cellsearch_pd.png (Pd vs SNR), docs/cellsearch_pfa.png (false alarms against
+the thresholds) and docs/cellsearch_curves.json (the numbers) with matplotlib, or,
+without matplotlib, says so and writes the JSON only.
+
+Run: /usr/bin/python3 scripts/cellsearch_curves.py --scan scan_nr.json scan_lte.json
+     scan_5gtf.json [--combined periods4.json] [--target 1e-5] [--at-db -6]"""
+
+import argparse
+import json
+import os
+import sys
+from collections import defaultdict
+
+import numpy as np
+
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
+
+
+def load(paths):
+    """The runs' standards, those of one standard and period count merged (curves from
+    one run and noise windows from another)."""
+    out = {}
+    for p in paths:
+        with open(p) as f:
+            run = json.load(f)
+        for std in run["standards"]:
+            std["periods"] = run["periods"]
+            std["curves"] = [c for c in std["curves"] if c["points"][0]["trials"] > 0]
+            key = (std["standard"], std["periods"])
+            if key not in out:
+                out[key] = std
+                continue
+            out[key]["curves"] += std["curves"]
+            if "noise" not in std:
+                continue
+            if "noise" not in out[key]:
+                out[key]["noise"] = std["noise"]
+                continue
+            # Noise windows of runs with other seeds: numbered on after the ones held.
+            held = out[key]["noise"]
+            held["detections"] += [[w + held["windows"]] + rest
+                                   for w, *rest in std["noise"]["detections"]]
+            for k in ("windows", "false_windows", "false_detections"):
+                held[k] += std["noise"][k]
+    return list(out.values())
+
+
+def pd_at(point, tp, ts):
+    """Fraction of trials whose strongest detection passing (tp, ts) is right."""
+    best = {}
+    for t, p, s, ok in point["detections"]:
+        if p >= tp and s >= ts and (t not in best or p > best[t][0]):
+            best[t] = (p, ok)
+    return sum(1 for p, ok in best.values() if ok) / point["trials"]
+
+
+def noise_stats(std):
+    noise = std["noise"]
+    windows = noise["windows"]
+    det = np.array(noise["detections"], float).reshape(-1, 3)
+    return windows, det
+
+
+def tail(values, total, t, min_count=20):
+    """P(value >= t) over total draws: counted where at least min_count values pass,
+    beyond that the exponential tail fitted to the counted part (slope and level by least
+    squares on log counts; the metrics are exponential in noise), extrapolated.
+    Returns (probability, fitted slope or None)."""
+    values = np.sort(np.asarray(values, float))
+    count = len(values) - np.searchsorted(values, t)
+    if count >= min_count or len(values) < min_count:
+        return count / total, None
+    # The fit: log P(value >= x) at the points of the counted range's upper half.
+    counted = values[:len(values) - min_count + 1]
+    xs = np.linspace(counted[len(counted) // 2], counted[-1], 12)
+    ps = np.array([(len(values) - np.searchsorted(values, x)) / total for x in xs])
+    slope, level = np.polyfit(xs, np.log(ps), 1)
+    return float(np.exp(level + slope * t)), float(-slope)
+
+
+def pfa_estimate(windows, det, tp, ts):
+    """(false alarms per window, noise windows with a detection counted)."""
+    if len(det) == 0:
+        return 0.0, 0
+    rate, _ = tail(det[:, 1], windows, tp)
+    q, _ = tail(det[:, 2], len(det), ts)
+    hit = det[(det[:, 1] >= tp) & (det[:, 2] >= ts)]
+    return rate * q, len(np.unique(hit[:, 0]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scan", nargs="+", required=True)
+    ap.add_argument("--combined", nargs="*", default=[])
+    ap.add_argument("--target", type=float, default=1e-5,
+                    help="false-alarm probability per noise window (1e-5)")
+    ap.add_argument("--at-db", type=float, default=-6)
+    ap.add_argument("--thresholds", default="",
+                    help="TP,TS: draw the curves at these (e.g. the defaults), not the pair found")
+    ap.add_argument("--compare", default="",
+                    help="TP,TS: also print false alarms and Pd at these thresholds")
+    ap.add_argument("--peaks", type=float, default=1.0,
+                    help="noise PSS peaks per window passing the PSS threshold, at most (1)")
+    args = ap.parse_args()
+    scans = load(args.scan)
+    combined = load(args.combined)
+
+    scan_floor = 12.0
+    tps = np.arange(scan_floor, 30.01, 0.25)
+    tss = np.arange(6.0, 30.01, 0.25)
+    noise = {s["standard"]: noise_stats(s) for s in scans}
+    # The least Ts for each Tp that meets the target in every standard; Tp high enough that
+    # noise gives the SSS stage (on the host) at most --peaks PSS peaks per window.
+    feasible = []
+    for tp in tps:
+        if any(tail(d[:, 1], w, tp)[0] > args.peaks for w, d in noise.values()):
+            continue
+        for ts in tss:
+            if all(pfa_estimate(w, d, tp, ts)[0] <= args.target for w, d in noise.values()):
+                feasible.append((float(tp), float(ts)))
+                break
+    best, best_score = None, -1
+    for tp, ts in feasible:
+        scores = [pd_at(pt, tp, ts) for s in scans for c in s["curves"] for pt in c["points"]
+                  if abs(pt["snr_db"] - args.at_db) < 1e-9]
+        score = float(np.mean(scores)) if scores else 0
+        if score > best_score:
+            best, best_score = (tp, ts), score
+    tp, ts = best
+    print("thresholds: PSS %.2f SSS %.2f (false alarms per window <= %g in every standard; "
+          "mean Pd %.4f at %g dB)" % (tp, ts, args.target, best_score, args.at_db))
+    if args.thresholds:
+        tp, ts = (float(v) for v in args.thresholds.split(","))
+        print("curves at the thresholds given: PSS %g SSS %g" % (tp, ts))
+
+    if args.compare:
+        ctp, cts = (float(v) for v in args.compare.split(","))
+        for st in scans:
+            w, d = noise[st["standard"]]
+            pds = ["%s %.3f" % (c["channel"], pd_at(pt, ctp, cts)) for c in st["curves"]
+                   for pt in c["points"] if abs(pt["snr_db"] - args.at_db) < 1e-9]
+            print("at PSS %g SSS %g: %-5s Pfa estimate %.2e per window; Pd at %g dB: %s" % (
+                ctp, cts, st["standard"], pfa_estimate(w, d, ctp, cts)[0], args.at_db,
+                ", ".join(pds)))
+    result = {"target_pfa_per_window": args.target, "pss_threshold": tp, "sss_threshold": ts,
+              "standards": []}
+    for s in scans:
+        w, d = noise[s["standard"]]
+        est, hit = pfa_estimate(w, d, tp, ts)
+        entry = {"standard": s["standard"], "window_s": s["window_s"], "noise_windows": w,
+                 "pfa_estimate": est, "noise_windows_with_detection": hit,
+                 "periods": 1, "curves": {}}
+        for c in s["curves"]:
+            entry["curves"][c["channel"]] = {
+                "snr_db": [pt["snr_db"] for pt in c["points"]],
+                "pd": [pd_at(pt, tp, ts) for pt in c["points"]],
+                "trials": c["points"][0]["trials"]}
+        entry["pss_peaks_per_window"] = tail(d[:, 1], w, tp)[0]
+        entry["pss_tail_slope"] = tail(d[:, 1], w, 100)[1]
+        entry["sss_tail_slope"] = tail(d[:, 2], len(d), 100)[1]
+        print("%-5s Pfa estimate %.2e per %.0f ms window, %d of %d noise windows with a "
+              "detection; %.3f PSS peaks per window; fitted tail slopes PSS %.2f SSS %.2f "
+              "(exponential: 1)" % (s["standard"], est, s["window_s"] * 1e3, hit, w,
+                                    entry["pss_peaks_per_window"], entry["pss_tail_slope"],
+                                    entry["sss_tail_slope"]))
+        for ch, cv in entry["curves"].items():
+            print("      %-9s " % ch + " ".join("%5.1f:%.3f" % v
+                                                for v in zip(cv["snr_db"], cv["pd"])))
+        result["standards"].append(entry)
+    for s in combined:
+        entry = {"standard": s["standard"], "window_s": s["window_s"],
+                 "pss_threshold": s["pss_threshold"], "sss_threshold": s["sss_threshold"],
+                 "periods": s["periods"], "curves": {}}
+        if "noise" in s:
+            entry["noise_windows"] = s["noise"]["windows"]
+            entry["noise_windows_with_detection"] = s["noise"]["false_windows"]
+        for c in s["curves"]:
+            entry["curves"][c["channel"]] = {
+                "snr_db": [pt["snr_db"] for pt in c["points"]],
+                "pd": [pt["success"] / pt["trials"] for pt in c["points"]],
+                "trials": c["points"][0]["trials"]}
+        result["standards"].append(entry)
+    with open(os.path.join(DOCS, "cellsearch_curves.json"), "w") as f:
+        json.dump(result, f, indent=1)
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: no PNG written (apt install python3-matplotlib); "
+              "the numbers are in docs/cellsearch_curves.json", file=sys.stderr)
+        return
+    names = {"nr": "5G NR (SSB 30 kHz)", "lte": "LTE", "5gtf": "Verizon 5GTF"}
+    order = [s["standard"] for s in scans]
+    fig, axes = plt.subplots(1, len(order), figsize=(4.2 * len(order), 4), sharey=True)
+    axes = np.atleast_1d(axes)
+    for ax, std in zip(axes, order):
+        for entry in result["standards"]:
+            if entry["standard"] != std:
+                continue
+            for ch, cv in entry["curves"].items():
+                style = "-" if ch == "awgn" else "--"
+                mark = "o" if entry["periods"] == 1 else "s"
+                plural = "" if entry["periods"] == 1 else "s"
+                ax.plot(cv["snr_db"], cv["pd"], mark + style, ms=4,
+                        label="%s, %d period%s" % (ch, entry["periods"], plural))
+        ax.axhline(0.99, color="gray", ls=":", lw=1)
+        ax.axvline(args.at_db, color="gray", ls=":", lw=1)
+        ax.set_title(names.get(std, std))
+        ax.set_xlabel("SNR over the sync signal's band (dB)")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7, loc="lower right")
+    axes[0].set_ylabel("P(strongest detection = right cell ID and timing)")
+    fig.suptitle("Cell search, one raster candidate: random ID, timing, CFO over the search "
+                 "range, 20 ppm SRO; thresholds PSS %.2f, SSS %.2f" % (tp, ts), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(os.path.join(DOCS, "cellsearch_pd.png"), dpi=100)
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    grid = np.arange(scan_floor, 30.01, 0.25)
+    for std in order:
+        w, d = noise[std]
+        peaks = [np.count_nonzero(d[:, 1] >= t) / w for t in grid]
+        joint = [pfa_estimate(w, d, t, ts)[0] for t in grid]
+        line, = ax.semilogy(grid, peaks, "-", label="%s: PSS peaks per window (%d windows)"
+                            % (std, w))
+        ax.semilogy(grid, joint, "--", color=line.get_color(),
+                    label="%s: Pfa with SSS >= %.2f" % (std, ts))
+    ax.axhline(args.target, color="gray", ls=":", label="target %g" % args.target)
+    ax.axvline(tp, color="k", ls=":", lw=1)
+    ax.set_xlabel("PSS threshold (metric: mean 1 in noise)")
+    ax.set_ylabel("per noise-only window")
+    ax.set_ylim(1e-9, 1e2)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title("Noise only, one sync period a window: counted (solid), and the false-alarm "
+                 "estimate (dashed)", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(os.path.join(DOCS, "cellsearch_pfa.png"), dpi=100)
+    print("wrote docs/cellsearch_pd.png, docs/cellsearch_pfa.png, docs/cellsearch_curves.json")
+
+
+if __name__ == "__main__":
+    main()
