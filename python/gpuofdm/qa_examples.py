@@ -15,9 +15,9 @@ wifi_rx_file.grc decodes a small recording this test writes (and one that
 wifi_tx_to_file.grc writes) into the PCAP file, and wifi_rx_uhd.grc compiles and its
 program answers --help (it needs a USRP to run; skipped where the UHD GRC blocks are
 not installed). prach_loopback.grc (prach_source_c -> channel -> prach_detector_c) finds
-its two UEs in every occasion. The cell search examples: cell_search.py and cell_search_file.grc find
-the two NR cells of a synthesized stream or recording (and nothing in noise), and
-cell_search_uhd.grc does with its recording in place of the radio.
+its two UEs in every occasion. The cell search examples: cell_search.py and
+cell_search_file.grc find the two NR cells of a synthesized stream or recording (and
+nothing in noise), and cell_search_uhd.grc does with its recording in place of the radio.
 
 The source tree comes from GPUOFDM_SOURCE_DIR (ctest sets it), else from this file's
 place in the tree (python/gpuofdm/). The flowgraphs import gnuradio.gpuofdm, so run with
