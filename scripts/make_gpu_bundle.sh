@@ -14,7 +14,7 @@ build="${1:-$src/build}"
 out="${2:-$src/gpu-bundle}"
 bins=(lib/tests/test_gpuofdm_core lib/tests/blocks/test_gpuofdm_blocks apps/gpuofdm_bench/gpuofdm_bench apps/gpuofdm_demo/gpuofdm_demo apps/gpuofdm_per/gpuofdm_per
       apps/gpuofdm_cycles/gpuofdm_cycles apps/gpuofdm_cellsearch/gpuofdm_cellsearch
-      apps/gpuofdm_prach/gpuofdm_prach)
+      apps/gpuofdm_prach/gpuofdm_prach apps/gpuofdm_cellsearch/gpuofdm_cellsearch_pd)
 
 rm -rf "$out"
 mkdir -p "$out/lib"
