@@ -689,6 +689,38 @@ TEST(PfbTimingSync, CudaMatchesCpu)
     EXPECT_TRUE(ha.y == hb.y);
 }
 
+TEST(PfbTimingSync, CudaAnyCutMatchesCpu)
+{
+    GPUOFDM_REQUIRE_GPU();
+    // Calls of any size and outputs that fill mid-call, as a block in a busy flowgraph
+    // gets them, on a QPSK stream and on plain noise (the loop wanders at its rate
+    // limits): the CPU twin's symbols in both modes.
+    std::mt19937 noise_rng(3);
+    std::normal_distribution<float> g(0.0f, 1.0f);
+    std::vector<cfloat> noise(120000);
+    for (auto& v : noise)
+        v = cfloat(g(noise_rng), g(noise_rng));
+    const auto qpsk_x = qpsk(60000, 2, 0.35, 0.3, 100.0, 12.0, 9).x;
+    for (const std::vector<cfloat>* x :
+         { &qpsk_x, static_cast<const std::vector<cfloat>*>(&noise) })
+        for (auto mode : { timing_mode::sequential, timing_mode::chunked }) {
+            auto cpu = core::make_pfb_timing_sync(params(2, mode), {});
+            auto gpu = core::make_pfb_timing_sync(params(2, mode), core::resolve_device("cuda"));
+            std::mt19937 r1(21), r2(21);
+            const auto cut1 = [&r1] {
+                return std::pair<size_t, size_t>(1 + r1() % 20000, 1 + r1() % 9000);
+            };
+            const auto cut2 = [&r2] {
+                return std::pair<size_t, size_t>(1 + r2() % 20000, 1 + r2() % 9000);
+            };
+            const auto a = run_stream(*cpu, *x, cut1);
+            const auto b = run_stream(*gpu, *x, cut2);
+            ASSERT_EQ(a.y.size(), b.y.size()) << core::to_string(mode);
+            EXPECT_TRUE(a.y == b.y) << core::to_string(mode);
+            EXPECT_TRUE(a.pos == b.pos) << core::to_string(mode);
+        }
+}
+
 TEST(PfbTimingSync, CudaOverlappedSpansMatchCpu)
 {
     GPUOFDM_REQUIRE_GPU();
