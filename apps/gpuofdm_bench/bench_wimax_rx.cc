@@ -152,7 +152,7 @@ std::string write_wimax_recording(const std::vector<cfloat>& x, int repeat)
                              std::to_string(repeat) + "x.cf32";
     for (const std::filesystem::path& dir :
          { std::filesystem::path("/dev/shm"), std::filesystem::temp_directory_path() }) {
-        const std::string path = (dir / name).string();
+        std::string path = (dir / name).string();
         std::FILE* fp = std::fopen(path.c_str(), "wb");
         if (!fp)
             continue;
