@@ -86,8 +86,8 @@ receiver_rate time_wifi_receiver(const std::vector<gr_complex>& x,
     p.sync.threshold = threshold;
     auto rx = core::make_wifi_receiver(p, core::resolve_device(device));
     rx->pin_host_range(x.data(), x.size() * sizeof(gr_complex)); // false: staged, slower
-    const receiver_rate r = time_decode(
-        *rx, x, p.batch_samples, [](const core::wifi_rx_packet& f) { return f.data.fcs_ok; });
+    receiver_rate r = time_decode(*rx, x, p.batch_samples,
+                                  [](const core::wifi_rx_packet& f) { return f.data.fcs_ok; });
     rx->unpin_host_ranges();
     return r;
 }

@@ -339,7 +339,8 @@ struct trial_batch {
                     for (int t = 0; t < R * N; t++) {
                         if (t % hold == 0) {
                             h = 0;
-                            const double sec = (t + hold / 2) / fs;
+                            const int mid = t + hold / 2; // the held span's middle sample
+                            const double sec = mid / fs;
                             for (int m = 0; m < sinusoids; m++)
                                 h += std::polar(
                                     g, 2 * M_PI * doppler_hz * std::cos(angle[m]) * sec + phase[m]);
@@ -352,7 +353,7 @@ struct trial_batch {
                     cf* in = forward.input();
                     for (int n = 0; n < N; n++) {
                         const double sec = double(r * N + n) / fs;
-                        in[n] = cf(rx[size_t(r * N + n)] *
+                        in[n] = cf(rx[size_t(r) * size_t(N) + size_t(n)] *
                                    std::polar(1.0 / N, 2 * M_PI * offset_hz * sec));
                     }
                     forward.execute();
