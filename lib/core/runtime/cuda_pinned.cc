@@ -7,6 +7,8 @@
 #include "runtime/cuda_pinned.h"
 #include "runtime/cuda_check.h"
 
+#include <mutex>
+
 namespace gr::gpuofdm::core {
 
 namespace {
@@ -24,31 +26,68 @@ bool page_locked(const void* p)
     return a.type == cudaMemoryTypeHost;
 }
 
+/*!
+ * The registrations of the whole process. Blocks of one flowgraph pin the same GNU Radio
+ * buffers (a writer's output is each reader's input), so one block's stop() must not
+ * unregister memory another block still copies from: a range is registered once, counted,
+ * and unregistered by its last user.
+ */
+struct registration {
+    const char* begin;
+    const char* end;
+    int users;
+};
+std::mutex registrations_mutex;
+std::vector<registration> registrations;
+
 } // namespace
 
 bool pinned_ranges::pin(const void* p, size_t bytes)
 {
-    use_device(d_cuda_index);
+    if (bytes == 0)
+        return false;
     const auto* c = static_cast<const char*>(p);
-    if (bytes > 0 && page_locked(c) && page_locked(c + bytes - 1)) {
-        d_ranges.push_back({ c, c + bytes, false }); // someone else's: not ours to unregister
+    std::lock_guard<std::mutex> lock(registrations_mutex);
+    use_device(d_cuda_index);
+    for (auto& r : registrations) {
+        if (c >= r.begin && c + bytes <= r.end) {
+            r.users++;
+            d_ranges.push_back({ c, c + bytes, r.begin });
+            return true;
+        }
+        if (c < r.end && r.begin < c + bytes)
+            return false; // a partial overlap: left pageable (copies are staged)
+    }
+    if (page_locked(c) && page_locked(c + bytes - 1)) {
+        d_ranges.push_back({ c, c + bytes, nullptr }); // cudaMallocHost'ed or pinned elsewhere
         return true;
     }
-    const cudaError_t err = cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterDefault);
-    if (err != cudaSuccess)
+    if (cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterDefault) != cudaSuccess) {
         cudaGetLastError(); // clear it, or the next launch check reports it as its own
-    // Already registered is still possible for a range that only partly overlaps another.
-    if (err != cudaSuccess && err != cudaErrorHostMemoryAlreadyRegistered)
         return false;
-    d_ranges.push_back({ c, c + bytes, err == cudaSuccess });
+    }
+    registrations.push_back({ c, c + bytes, 1 });
+    d_ranges.push_back({ c, c + bytes, c });
     return true;
 }
 
 void pinned_ranges::clear()
 {
-    for (const auto& r : d_ranges)
-        if (r.owned)
-            cudaHostUnregister(const_cast<char*>(r.begin));
+    std::lock_guard<std::mutex> lock(registrations_mutex);
+    for (const auto& held : d_ranges) {
+        if (!held.registration)
+            continue;
+        for (auto r = registrations.begin(); r != registrations.end(); ++r) {
+            if (r->begin == held.registration) {
+                if (--r->users == 0) {
+                    use_device(d_cuda_index);
+                    cudaHostUnregister(const_cast<char*>(r->begin));
+                    registrations.erase(r);
+                }
+                break;
+            }
+        }
+    }
     d_ranges.clear();
 }
 

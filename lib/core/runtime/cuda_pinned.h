@@ -31,7 +31,8 @@ public:
 
     //! Page-locks [p, p + bytes); false (and nothing recorded) when CUDA refuses.
     bool pin(const void* p, size_t bytes);
-    //! Releases every range this object registered and forgets the others.
+    //! Releases this object's counts on the registrations (the last user unregisters) and
+    //! forgets the ranges.
     void clear();
     //! True when [p, p + bytes) lies in one pinned range.
     bool contains(const void* p, size_t bytes) const;
@@ -40,7 +41,9 @@ private:
     struct range {
         const char* begin;
         const char* end;
-        bool owned; //!< registered here (else by another, e.g. the next block)
+        //! The start of the process-wide registration this range holds a count on (null:
+        //! page-locked by other means, not ours to release).
+        const char* registration;
     };
     int d_cuda_index;
     std::vector<range> d_ranges;
