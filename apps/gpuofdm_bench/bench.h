@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -108,6 +109,16 @@ struct timing {
     double median_ms = 0;
 };
 timing time_repeated(const std::function<void()>& fn, double min_seconds, uint64_t min_iters = 3);
+
+/*!
+ * Writes the stream \p x \p repeat times to a temporary file named from \p stem (a recorded
+ * stream for the flowgraph rows) and returns its path: in memory (tmpfs /dev/shm) where it
+ * fits, so that the disk's read rate is not what the rows measure, else in the temporary
+ * directory. Throws std::runtime_error when neither takes it.
+ */
+std::string write_recording(const std::string& stem,
+                            const std::vector<std::complex<float>>& x,
+                            int repeat);
 
 using clock = std::chrono::steady_clock;
 inline double seconds_since(clock::time_point t0)

@@ -257,30 +257,6 @@ row run_flowgraph_once(const std::string& device,
     return r;
 }
 
-//! Writes the stream \p repeat times to a temporary file (the recorded stream); its path.
-//! In memory (tmpfs /dev/shm) where it fits, so that the disk's read rate is not what the
-//! rows measure; else in the temporary directory.
-std::string write_recording(const std::vector<cfloat>& x, int repeat)
-{
-    const std::string name =
-        "gpuofdm_bench_rx_" + std::to_string(::getpid()) + "_" + std::to_string(repeat) + "x.cf32";
-    for (const std::filesystem::path& dir :
-         { std::filesystem::path("/dev/shm"), std::filesystem::temp_directory_path() }) {
-        std::string path = (dir / name).string();
-        std::FILE* fp = std::fopen(path.c_str(), "wb");
-        if (!fp)
-            continue;
-        bool ok = true;
-        for (int k = 0; k < repeat && ok; k++)
-            ok = std::fwrite(x.data(), sizeof(cfloat), x.size(), fp) == x.size();
-        ok = std::fclose(fp) == 0 && ok;
-        if (ok)
-            return path;
-        std::remove(path.c_str());
-    }
-    throw std::runtime_error("cannot write the recorded stream (" + name +
-                             ") to /dev/shm or the temporary directory");
-}
 #endif
 
 } // namespace
@@ -362,13 +338,14 @@ void run_rx(const options& o,
         // The recorded stream as a user has it: a file, read by file_source. The CPU twin
         // reads one copy (seconds a copy); the CUDA rows rx_repeat copies, so that the
         // flowgraph's start and end weigh as they do on a long recording.
-        const std::string once = write_recording(x, 1);
+        const std::string once = write_recording("gpuofdm_bench_rx", x, 1);
         row f = run_flowgraph_once("cpu", size_t(1) << 18, x, psdus, { once, 1, 0, true }, notes);
         f.ratio = 1.0;
         rows.push_back(f);
         print_rx_row(f);
         if (cuda_usable) {
-            const std::string many = o.rx_repeat > 1 ? write_recording(x, o.rx_repeat) : once;
+            const std::string many =
+                o.rx_repeat > 1 ? write_recording("gpuofdm_bench_rx", x, o.rx_repeat) : once;
             // The source's buffer as GNU Radio sizes it (the block takes samples in
             // chunks of its own), then 4 batches (min_output_buffer; not at 2^22: 4 x 2^22
             // samples are more than a double-mapped buffer may take).

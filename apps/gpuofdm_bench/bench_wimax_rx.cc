@@ -144,30 +144,6 @@ void print_wimax_row(const row& r)
 }
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
-//! The stream \p repeat times in a temporary file (in /dev/shm where it fits, so that the
-//! disk's read rate is not what the rows measure); its path.
-std::string write_wimax_recording(const std::vector<cfloat>& x, int repeat)
-{
-    const std::string name = "gpuofdm_bench_wimax_rx_" + std::to_string(::getpid()) + "_" +
-                             std::to_string(repeat) + "x.cf32";
-    for (const std::filesystem::path& dir :
-         { std::filesystem::path("/dev/shm"), std::filesystem::temp_directory_path() }) {
-        std::string path = (dir / name).string();
-        std::FILE* fp = std::fopen(path.c_str(), "wb");
-        if (!fp)
-            continue;
-        bool ok = true;
-        for (int k = 0; k < repeat && ok; k++)
-            ok = std::fwrite(x.data(), sizeof(cfloat), x.size(), fp) == x.size();
-        ok = std::fclose(fp) == 0 && ok;
-        if (ok)
-            return path;
-        std::remove(path.c_str());
-    }
-    throw std::runtime_error("cannot write the recorded stream (" + name +
-                             ") to /dev/shm or the temporary directory");
-}
-
 /*!
  * file_source -> wimax_rx on \p device (its PDUs to message_debug), or with \p device
  * empty file_source -> null_sink; the row, bursts counted by the block.
@@ -298,14 +274,15 @@ void run_wimax_rx_flowgraph(const options& o,
                 cuda_usable ? std::max(1, o.rx_repeat) : 1);
     std::printf("%-9s %-9s %-7s %9s %8s %9s %9s %7s %7s\n", "stage", "impl", "device", "batch",
                 "bursts", "Msps", "Mbit/s", "x RT", "ratio");
-    const std::string once = write_wimax_recording(x, 1);
+    const std::string once = write_recording("gpuofdm_bench_wimax_rx", x, 1);
     row c = run_wimax_flowgraph("cpu", batch, once, x.size(), n, notes);
     c.ratio = 1.0;
     rows.push_back(c);
     print_wimax_row(c);
     // CUDA on rx_repeat copies; the ceiling over the file the last receiver row read.
     const int repeat = cuda_usable ? std::max(1, o.rx_repeat) : 1;
-    const std::string many = repeat > 1 ? write_wimax_recording(x, repeat) : once;
+    const std::string many =
+        repeat > 1 ? write_recording("gpuofdm_bench_wimax_rx", x, repeat) : once;
     const size_t samples = x.size() * size_t(repeat);
     if (cuda_usable) {
         row g = run_wimax_flowgraph(o.device, batch, many, samples, n * size_t(repeat), notes);

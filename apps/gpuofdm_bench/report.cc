@@ -10,9 +10,12 @@
 #include "bench.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include <unistd.h>
 
 namespace gpuofdm_bench {
 
@@ -160,6 +163,30 @@ void write_json(const std::string& path,
     f.close();
     if (!f)
         throw std::runtime_error("--json: writing '" + path + "' failed");
+}
+
+std::string write_recording(const std::string& stem,
+                            const std::vector<std::complex<float>>& x,
+                            int repeat)
+{
+    const std::string name =
+        stem + "_" + std::to_string(::getpid()) + "_" + std::to_string(repeat) + "x.cf32";
+    for (const std::filesystem::path& dir :
+         { std::filesystem::path("/dev/shm"), std::filesystem::temp_directory_path() }) {
+        std::string path = (dir / name).string();
+        std::FILE* fp = std::fopen(path.c_str(), "wb");
+        if (!fp)
+            continue;
+        bool ok = true;
+        for (int k = 0; k < repeat && ok; k++)
+            ok = std::fwrite(x.data(), sizeof(x[0]), x.size(), fp) == x.size();
+        ok = std::fclose(fp) == 0 && ok;
+        if (ok)
+            return path;
+        std::remove(path.c_str());
+    }
+    throw std::runtime_error("cannot write the recorded stream (" + name +
+                             ") to /dev/shm or the temporary directory");
 }
 
 } // namespace gpuofdm_bench
