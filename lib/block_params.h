@@ -52,6 +52,30 @@ T with_block_names(const std::function<T()>& make,
     }
 }
 
+/*!
+ * A core message about one element of a list of structs, "<list>[i].<field>: ...", under
+ * the block's name for that field's list, "<block list>[i]: ..." (\p field_to_block maps
+ * one to the other); any other message comes back unchanged.
+ */
+inline std::string indexed_block_name(
+    const std::string& what,
+    const std::string& list,
+    std::initializer_list<std::pair<const char*, const char*>> field_to_block)
+{
+    const std::string open = list + "[";
+    const auto close = what.find("].");
+    if (what.rfind(open, 0) != 0 || close == std::string::npos)
+        return what;
+    const std::string index = what.substr(open.size(), close - open.size());
+    const std::string rest = what.substr(close + 2);
+    for (const auto& [field, block] : field_to_block) {
+        const std::string prefix = std::string(field) + ":";
+        if (rest.rfind(prefix, 0) == 0)
+            return std::string(block) + "[" + index + "]" + rest.substr(std::string(field).size());
+    }
+    return what;
+}
+
 } // namespace gpuofdm
 } // namespace gr
 

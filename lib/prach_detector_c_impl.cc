@@ -206,22 +206,10 @@ std::string block_name_of_cell_field(const std::string& what)
 {
     if (what.rfind("offset_hz[", 0) == 0)
         return "offsets_hz" + what.substr(9);
-    const auto close = what.find("].");
-    if (what.rfind("cells[", 0) != 0 || close == std::string::npos)
-        return what;
-    const std::string index = what.substr(6, close - 6);
-    const std::string rest = what.substr(close + 2);
-    static const std::pair<const char*, const char*> names[] = {
-        { "logical_root", "logical_roots" },
-        { "zero_correlation_zone", "zero_correlation_zones" },
-        { "set", "restricted_sets" },
-    };
-    for (const auto& [core, block] : names) {
-        const std::string prefix = std::string(core) + ":";
-        if (rest.rfind(prefix, 0) == 0)
-            return std::string(block) + "[" + index + "]" + rest.substr(std::string(core).size());
-    }
-    return what;
+    return indexed_block_name(what, "cells",
+                              { { "logical_root", "logical_roots" },
+                                { "zero_correlation_zone", "zero_correlation_zones" },
+                                { "set", "restricted_sets" } });
 }
 
 } // namespace

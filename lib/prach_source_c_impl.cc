@@ -66,23 +66,11 @@ double per_ue(const std::vector<double>& v, size_t i, size_t ues, const char* na
 //! "ues[i].delay_samples: ..." -> "delays_samples[i]: ...": the block's list names.
 std::string block_name_of_ue_field(const std::string& what)
 {
-    static const std::pair<const char*, const char*> names[] = {
-        { "delay_samples", "delays_samples" },
-        { "cfo_hz", "cfo_hz" },
-        { "power_db", "power_db" },
-        { "gains", "gains" },
-    };
-    const auto close = what.find("].");
-    if (what.rfind("ues[", 0) != 0 || close == std::string::npos)
-        return what;
-    const std::string index = what.substr(4, close - 4);
-    const std::string rest = what.substr(close + 2);
-    for (const auto& [core, block] : names) {
-        const std::string prefix = std::string(core) + ":";
-        if (rest.rfind(prefix, 0) == 0)
-            return std::string(block) + "[" + index + "]" + rest.substr(std::string(core).size());
-    }
-    return what;
+    return indexed_block_name(what, "ues",
+                              { { "delay_samples", "delays_samples" },
+                                { "cfo_hz", "cfo_hz" },
+                                { "power_db", "power_db" },
+                                { "gains", "gains" } });
 }
 
 } // namespace
