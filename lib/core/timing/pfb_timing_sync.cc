@@ -514,9 +514,9 @@ void pfb_timing_sync::gather_chunk_symbols(const pfb_timing_io& io,
     const size_t osps = size_t(d_consts.osps);
     const size_t row = size_t(d_chunk_cap) * osps;
     const size_t J = d_jobs.size();
-    const float* err = d_chunk_aux.data();
-    const float* rate = err + J * row;
-    const float* phase = rate + J * row;
+    const float* err = d_chunk_aux.data(); // the planes of run_chunk_jobs(), where aux
+    const float* rate = io.err ? err + J * row : nullptr;
+    const float* phase = io.err ? rate + J * row : nullptr;
     for (const timing_take& t : takes) {
         const size_t src = t.job * row + size_t(t.from) * osps;
         const size_t dst = t.row * io.out_stride + size_t(t.dst) * osps;
