@@ -15,6 +15,10 @@
 // going on in the next launch (timing_run_job resumes a job), and the symbols every row
 // holds after launch t are downloaded on another copy stream while launch t+1 runs. Events
 // order the streams; no two of them touch the same bytes at once.
+//
+// Chunked calls keep their rows on the device: a warp a job sums up its symbols for the
+// host's stitching (timing_chunk_summary), and the ranges the host takes are gathered on
+// the device and copied back as one range a row.
 
 #include "runtime/cuda_context.h"
 #include "runtime/cuda_pinned.h"
