@@ -50,6 +50,14 @@ std::string num(double v)
 //! Symbols a loop can emit over \p span samples: at least sps - 1 samples a symbol.
 uint64_t symbols_bound(uint64_t span, int sps) { return span / uint64_t(std::max(1, sps - 1)) + 4; }
 
+//! Grows \p v to \p n items, never shrinks it (a call after a smaller one zeroes nothing).
+template <typename T>
+void grow(std::vector<T>& v, size_t n)
+{
+    if (v.size() < n)
+        v.resize(n);
+}
+
 } // namespace
 
 void pfb_timing_params::validate() const
@@ -280,8 +288,10 @@ void pfb_timing_sync::process_sequential(const pfb_timing_io& io, pfb_timing_sta
     }
     // The loops write straight into the caller's rows (one row: from io.out on).
     const bool want_pos = io.symbol_pos != nullptr;
-    d_chunk_pos.resize(want_pos ? C * cap : 0);
-    d_chunk_k.resize(want_pos ? C * cap : 0);
+    if (want_pos)
+        grow(d_chunk_pos, C * cap);
+    if (want_pos)
+        grow(d_chunk_k, C * cap);
     timing_job_outputs o;
     o.out = reinterpret_cast<rounded::cpx*>(io.out);
     o.err = io.err;
@@ -310,14 +320,12 @@ void pfb_timing_sync::process_sequential(const pfb_timing_io& io, pfb_timing_sta
 void pfb_timing_sync::process_chunked(const pfb_timing_io& io, pfb_timing_state* states)
 {
     const size_t C = d_params.n_channels;
-    const int osps = d_consts.osps;
     const int sps = d_consts.sps;
     const int64_t L = int64_t(d_params.chunk_samples);
     const int64_t W = int64_t(d_params.warmup_samples);
-    const int64_t margin = int64_t(d_consts.taps_per_filter) + 2 * sps + osps + 2;
+    const int64_t margin = int64_t(d_consts.taps_per_filter) + 2 * sps + d_consts.osps + 2;
     const auto ev_begin = convert_events(io, C, d_events);
     const uint64_t cap = symbols_bound(uint64_t(L + 2 * sps), sps);
-    const bool aux = io.err != nullptr;
     const double half = d_params.sps / 2.0;
     const float nf = float(d_consts.nfilts);
     std::vector<size_t> n_done(C, 0);
@@ -358,76 +366,173 @@ void pfb_timing_sync::process_chunked(const pfb_timing_io& io, pfb_timing_state*
             }
         }
         first_job[C] = d_jobs.size();
-        const size_t J = d_jobs.size();
-        if (J == 0)
+        if (d_jobs.empty())
             break;
-        d_chunk_out.resize(J * cap * osps);
-        d_chunk_aux.resize(aux ? 3 * J * cap * osps : 0);
-        d_chunk_pos.resize(J * cap);
-        d_chunk_k.resize(J * cap);
-        timing_job_outputs o;
-        o.out = reinterpret_cast<rounded::cpx*>(d_chunk_out.data());
-        if (aux) {
-            o.err = d_chunk_aux.data();
-            o.rate = o.err + J * cap * osps;
-            o.phase = o.rate + J * cap * osps;
-        }
-        o.pos = d_chunk_pos.data();
-        o.k = d_chunk_k.data();
-        o.cap = cap;
-        o.stride = cap * uint64_t(osps);
-        run_jobs(io, d_jobs, d_events, o);
+        d_sums.resize(d_jobs.size());
+        run_chunk_jobs(io, d_jobs, d_events, cap, io.err != nullptr, d_sums);
+        d_fetched_job = SIZE_MAX;
 
         // Stitch by time: take a chunk's symbols later than half a symbol after the last
-        // one taken and before the chunk's end.
+        // one taken and before the chunk's end. Symbol by symbol where the summary says
+        // they may be close, whole ranges from where they cannot be.
+        d_takes.clear();
+        uint64_t gathered = 0;
         for (size_t c = 0; c < C; c++) {
             pfb_timing_state& s = states[c];
             size_t n = n_done[c];
             const int64_t chunk_before = s.chunk_pos;
+            const auto take = [&](size_t ji, uint64_t from, uint64_t count) {
+                timing_take* last = d_takes.empty() ? nullptr : &d_takes.back();
+                if (last && last->job == ji && last->from + last->count == from)
+                    last->count += count;
+                else
+                    d_takes.push_back({ uint32_t(ji), uint32_t(c), from, count, n, gathered });
+                n += count;
+                gathered += count;
+            };
             bool room = true;
             for (size_t ji = first_job[c]; ji < first_job[c + 1] && room; ji++) {
-                const timing_job& j = d_jobs[ji];
-                const int64_t start = s.chunk_pos;
-                const int64_t end = start + L;
+                const timing_chunk_summary& m = d_sums[ji];
                 bool chunk_done = true;
-                for (uint64_t q = 0; q < j.n_out; q++) {
-                    const uint64_t sidx = ji * cap + q;
-                    const int64_t p = o.pos[sidx];
-                    const float k = o.k[sidx];
-                    const double t = double(p) + double(k) / double(nf);
-                    if (t >= double(end))
+                bool took_before = false; //!< the symbol before q was taken
+                for (uint64_t q = 0; q < m.end;) {
+                    if (took_before && q >= m.regular) {
+                        const uint64_t count = std::min<uint64_t>(m.end - q, io.max_symbols - n);
+                        if (count > 0) {
+                            take(ji, q, count);
+                            if (q + count == m.end) {
+                                s.last_pos = m.last_pos;
+                                s.last_k = m.last_k;
+                            } else {
+                                chunk_symbol(ji, q + count - 1, s.last_pos, s.last_k);
+                            }
+                        }
+                        if (q + count < m.end) {
+                            chunk_done = false;
+                            room = false;
+                        }
                         break;
-                    if (s.have_last && double(p - s.last_pos) + double(k - s.last_k) / nf <= half)
+                    }
+                    int64_t p;
+                    float k;
+                    chunk_symbol(ji, q, p, k);
+                    if (s.have_last && timing_symbol_close(p, k, s.last_pos, s.last_k, nf, half)) {
+                        took_before = false;
+                        q++;
                         continue;
+                    }
                     if (n >= io.max_symbols) {
                         chunk_done = false;
                         room = false;
                         break;
                     }
-                    const size_t dst = c * io.out_stride + n * osps;
-                    std::memcpy(static_cast<void*>(io.out + dst), o.out + sidx * osps,
-                                osps * sizeof(std::complex<float>));
-                    if (aux) {
-                        std::memcpy(io.err + dst, o.err + sidx * osps, osps * sizeof(float));
-                        std::memcpy(io.rate + dst, o.rate + sidx * osps, osps * sizeof(float));
-                        std::memcpy(io.phase + dst, o.phase + sidx * osps, osps * sizeof(float));
-                    }
-                    if (io.symbol_pos)
-                        io.symbol_pos->push_back(p);
+                    take(ji, q, 1);
                     s.last_pos = p;
                     s.last_k = k;
                     s.have_last = true;
-                    n++;
+                    took_before = true;
+                    q++;
                 }
                 if (chunk_done)
-                    s.chunk_pos = end;
+                    s.chunk_pos = d_jobs[ji].stop_pos;
             }
             progress = progress || n > n_done[c] || s.chunk_pos != chunk_before;
             n_done[c] = n;
         }
+        if (!d_takes.empty())
+            gather_chunk_symbols(io, d_takes);
     }
     for (size_t c = 0; c < C; c++)
         io.n_symbols[c] = n_done[c];
+}
+
+void pfb_timing_sync::chunk_symbol(size_t ji, uint64_t q, int64_t& pos, float& k)
+{
+    if (q < uint64_t(timing_summary_head)) {
+        pos = d_sums[ji].head_pos[q];
+        k = d_sums[ji].head_k[q];
+        return;
+    }
+    if (d_fetched_job != ji || q < d_fetched_from || q >= d_fetched_from + d_fetched_pos.size()) {
+        // Past the head: the symbols from q on, a block at a time.
+        const uint64_t count = std::min<uint64_t>(d_sums[ji].end - q, 1024);
+        d_fetched_pos.resize(count);
+        d_fetched_k.resize(count);
+        chunk_symbol_times(ji, q, count, d_fetched_pos.data(), d_fetched_k.data());
+        d_fetched_job = ji;
+        d_fetched_from = q;
+    }
+    pos = d_fetched_pos[q - d_fetched_from];
+    k = d_fetched_k[q - d_fetched_from];
+}
+
+void pfb_timing_sync::run_chunk_jobs(const pfb_timing_io& io,
+                                     std::vector<timing_job>& jobs,
+                                     const std::vector<timing_event>& events,
+                                     uint64_t cap,
+                                     bool aux,
+                                     std::vector<timing_chunk_summary>& sums)
+{
+    const size_t J = jobs.size();
+    const uint64_t row = cap * uint64_t(d_consts.osps);
+    grow(d_chunk_out, J * row);
+    if (aux)
+        grow(d_chunk_aux, 3 * J * row);
+    grow(d_chunk_pos, J * cap);
+    grow(d_chunk_k, J * cap);
+    d_chunk_cap = cap;
+    timing_job_outputs o;
+    o.out = reinterpret_cast<rounded::cpx*>(d_chunk_out.data());
+    if (aux) {
+        o.err = d_chunk_aux.data();
+        o.rate = o.err + J * row;
+        o.phase = o.rate + J * row;
+    }
+    o.pos = d_chunk_pos.data();
+    o.k = d_chunk_k.data();
+    o.cap = cap;
+    o.stride = row;
+    run_jobs(io, jobs, events, o);
+    const float nf = float(d_consts.nfilts);
+    const double half = d_params.sps / 2.0;
+    for (size_t ji = 0; ji < J; ji++)
+        sums[ji] = timing_summarize_host(jobs[ji], d_chunk_pos.data() + ji * cap,
+                                         d_chunk_k.data() + ji * cap, nf, half);
+}
+
+void pfb_timing_sync::chunk_symbol_times(
+    size_t job, uint64_t from, uint64_t count, int64_t* pos, float* k)
+{
+    const size_t a = size_t(job * d_chunk_cap + from);
+    std::memcpy(pos, d_chunk_pos.data() + a, size_t(count) * sizeof(int64_t));
+    std::memcpy(k, d_chunk_k.data() + a, size_t(count) * sizeof(float));
+}
+
+void pfb_timing_sync::gather_chunk_symbols(const pfb_timing_io& io,
+                                           const std::vector<timing_take>& takes)
+{
+    const size_t osps = size_t(d_consts.osps);
+    const size_t row = size_t(d_chunk_cap) * osps;
+    const size_t J = d_jobs.size();
+    const float* err = d_chunk_aux.data(); // the planes of run_chunk_jobs(), where aux
+    const float* rate = io.err ? err + J * row : nullptr;
+    const float* phase = io.err ? rate + J * row : nullptr;
+    for (const timing_take& t : takes) {
+        const size_t src = t.job * row + size_t(t.from) * osps;
+        const size_t dst = t.row * io.out_stride + size_t(t.dst) * osps;
+        const size_t items = size_t(t.count) * osps;
+        std::memcpy(static_cast<void*>(io.out + dst), d_chunk_out.data() + src,
+                    items * sizeof(std::complex<float>));
+        if (io.err) {
+            std::memcpy(io.err + dst, err + src, items * sizeof(float));
+            std::memcpy(io.rate + dst, rate + src, items * sizeof(float));
+            std::memcpy(io.phase + dst, phase + src, items * sizeof(float));
+        }
+        if (io.symbol_pos) {
+            const int64_t* p = d_chunk_pos.data() + t.job * d_chunk_cap + t.from;
+            io.symbol_pos->insert(io.symbol_pos->end(), p, p + t.count);
+        }
+    }
 }
 
 void pfb_timing_sync::run_jobs_hybrid(const pfb_timing_io& io, const timing_job_outputs& o)

@@ -204,6 +204,27 @@ protected:
                           const timing_job_outputs& o) = 0;
 
     /*!
+     * chunked: runs the loops of \p jobs as run_jobs() does, job j writing at most \p cap
+     * symbols (and their pos/k; err/rate/phase where \p aux) where the backend keeps them,
+     * and sets \p sums[j] (timing_chunk_summary). The default: run_jobs() into host rows.
+     */
+    virtual void run_chunk_jobs(const pfb_timing_io& io,
+                                std::vector<timing_job>& jobs,
+                                const std::vector<timing_event>& events,
+                                uint64_t cap,
+                                bool aux,
+                                std::vector<timing_chunk_summary>& sums);
+    //! chunked: pos/k of symbols [from, from + count) of job \p job of the last run.
+    virtual void chunk_symbol_times(
+        size_t job, uint64_t from, uint64_t count, int64_t* pos, float* k);
+    /*!
+     * chunked: copies the symbols of \p takes (in row order, each row's in symbol order) of
+     * the last run to the caller's rows, and their pos to io.symbol_pos where asked.
+     */
+    virtual void gather_chunk_symbols(const pfb_timing_io& io,
+                                      const std::vector<timing_take>& takes);
+
+    /*!
      * hybrid: both banks' outputs for every filter f at every window index i0 + s,
      * s < count, of \p row (n_in samples, negative indices zero): y[s*nfilts + f] (matched
      * filter) and d[s*nfilts + f] (derivative), the same floats as the loops' dot products.
@@ -224,15 +245,26 @@ protected:
 private:
     void process_sequential(const pfb_timing_io& io, pfb_timing_state* states);
     void process_chunked(const pfb_timing_io& io, pfb_timing_state* states);
+    //! chunked: symbol q's pos/k of job \p ji (from its summary's head, else the backend).
+    void chunk_symbol(size_t ji, uint64_t q, int64_t& pos, float& k);
     //! hybrid: the grid (compute_grid()), then the loop of each job on the host through it.
     void run_jobs_hybrid(const pfb_timing_io& io, const timing_job_outputs& o);
 
     std::vector<timing_job> d_jobs;
     std::vector<timing_event> d_events;
+    std::vector<timing_chunk_summary> d_sums;
+    std::vector<timing_take> d_takes;
+    //! chunked: symbols of one job the stitching fetched past its summary's head
+    size_t d_fetched_job = SIZE_MAX;
+    uint64_t d_fetched_from = 0;
+    std::vector<int64_t> d_fetched_pos;
+    std::vector<float> d_fetched_k;
+    //! The rows of the host runs (sequential: pos/k; chunked, default backend: all), grown only
     std::vector<std::complex<float>> d_chunk_out;
     std::vector<float> d_chunk_aux;
     std::vector<int64_t> d_chunk_pos;
     std::vector<float> d_chunk_k;
+    uint64_t d_chunk_cap = 0;
     std::vector<rounded::cpx> d_grid_y, d_grid_d;
 };
 

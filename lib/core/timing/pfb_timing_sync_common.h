@@ -81,6 +81,77 @@ struct timing_job_outputs {
     uint64_t stride = 0; //!< out/err/rate/phase items from one job's row to the next
 };
 
+/*!
+ * \brief chunked: a symbol's time in samples (\p pos after the wrap, phase \p k), as the
+ * stitching compares it with a chunk's end.
+ */
+GPUOFDM_HD inline double timing_symbol_time(int64_t pos, float k, float nfilts)
+{
+    return double(pos) + double(k) / double(nfilts);
+}
+
+//! chunked: whether a symbol lies at most \p half samples after another (it is not taken).
+GPUOFDM_HD inline bool timing_symbol_close(
+    int64_t pos, float k, int64_t prev_pos, float prev_k, float nfilts, double half)
+{
+    return double(pos - prev_pos) + double(k - prev_k) / double(nfilts) <= half;
+}
+
+//! chunked: the symbols at a job's start the stitching reads from its summary.
+constexpr int timing_summary_head = 8;
+
+/*!
+ * \brief chunked: what the stitching needs of a job's symbols, computed where they lie.
+ * end: the symbols before the first whose time reaches the job's stop_pos (the chunk end);
+ * regular: from there to end, each symbol lies more than half a symbol after the one
+ * before, so once the symbol before is taken, all are.
+ */
+struct timing_chunk_summary {
+    uint64_t end = 0;
+    uint64_t regular = 1;
+    int64_t last_pos = 0; //!< symbol end - 1 (when end > 0)
+    float last_k = 0.0f;
+    int64_t head_pos[timing_summary_head] = {}; //!< symbols 0.. (those the job has)
+    float head_k[timing_summary_head] = {};
+};
+
+//! chunked: symbols [from, from + count) of job `job` go to symbol dst of row `row`.
+struct timing_take {
+    uint32_t job = 0;
+    uint32_t row = 0;
+    uint64_t from = 0;
+    uint64_t count = 0;
+    uint64_t dst = 0;
+    uint64_t at = 0; //!< the symbols of the takes before this one (a call's gathered order)
+};
+
+/*!
+ * \brief The summary of a job that wrote n_out symbols with times \p pos, \p k (its row).
+ */
+inline timing_chunk_summary timing_summarize_host(
+    const timing_job& job, const int64_t* pos, const float* k, float nfilts, double half)
+{
+    timing_chunk_summary m;
+    m.end = job.n_out;
+    for (uint64_t q = 0; q < job.n_out; q++) {
+        if (timing_symbol_time(pos[q], k[q], nfilts) >= double(job.stop_pos)) {
+            m.end = q;
+            break;
+        }
+        if (q >= 1 && timing_symbol_close(pos[q], k[q], pos[q - 1], k[q - 1], nfilts, half))
+            m.regular = q + 1;
+    }
+    if (m.end > 0) {
+        m.last_pos = pos[m.end - 1];
+        m.last_k = k[m.end - 1];
+    }
+    for (uint64_t q = 0; q < job.n_out && q < uint64_t(timing_summary_head); q++) {
+        m.head_pos[q] = pos[q];
+        m.head_k[q] = k[q];
+    }
+    return m;
+}
+
 GPUOFDM_HD inline float timing_clip(float x, float clip)
 {
     // gr::branchless_clip: 0.5 * (|x + clip| - |x - clip|)

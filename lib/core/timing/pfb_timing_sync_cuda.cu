@@ -15,6 +15,10 @@
 // going on in the next launch (timing_run_job resumes a job), and the symbols every row
 // holds after launch t are downloaded on another copy stream while launch t+1 runs. Events
 // order the streams; no two of them touch the same bytes at once.
+//
+// Chunked calls keep their rows on the device: a warp a job sums up its symbols for the
+// host's stitching (timing_chunk_summary), and the ranges the host takes are gathered on
+// the device and copied back as one range a row.
 
 #include "runtime/cuda_context.h"
 #include "runtime/cuda_pinned.h"
@@ -143,6 +147,97 @@ __global__ void timing_grid_kernel(int taps,
     }
 }
 
+/*!
+ * chunked: warp w sums up job w's symbols (timing_chunk_summary, as timing_summarize_host()
+ * does): 32 symbols a step, the first reaching the job's end and the last close to the one
+ * before it found by ballots.
+ */
+__global__ void timing_summary_kernel(const timing_job* __restrict__ jobs,
+                                      unsigned n_jobs,
+                                      const int64_t* __restrict__ pos,
+                                      const float* __restrict__ phase_k,
+                                      unsigned long long cap,
+                                      float nfilts,
+                                      double half,
+                                      timing_chunk_summary* __restrict__ sums)
+{
+    const unsigned warp = blockIdx.x * warps_per_block + threadIdx.x / 32;
+    const int lane = int(threadIdx.x & 31);
+    if (warp >= n_jobs)
+        return; // the whole warp: blocks are whole warps
+    const timing_job job = jobs[warp];
+    const int64_t* p = pos + size_t(warp) * cap;
+    const float* k = phase_k + size_t(warp) * cap;
+    const uint64_t n = job.n_out;
+    const double stop = double(job.stop_pos);
+    uint64_t end = n, regular = 1;
+    for (uint64_t q0 = 0; q0 < n; q0 += 32) {
+        const uint64_t q = q0 + uint64_t(lane);
+        bool reach = false, close = false;
+        if (q < n) {
+            const int64_t pq = p[q];
+            const float kq = k[q];
+            reach = timing_symbol_time(pq, kq, nfilts) >= stop;
+            close = q >= 1 && timing_symbol_close(pq, kq, p[q - 1], k[q - 1], nfilts, half);
+        }
+        const unsigned reached = __ballot_sync(0xffffffffu, reach);
+        unsigned closes = __ballot_sync(0xffffffffu, close);
+        if (reached) {
+            const int first = __ffs(int(reached)) - 1;
+            end = q0 + uint64_t(first);
+            closes &= (1u << first) - 1u; // only those before the end count
+        }
+        if (closes)
+            regular = q0 + uint64_t(31 - __clz(int(closes))) + 1;
+        if (reached)
+            break;
+    }
+    timing_chunk_summary* m = sums + warp;
+    if (lane < timing_summary_head) {
+        const bool have = uint64_t(lane) < n;
+        m->head_pos[lane] = have ? p[lane] : 0;
+        m->head_k[lane] = have ? k[lane] : 0.0f;
+    }
+    if (lane == 0) {
+        m->end = end;
+        m->regular = regular;
+        m->last_pos = end > 0 ? p[end - 1] : 0;
+        m->last_k = end > 0 ? k[end - 1] : 0.0f;
+    }
+}
+
+/*!
+ * chunked: block t copies take t's symbols (and err/rate/phase, pos where asked) from its
+ * job's rows to the gathered rows, from symbol `at` on.
+ */
+__global__ void timing_gather_kernel(const timing_take* __restrict__ takes,
+                                     int osps,
+                                     unsigned long long cap,
+                                     unsigned long long stride,
+                                     const rounded::cpx* __restrict__ out,
+                                     const float* __restrict__ aux,
+                                     size_t aux_plane,
+                                     const int64_t* __restrict__ pos,
+                                     rounded::cpx* __restrict__ g_out,
+                                     float* __restrict__ g_aux,
+                                     size_t g_plane,
+                                     int64_t* __restrict__ g_pos)
+{
+    const timing_take t = takes[blockIdx.x];
+    const size_t items = size_t(t.count) * size_t(osps);
+    const size_t src = size_t(t.job) * stride + size_t(t.from) * size_t(osps);
+    const size_t dst = size_t(t.at) * size_t(osps);
+    for (size_t i = threadIdx.x; i < items; i += blockDim.x) {
+        g_out[dst + i] = out[src + i];
+        if (g_aux)
+            for (int a = 0; a < 3; a++)
+                g_aux[a * g_plane + dst + i] = aux[a * aux_plane + src + i];
+    }
+    if (g_pos)
+        for (size_t i = threadIdx.x; i < size_t(t.count); i += blockDim.x)
+            g_pos[size_t(t.at) + i] = pos[size_t(t.job) * cap + size_t(t.from) + i];
+}
+
 // Grows \p b to \p n items, zeroed on \p s before anything queued after: the rows are
 // copied back whole up to the longest job, so the tails of shorter jobs are read without
 // being written (compute-sanitizer's initcheck would say so).
@@ -204,10 +299,129 @@ protected:
                   const std::vector<timing_event>& events,
                   const timing_job_outputs& o) override
     {
+        guarded([&] { run_spans(io, jobs, events, o, o.err != nullptr, o.pos != nullptr); });
+    }
+
+    // chunked: the rows stay on the device; the host gets the jobs' summaries, the symbol
+    // times it asks for, and the symbols it takes, gathered into one range a row.
+    void run_chunk_jobs(const pfb_timing_io& io,
+                        std::vector<timing_job>& jobs,
+                        const std::vector<timing_event>& events,
+                        uint64_t cap,
+                        bool aux,
+                        std::vector<timing_chunk_summary>& sums) override
+    {
+        const size_t J = jobs.size();
+        if (J == 0)
+            return;
+        guarded([&] {
+            timing_job_outputs rows; // no host rows: nothing downloaded
+            rows.cap = cap;
+            rows.stride = cap * uint64_t(d_consts.osps);
+            run_spans(io, jobs, events, rows, aux, true);
+            d_rows_cap = cap;
+            d_rows_jobs = J;
+            d_rows_aux = aux;
+            const cudaStream_t s = d_ctx->stream();
+            reserve(d_sums, J, s);
+            if (d_sums_host.size() < J)
+                d_sums_host = pinned_buffer<timing_chunk_summary>(J);
+            const unsigned blocks = unsigned((J + warps_per_block - 1) / warps_per_block);
+            timing_summary_kernel<<<blocks, 32 * warps_per_block, 0, s>>>(
+                d_final_jobs, unsigned(J), d_pos.get(), d_k.get(), (unsigned long long)cap,
+                float(d_consts.nfilts), d_params.sps / 2.0, d_sums.get());
+            GPUOFDM_CUDA_CHECK_LAUNCH(timing_summary_kernel);
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_sums_host.get(), d_sums.get(),
+                                               J * sizeof(timing_chunk_summary),
+                                               cudaMemcpyDeviceToHost, s));
+            d_ctx->synchronize();
+            std::copy(d_sums_host.get(), d_sums_host.get() + J, sums.begin());
+        });
+    }
+
+    void chunk_symbol_times(
+        size_t job, uint64_t from, uint64_t count, int64_t* pos, float* k) override
+    {
+        guarded([&] {
+            const cudaStream_t s = d_ctx->stream();
+            const size_t a = size_t(job * d_rows_cap + from);
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
+                pos, d_pos.get() + a, size_t(count) * sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(k, d_k.get() + a, size_t(count) * sizeof(float),
+                                               cudaMemcpyDeviceToHost, s));
+            d_ctx->synchronize();
+        });
+    }
+
+    void gather_chunk_symbols(const pfb_timing_io& io,
+                              const std::vector<timing_take>& takes) override
+    {
+        if (takes.empty())
+            return;
+        guarded([&] {
+            const cudaStream_t s = d_ctx->stream();
+            const size_t T = takes.size(), osps = size_t(d_consts.osps);
+            const uint64_t total = takes.back().at + takes.back().count;
+            const size_t items = size_t(total) * osps;
+            const size_t slots = d_rows_jobs * size_t(d_rows_cap);
+            const bool aux = io.err != nullptr && d_rows_aux;
+            const bool pos = io.symbol_pos != nullptr;
+            reserve(d_takes, T, s);
+            reserve(d_gathered, items, s);
+            if (aux)
+                reserve(d_gathered_aux, 3 * items, s);
+            if (pos)
+                reserve(d_gathered_pos, size_t(total), s);
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_takes.get(), takes.data(), T * sizeof(timing_take),
+                                               cudaMemcpyHostToDevice, s));
+            timing_gather_kernel<<<unsigned(T), 256, 0, s>>>(
+                d_takes.get(), int(osps), (unsigned long long)d_rows_cap,
+                (unsigned long long)(d_rows_cap * osps), d_out.get(), aux ? d_aux.get() : nullptr,
+                slots * osps, d_pos.get(), d_gathered.get(), aux ? d_gathered_aux.get() : nullptr,
+                items, pos ? d_gathered_pos.get() : nullptr);
+            GPUOFDM_CUDA_CHECK_LAUNCH(timing_gather_kernel);
+            // A row's takes follow one another both in the gathered rows and in its output
+            // row: one copy a row (and a plane).
+            const size_t cpx = sizeof(rounded::cpx), f = sizeof(float);
+            for (size_t i = 0; i < T;) {
+                size_t e = i;
+                while (e + 1 < T && takes[e + 1].row == takes[i].row)
+                    e++;
+                const size_t from = size_t(takes[i].at) * osps;
+                const size_t n = size_t(takes[e].at + takes[e].count) * osps - from;
+                const size_t dst =
+                    size_t(takes[i].row) * io.out_stride + size_t(takes[i].dst) * osps;
+                GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(static_cast<void*>(io.out + dst),
+                                                   d_gathered.get() + from, n * cpx,
+                                                   cudaMemcpyDeviceToHost, s));
+                if (aux) {
+                    float* planes[3] = { io.err, io.rate, io.phase };
+                    for (size_t a = 0; a < 3; a++)
+                        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(planes[a] + dst,
+                                                           d_gathered_aux.get() + a * items + from,
+                                                           n * f, cudaMemcpyDeviceToHost, s));
+                }
+                i = e + 1;
+            }
+            if (pos) {
+                const size_t before = io.symbol_pos->size();
+                io.symbol_pos->resize(before + size_t(total));
+                GPUOFDM_CUDA_CHECK(
+                    cudaMemcpyAsync(io.symbol_pos->data() + before, d_gathered_pos.get(),
+                                    size_t(total) * sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+            }
+            d_ctx->synchronize();
+        });
+    }
+
+    //! Runs \p f; on an error, nothing queued may still read or write the caller's memory
+    //! once it returns.
+    template <typename F>
+    void guarded(F f)
+    {
         try {
-            run_spans(io, jobs, events, o);
+            f();
         } catch (...) {
-            // Nothing queued may still read or write the caller's memory once it returns.
             for (const cudaStream_t q :
                  { d_ctx->stream(), d_upload.get(), d_download.get(), d_snapshot.get() })
                 cudaStreamSynchronize(q);
@@ -216,10 +430,14 @@ protected:
     }
 
     //! run_jobs() in spans (see the top of this file).
+    //! \p o: the host rows the symbols go to (none: out null), with or without \p aux
+    //! (err/rate/phase) and \p pos (pos/k) rows on the device.
     void run_spans(const pfb_timing_io& io,
                    std::vector<timing_job>& jobs,
                    const std::vector<timing_event>& events,
-                   const timing_job_outputs& o)
+                   const timing_job_outputs& o,
+                   bool aux,
+                   bool pos)
     {
         d_ctx->activate();
         const cudaStream_t s = d_ctx->stream();
@@ -239,20 +457,20 @@ protected:
         reserve(d_jobs, 2 * J, s); // two sets: a launch reads one and writes the other
         reserve(d_events, std::max<size_t>(events.size(), 1), s);
         reserve(d_out, slots * osps, s);
-        reserve(d_pos, o.pos ? slots : 0, s);
-        reserve(d_k, o.pos ? slots : 0, s);
-        reserve(d_aux, o.err ? 3 * slots * osps : 0, s);
+        reserve(d_pos, pos ? slots : 0, s);
+        reserve(d_k, pos ? slots : 0, s);
+        reserve(d_aux, aux ? 3 * slots * osps : 0, s);
         if (d_snap.size() < spans * J)
             d_snap = pinned_buffer<timing_job>(spans * J);
 
         timing_job_outputs dev;
         dev.out = d_out.get();
-        if (o.err) {
+        if (aux) {
             dev.err = d_aux.get();
             dev.rate = dev.err + slots * osps;
             dev.phase = dev.rate + slots * osps;
         }
-        if (o.pos) {
+        if (pos) {
             dev.pos = d_pos.get();
             dev.k = d_k.get();
         }
@@ -276,7 +494,7 @@ protected:
         const size_t cpx = sizeof(rounded::cpx), f = sizeof(float);
         const cudaStream_t down = d_download.get();
         const auto download = [&](uint64_t from, uint64_t to) {
-            if (to <= from)
+            if (to <= from || !o.out)
                 return;
             const size_t a = size_t(from) * size_t(osps), n = size_t(to - from) * size_t(osps);
             const auto rows = [&](void* dst, size_t dst_row, const void* src, size_t src_row,
@@ -356,6 +574,7 @@ protected:
         collect(spans - 1);
         std::memcpy(static_cast<void*>(jobs.data()), d_snap.get() + (spans - 1) * J,
                     J * sizeof(timing_job));
+        d_final_jobs = d_jobs.get() + (spans % 2) * J; // what launch spans - 1 wrote
         // What only some rows hold: up to the longest row (the rest of the shorter rows
         // comes back as the device holds it, as the caller's rows are that wide).
         uint64_t most = 0;
@@ -364,7 +583,8 @@ protected:
         download(downloaded, most);
         GPUOFDM_CUDA_CHECK(cudaEventRecord(d_downloaded.get(), down));
         d_ctx->wait(d_downloaded);
-        d_ctx->synchronize();
+        if (o.out)
+            d_ctx->synchronize();
 
         double seconds = 0.0;
         for (size_t t = 0; t < spans; t++) {
@@ -438,6 +658,18 @@ private:
     device_buffer<int64_t> d_pos;
     device_buffer<float> d_k;
     device_buffer<rounded::cpx> d_gy, d_gd; //!< hybrid: the grid of both banks
+    // chunked: the rows of the last run (jobs, symbols a job), their summaries, the takes
+    // and the symbols they gather
+    const timing_job* d_final_jobs = nullptr;
+    uint64_t d_rows_cap = 0;
+    size_t d_rows_jobs = 0;
+    bool d_rows_aux = false;
+    device_buffer<timing_chunk_summary> d_sums;
+    pinned_buffer<timing_chunk_summary> d_sums_host;
+    device_buffer<timing_take> d_takes;
+    device_buffer<rounded::cpx> d_gathered;
+    device_buffer<float> d_gathered_aux;
+    device_buffer<int64_t> d_gathered_pos;
     cudaEvent_t d_t0 = nullptr;
     cudaEvent_t d_t1 = nullptr;
     double d_kernel_s = 0.0;
