@@ -102,8 +102,9 @@ run_one() {
     cat "$logs/$tool-$name.summary"
 }
 
-# Runs side by side: $GPUOFDM_SANITIZE_JOBS at a time (default 1). The sanitizers spend
-# most of their time on the host, so a few at once shorten the whole on a many-core host.
+# Runs side by side: $GPUOFDM_SANITIZE_JOBS at a time (default 1). Keep it at 1 on one GPU:
+# instrumented kernels of several processes time-share the device, and on an H100 seven
+# runs at once did not end within 420 s where each alone takes 33 to 130 s.
 jobs_max="${GPUOFDM_SANITIZE_JOBS:-1}"
 rm -f "$logs"/*.summary
 for r in "${runs[@]}"; do
