@@ -27,12 +27,12 @@ private:
 
     fftw_plan_1d d_plan;       //!< inverse, idft_size points
     std::vector<float> d_pdp;  //!< n_rows() x idft_size()
-    std::vector<cfloat> d_sum; //!< one antenna's bins summed over the repetitions
+    std::vector<cfloat> d_sum; //!< every channel's bins summed over the repetitions
 };
 
 prach_detector_cpu::prach_detector_cpu(const prach_detector_params& p)
     : prach_detector(p), d_plan(size_t(d_idft), false), d_pdp(d_n_rows * size_t(d_idft)),
-      d_sum(size_t(d_format.length))
+      d_sum(n_channels() * size_t(d_format.length))
 {
 }
 
@@ -45,6 +45,17 @@ void prach_detector_cpu::scan(const cfloat* bins, size_t stride)
     const int O = d_params.n_occasions;
     cfloat* in = d_plan.input();
     std::fill(in + L, in + N, cfloat(0.0f, 0.0f));
+    // The repetitions summed once a channel (every root of the channel reads the sum).
+    for (size_t ch = 0; ch < n_channels(); ch++) {
+        const cfloat* x = bins + ch * stride;
+        cfloat* z = &d_sum[ch * size_t(L)];
+        for (int k = 0; k < L; k++) {
+            cfloat acc = x[k];
+            for (int r = 1; r < R; r++)
+                acc += x[r * L + k];
+            z[k] = acc;
+        }
+    }
     for (size_t c = 0; c < d_params.cells.size(); c++) {
         for (int o = 0; o < O; o++) {
             for (int root = 0; root < d_cell_roots[c]; root++) {
@@ -54,13 +65,9 @@ void prach_detector_cpu::scan(const cfloat* bins, size_t stride)
                 std::fill(pdp, pdp + N, 0.0f);
                 for (int a = 0; a < A; a++) {
                     const size_t ch = (c * size_t(A) + size_t(a)) * size_t(O) + size_t(o);
-                    const cfloat* x = bins + ch * stride;
-                    for (int k = 0; k < L; k++) {
-                        cfloat z = x[k];
-                        for (int r = 1; r < R; r++)
-                            z += x[r * L + k];
-                        in[k] = z * ref[k];
-                    }
+                    const cfloat* z = &d_sum[ch * size_t(L)];
+                    for (int k = 0; k < L; k++)
+                        in[k] = z[k] * ref[k];
                     d_plan.execute();
                     const cfloat* out = d_plan.output();
                     for (int n = 0; n < N; n++)

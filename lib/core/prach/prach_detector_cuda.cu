@@ -37,7 +37,32 @@ struct prach_row_job {
     int channel0; //!< input channel of antenna 0; antenna a adds a * n_occasions
 };
 
-__global__ void correlate_kernel(const cuFloatComplex* __restrict__ bins,
+//! Each channel's bins summed over the repetitions, in the CPU twin's order (rep 0, 1, ...):
+//! once a channel, not once a root.
+__global__ void sum_repetitions_kernel(const cuFloatComplex* __restrict__ bins,
+                                       size_t stride,
+                                       cuFloatComplex* __restrict__ sums,
+                                       int n_channels,
+                                       int length,
+                                       int reps)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= length)
+        return;
+    for (int ch = blockIdx.y; ch < n_channels; ch += gridDim.y) {
+        const cuFloatComplex* x = bins + size_t(ch) * stride + size_t(k);
+        cuFloatComplex z = x[0];
+        for (int rep = 1; rep < reps; rep++) {
+            const cuFloatComplex t = x[size_t(rep) * size_t(length)];
+            z = make_cuFloatComplex(__fadd_rn(z.x, t.x), __fadd_rn(z.y, t.y));
+        }
+        sums[size_t(ch) * size_t(length) + size_t(k)] = z;
+    }
+}
+
+//! Each (row, antenna) job: its channel's summed bins times the root's reference, zero-padded
+//! to n points.
+__global__ void correlate_kernel(const cuFloatComplex* __restrict__ sums,
                                  size_t stride,
                                  const cuFloatComplex* __restrict__ refs,
                                  const prach_row_job* __restrict__ rows,
@@ -46,7 +71,6 @@ __global__ void correlate_kernel(const cuFloatComplex* __restrict__ bins,
                                  int n_antennas,
                                  int n_occasions,
                                  int length,
-                                 int reps,
                                  int n)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -59,13 +83,8 @@ __global__ void correlate_kernel(const cuFloatComplex* __restrict__ bins,
         cuFloatComplex v = make_cuFloatComplex(0.0f, 0.0f);
         if (k < length) {
             const prach_row_job r = rows[row];
-            const cuFloatComplex* x =
-                bins + size_t(r.channel0 + a * n_occasions) * stride + size_t(k);
-            cuFloatComplex z = x[0];
-            for (int rep = 1; rep < reps; rep++) {
-                const cuFloatComplex t = x[size_t(rep) * size_t(length)];
-                z = make_cuFloatComplex(__fadd_rn(z.x, t.x), __fadd_rn(z.y, t.y));
-            }
+            const cuFloatComplex z =
+                sums[size_t(r.channel0 + a * n_occasions) * stride + size_t(k)];
             const cuFloatComplex f = refs[size_t(r.ref) * size_t(length) + size_t(k)];
             // z * f with the twin's rounding (std::complex: re = a c - b d, im = a d + b c).
             v = make_cuFloatComplex(__fsub_rn(__fmul_rn(z.x, f.x), __fmul_rn(z.y, f.y)),
@@ -143,7 +162,7 @@ __global__ void window_kernel(const float* __restrict__ pdp,
 
 } // namespace
 
-//! CUDA PRACH detector: the whole batch in four launches on one stream.
+//! CUDA PRACH detector: the whole batch in four or five launches on one stream.
 class prach_detector_cuda : public prach_detector
 {
 public:
@@ -163,6 +182,7 @@ private:
     cuda_context_ptr d_ctx;
     size_t d_n_jobs;
     device_buffer<cuFloatComplex> d_in;   //!< the input, channel_bins() per channel
+    device_buffer<cuFloatComplex> d_sum;  //!< channel_bins() summed over the repetitions
     device_buffer<cuFloatComplex> d_ref;  //!< d_refs
     device_buffer<prach_row_job> d_rows;  //!< per PDP row
     device_buffer<prach_window> d_win;    //!< d_windows
@@ -178,6 +198,7 @@ prach_detector_cuda::prach_detector_cuda(const prach_detector_params& p,
                                          const cuda_context_ptr& ctx)
     : prach_detector(p), d_ctx(cuda_context::for_stage(dev, ctx)),
       d_n_jobs(d_n_rows * size_t(p.n_antennas)), d_in(n_channels() * channel_bins()),
+      d_sum(d_format.repetitions > 1 ? n_channels() * size_t(d_format.length) : 0),
       d_ref(d_refs.size()), d_rows(d_n_rows), d_win(d_windows.size()),
       d_spec(d_n_jobs * size_t(d_idft)), d_pdp(d_n_rows * size_t(d_idft)),
       d_dev_stats(d_stats.size()), d_host_stats(d_stats.size()),
@@ -224,11 +245,21 @@ void prach_detector_cuda::enqueue_scan(const cuFloatComplex* d_bins, size_t stri
 {
     const cudaStream_t s = d_ctx->stream();
     const int N = d_idft;
+    const int L = d_format.length;
+    if (d_format.repetitions > 1) {
+        const dim3 grid_sum(unsigned((L + threads - 1) / threads),
+                            unsigned(std::min<size_t>(n_channels(), max_grid_y)));
+        sum_repetitions_kernel<<<grid_sum, threads, 0, s>>>(
+            d_bins, stride, d_sum.get(), int(n_channels()), L, d_format.repetitions);
+        GPUOFDM_CUDA_CHECK_LAUNCH(sum_repetitions_kernel);
+        d_bins = d_sum.get();
+        stride = size_t(L);
+    }
     const dim3 grid_corr(unsigned((N + threads - 1) / threads),
                          unsigned(std::min<size_t>(d_n_jobs, max_grid_y)));
-    correlate_kernel<<<grid_corr, threads, 0, s>>>(
-        d_bins, stride, d_ref.get(), d_rows.get(), d_spec.get(), int(d_n_rows), d_params.n_antennas,
-        d_params.n_occasions, d_format.length, d_format.repetitions, N);
+    correlate_kernel<<<grid_corr, threads, 0, s>>>(d_bins, stride, d_ref.get(), d_rows.get(),
+                                                   d_spec.get(), int(d_n_rows), d_params.n_antennas,
+                                                   d_params.n_occasions, L, N);
     GPUOFDM_CUDA_CHECK_LAUNCH(correlate_kernel);
     d_plans.exec(d_spec.get(), d_spec.get(), d_n_jobs, CUFFT_INVERSE);
     const dim3 grid_pdp(unsigned((N + threads - 1) / threads),
