@@ -612,6 +612,25 @@ TEST(PrachDetectorCuda, MatchesCpuShortFormatsSharedContext)
     expect_cuda_matches_cpu(p, ues, true);
 }
 
+TEST(PrachDetectorCuda, MatchesCpuShortFormatManyCellsAndOccasions)
+{
+    // 50 cells x 4 antennas x 2 occasions of B4 (5.3 MB of bins), 22 roots a cell at N_CS
+    // 46: the repetitions summed once a channel serve every root of it.
+    GPUOFDM_REQUIRE_GPU();
+    prach_detector_params p;
+    p.format = prach_format::b4;
+    p.mu = 1;
+    p.cells.assign(50, prach_cell_params{ 0, 14, prach_restricted_set::unrestricted });
+    for (int c = 0; c < 50; c++)
+        p.cells[size_t(c)].logical_root = c * 2;
+    p.n_antennas = 4;
+    p.n_occasions = 2;
+    std::vector<std::tuple<int, int, int, double, double>> ues;
+    for (const int c : { 0, 15, 16, 17, 32, 33, 34, 49 })
+        ues.emplace_back(c, c % 2, (c * 13) % 64, 0.25 * (c % 5), -12.0);
+    expect_cuda_matches_cpu(p, ues, false);
+}
+
 TEST(PrachDetectorCuda, MatchesCpuFormat2ManyCells)
 {
     GPUOFDM_REQUIRE_GPU();
