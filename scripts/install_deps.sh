@@ -7,7 +7,7 @@
 set -euo pipefail
 packages=(
     build-essential cmake pkg-config git
-    gnuradio-dev libvolk2-dev libfftw3-dev libspdlog-dev libfmt-dev libgmp-dev
+    gnuradio-dev libvolk2-dev libfftw3-dev libspdlog-dev libfmt-dev libgmp-dev zlib1g-dev
     libboost-dev libboost-program-options-dev libboost-thread-dev
     pybind11-dev python3-dev python3-numpy
     libgtest-dev

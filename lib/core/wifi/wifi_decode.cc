@@ -109,30 +109,42 @@ void wifi_decoder::process_batches(const wifi_rx_frame* frames,
 void wifi_decoder::finish_frame(const uint8_t* bits, size_t len, wifi_rx_result& r)
 {
     // 17.3.5.4: the descrambler is the scrambler from the same initial state, whose output
-    // repeats every 127 bits: one table row per seed, made once by the scrambler itself.
-    static const std::vector<uint8_t> sequences = [] {
+    // repeats every 127 bits: per seed and phase, the next 8 bits of that sequence as an
+    // octet (LSB first), made once from the scrambler itself, so a PSDU octet is its 8
+    // decoded bits packed and XORed with one table entry.
+    static const std::vector<uint8_t> octets = [] {
         std::vector<uint8_t> t(128 * 127, 0);
-        std::vector<uint8_t> zeros(127, 0);
+        std::vector<uint8_t> zeros(127, 0), seq(127);
         for (int seed = 1; seed < 128; seed++) {
             scrambler_params sp;
             sp.standard = phy_standard::ieee80211a;
             sp.seed = seed;
             auto s = make_scrambler(sp, device_spec{});
             scrambler_state st = s->initial_state();
-            s->process(zeros.data(), t.data() + 127 * size_t(seed), 127, st);
+            s->process(zeros.data(), seq.data(), 127, st);
+            for (size_t phase = 0; phase < 127; phase++) {
+                unsigned v = 0;
+                for (size_t k = 0; k < 8; k++)
+                    v |= unsigned(seq[(phase + k) % 127] & 1u) << k;
+                t[127 * size_t(seed) + phase] = uint8_t(v);
+            }
         }
         return t;
     }();
     r.seed = wifi_scrambler_seed_from_service(bits);
     // (seed 0: no scrambler state emits seven zeros; the bits are left as decoded.)
-    const uint8_t* seq = sequences.data() + 127 * size_t(r.seed);
-    r.psdu.assign(len, 0);
-    size_t phase = 16 % 127; // the PSDU starts after the 16 SERVICE bits
-    for (size_t i = 0; i < 8 * len; i++) {
-        const uint8_t b = (bits[16 + i] ^ seq[phase]) & 1u;
-        r.psdu[i >> 3] |= uint8_t(b << (i & 7u)); // LSB first, 17.3.5.2
-        if (++phase == 127)
-            phase = 0;
+    const uint8_t* row = octets.data() + 127 * size_t(r.seed);
+    r.psdu.resize(len);
+    const uint8_t* in = bits + 16; // the PSDU starts after the 16 SERVICE bits
+    size_t phase = 16 % 127;
+    for (size_t i = 0; i < len; i++, in += 8) {
+        unsigned v = 0;
+        for (unsigned k = 0; k < 8; k++)
+            v |= unsigned(in[k] & 1u) << k; // LSB first, 17.3.5.2
+        r.psdu[i] = uint8_t(v ^ row[phase]);
+        phase += 8;
+        if (phase >= 127)
+            phase -= 127;
     }
     r.fcs_ok = r.seed != 0 && wifi_fcs_ok(r.psdu.data(), len);
 }

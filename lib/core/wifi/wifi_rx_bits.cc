@@ -6,33 +6,24 @@
 
 #include "wifi/wifi_rx_bits.h"
 
-#include <array>
+#include <algorithm>
+
+#include <zlib.h>
 
 namespace gr::gpuofdm::core {
 
-namespace {
-
-std::array<uint32_t, 256> make_crc_table()
-{
-    std::array<uint32_t, 256> t{};
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = (c & 1u) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
-        t[i] = c;
-    }
-    return t;
-}
-
-} // namespace
-
 uint32_t crc32_ieee(const uint8_t* data, size_t n)
 {
-    static const std::array<uint32_t, 256> table = make_crc_table();
-    uint32_t c = 0xFFFFFFFFu;
-    for (size_t i = 0; i < n; i++)
-        c = table[(c ^ data[i]) & 0xffu] ^ (c >> 8);
-    return c ^ 0xFFFFFFFFu;
+    // zlib's CRC-32 is the IEEE 802.3 one (reflected 0x04C11DB7, initial value and final
+    // XOR all ones) that 802.11 uses for its FCS; uInt may be narrower than size_t.
+    uLong c = crc32(0L, Z_NULL, 0);
+    while (n > 0) {
+        const uInt piece = uInt(std::min<size_t>(n, size_t(1) << 30));
+        c = crc32(c, data, piece);
+        data += piece;
+        n -= piece;
+    }
+    return uint32_t(c);
 }
 
 bool wifi_fcs_ok(const uint8_t* psdu, size_t n)
