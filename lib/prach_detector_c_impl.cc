@@ -132,10 +132,10 @@ public:
 
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override
     {
-        // A call of one item, the one kept back, has nothing to take before the end.
-        const int need = std::max(noutput_items, any_upstream_done() ? 1 : 2);
-        for (auto& n : ninput_items_required)
-            n = need;
+        // A call of one item, the one kept back, has nothing to take before the end: an
+        // input asks for a second item while its upstream runs (stream_end.h).
+        for (int i = 0; i < int(ninput_items_required.size()); i++)
+            ninput_items_required[size_t(i)] = std::max(noutput_items, upstream_done(i) ? 1 : 2);
     }
 
     int work(int noutput_items,
@@ -145,8 +145,8 @@ public:
         return stop_on_error(d_logger, [&]() -> int {
             if (d_failed)
                 return WORK_DONE;
-            const bool at_end = inputs_at_end(noutput_items);
-            const int take = at_end ? noutput_items : noutput_items - 1;
+            bool at_end = false;
+            const int take = items_to_take(noutput_items, at_end);
             if (take <= 0)
                 return 0; // only the sample kept back (forecast() keeps this from happening)
             take_samples(input_items, nitems_read(0), nitems_read(0) + uint64_t(take));
@@ -314,29 +314,31 @@ private:
         d_has_rx_time = true;
     }
 
-    //! Whether an input's upstream has finished (it writes no more).
-    bool any_upstream_done()
+    //! Whether input \p i's upstream has finished (it writes no more).
+    bool upstream_done(int i)
     {
-        for (int i = 0; i < int(d_n_antennas); i++) {
-            const gr::buffer_reader_sptr& r = detail()->input(i);
-            gr::thread::scoped_lock guard(*r->mutex());
-            if (r->done())
-                return true;
-        }
-        return false;
+        const gr::buffer_reader_sptr& r = detail()->input(i);
+        gr::thread::scoped_lock guard(*r->mutex());
+        return r->done();
     }
 
-    //! Whether the \p n items a call holds are all that a finished input will ever have:
-    //! input_at_end() of stream_end.h over the antennas.
-    bool inputs_at_end(int n)
+    /*!
+     * Of the \p n items a call holds, those to read (stream_end.h over the antennas): all
+     * when they are all a finished input will ever have (\p at_end) or every input holds
+     * more; else all but one, the newest sample kept back for a later call to see the end.
+     */
+    int items_to_take(int n, bool& at_end)
     {
+        bool all_hold_more = true;
         for (int i = 0; i < int(d_n_antennas); i++) {
             const gr::buffer_reader_sptr& r = detail()->input(i);
             gr::thread::scoped_lock guard(*r->mutex());
-            if (r->done() && r->items_available() <= n)
-                return true;
+            const int avail = r->items_available();
+            if (r->done() && avail <= n)
+                at_end = true;
+            all_hold_more = all_hold_more && avail > n;
         }
-        return false;
+        return at_end || all_hold_more ? n : n - 1;
     }
 
     std::unique_ptr<core::prach_frontend> d_frontend; // the worker's

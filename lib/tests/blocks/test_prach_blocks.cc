@@ -332,6 +332,60 @@ TEST(PrachBlocks, BatchesMatchOneAtATimeGpu)
     batches_match_one_at_a_time(gpu_device(), 1e-4);
 }
 
+// Inputs that end apart (one antenna's longer by 5000 samples, or shorter by one, inside
+// the last occasion): the stream ends with the shorter input, as a sync_block's does; the
+// occasions it holds whole are reported, one UE each, and the flowgraph ends.
+TEST(PrachBlocks, InputsEndingApartEndAtTheShorter)
+{
+    const double rate = 3.84e6;
+    const int start = 250, period = 3840, row = 396 + 3072, n_occ = 6;
+    const size_t n_full = size_t(start + (n_occ - 1) * period + row);
+    std::vector<std::vector<gr_complex>> x(2);
+    {
+        auto tb = gr::make_top_block("prach_apart_rec");
+        auto src = prach_source_c::make(rate, "0", 15, 2, 120, 6, "unrestricted", -1400 * 1250.0,
+                                        start, period, { 5 }, { 7.0 }, {}, { 0.0 }, {}, true, 31);
+        std::vector<gr::blocks::vector_sink_c::sptr> sinks;
+        for (int a = 0; a < 2; a++) {
+            auto head = gr::blocks::head::make(sizeof(gr_complex), n_full + 5000);
+            sinks.push_back(gr::blocks::vector_sink_c::make());
+            tb->connect(src, a, head, 0);
+            tb->connect(head, 0, sinks.back(), 0);
+        }
+        run_bounded(tb);
+        for (size_t a = 0; a < 2; a++)
+            x[a] = sinks[a]->data();
+    }
+    struct lengths {
+        size_t n0, n1;
+        uint64_t whole; // occasions the shorter input holds whole
+    };
+    for (const lengths& c :
+         { lengths{ n_full, n_full + 5000, 6 }, lengths{ n_full + 5000, n_full, 6 },
+           lengths{ n_full - 1, n_full, 5 }, lengths{ n_full, n_full - 1, 5 } }) {
+        for (int max_batch : { 1, 4 }) {
+            auto tb = gr::make_top_block("prach_apart");
+            auto det =
+                prach_detector_c::make(rate, "0", 15, 2, { 120 }, { 6 }, {}, { -1400 * 1250.0 }, 1,
+                                       0, start, period, 0, 1e-4, "cpu", max_batch);
+            for (size_t a = 0; a < 2; a++) {
+                const size_t n = a == 0 ? c.n0 : c.n1;
+                tb->connect(gr::blocks::vector_source_c::make(
+                                std::vector<gr_complex>(x[a].begin(), x[a].begin() + ptrdiff_t(n))),
+                            0, det, int(a));
+            }
+            auto dbg = gr::blocks::message_debug::make();
+            tb->msg_connect(det, "detections", dbg, "store");
+            run_bounded(tb);
+            EXPECT_EQ(det->occasions(), c.whole) << c.n0 << " / " << c.n1 << ", " << max_batch;
+            const auto found = detections_of(dbg);
+            ASSERT_EQ(found.size(), size_t(c.whole));
+            for (const auto& f : found)
+                EXPECT_EQ(f.preamble, 5);
+        }
+    }
+}
+
 TEST(PrachBlocks, BadParametersNameTheArgument)
 {
     auto expect_error = [](const std::function<void()>& make, const std::string& name) {
