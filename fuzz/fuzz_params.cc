@@ -24,6 +24,7 @@
 #include "ofdm/ofdm_sync.h"
 #include "prach/prach_detector.h"
 #include "prach/prach_frontend.h"
+#include "prach/prach_synth.h"
 #include "runtime/phy_standard.h"
 #include "sync/cell_search.h"
 #include "sync/sync_raster.h"
@@ -166,7 +167,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     fuzz_input in(data, size);
     const auto cpu = resolve_device("cpu");
     const uint8_t which = in.take<uint8_t>();
-    switch (which % 22) {
+    switch (which % 23) {
     case 0: {
         scrambler_params p;
         p.standard = any_enum<phy_standard>(in, 2);
@@ -519,6 +520,41 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
               p.taps.size() <= 8192 && p.n_channels <= 64 &&
                   p.n_channels * p.max_input_samples <= (size_t(1) << 20),
               [&](const auto& q) { make_pfb_timing_sync(q, cpu); });
+        break;
+    }
+    case 22: {
+        // The PRACH synthesizer: what validate() accepts generates a short span.
+        prach_synth_params p;
+        p.format = any_enum<prach_format>(in, 13);
+        p.mu = any_int(in);
+        p.sample_rate = any_hz(in);
+        p.offset_hz = any_hz(in) / 8;
+        p.n_antennas = any_int(in);
+        p.start_sample = any_size(in);
+        p.period_samples = any_size(in);
+        p.extra_cp_kappa = any_int(in);
+        p.noise_power = any_float(in);
+        p.seed = in.take<uint64_t>();
+        p.ues.resize(in.range(0, 3));
+        for (prach_synth_ue& u : p.ues) {
+            u.u = any_int(in);
+            u.cv = any_int(in);
+            u.delay_samples = double(any_float(in)) * 64;
+            u.cfo_hz = double(any_float(in)) * 1000;
+            u.power_db = any_float(in);
+            u.gains.resize(in.range(0, 3));
+            for (cfloat& g : u.gains)
+                g = cfloat(any_float(in), any_float(in));
+        }
+        check(p, p.sample_rate <= 30.72e6 && p.n_antennas <= 4, [&](const auto& q) {
+            prach_synth synth(q);
+            std::vector<std::vector<cfloat>> out(size_t(q.n_antennas),
+                                                 std::vector<cfloat>(in.range(1, 4096)));
+            std::vector<cfloat*> ptrs;
+            for (auto& o : out)
+                ptrs.push_back(o.data());
+            synth.generate(ptrs.data(), out[0].size());
+        });
         break;
     }
     default: {

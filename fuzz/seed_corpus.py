@@ -94,7 +94,7 @@ def main():
           u8(8) + u8(1) + u32(3) + f32(1.5))
 
     # params: stage selector, then its fields.
-    for stage in range(22):
+    for stage in range(23):
         write("params", "stage%d" % stage, u8(stage) + bytes(rng.randrange(256)
                                                              for _ in range(48)))
 

@@ -7,14 +7,22 @@
 #include <gnuradio/gpuofdm/prach_detector_c.h>
 
 #include "block_params.h"
+#include "ordered_worker.h"
 #include "prach_block_util.h"
+#include "rx_stream_end.h" // sample_chunks
 #include "work_guard.h"
 #include "prach/prach_detector.h"
 #include "prach/prach_frontend.h"
+#ifdef GPUOFDM_HAVE_CUDA
+#include "runtime/cuda_pinned.h"
+#endif
 
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -35,6 +43,22 @@ struct prach_timing {
     int mu_pusch = 0;
 };
 
+//! A complete time occasion waiting in a batch: its number, first sample, SFN and slot.
+struct occasion_ref {
+    uint64_t number = 0;
+    uint64_t sample = 0;
+    long sfn = 0;
+    long slot = 0;
+};
+
+/*
+ * work() copies each time occasion's samples into a batch of the block's own (max_batch
+ * occasions, page-locked for CUDA) and hands a full batch to a worker thread, which runs
+ * the front end and the detector once for all its (cell x antenna x occasion) rows and
+ * posts the detections; meanwhile work() fills the other batch, so the upstream is held up
+ * only when both are taken. The end of the stream (stream_end.h: the newest sample kept
+ * back until the upstream is done) hands over the last, partial batch and waits for it.
+ */
 class prach_detector_c_impl : public prach_detector_c
 {
 public:
@@ -47,29 +71,71 @@ public:
                          gr::io_signature::make(0, 0, 0)),
           d_frontend(core::make_prach_frontend(fp, dev)),
           d_detector(core::make_prach_detector(dp, dev)), d_timing(timing), d_rate(fp.sample_rate),
-          d_port(pmt::mp("detections"))
+          d_port(pmt::mp("detections")), d_worker(1, [this](const std::string& what) {
+              d_logger->error("{}; the block stops", what);
+              d_failed = true;
+          })
     {
         d_row = d_frontend->samples_per_row();
         d_n_cells = fp.offset_hz.size();
         d_n_antennas = size_t(fp.n_antennas);
-        d_rows.resize(d_n_cells * d_n_antennas * d_row);
+        d_batch = size_t(fp.n_time_occasions);
+        d_n_fd = size_t(fp.n_fd_occasions);
+        d_batches = std::make_unique<sample_chunks>(d_n_cells * d_n_antennas * d_batch * d_row, 2);
         d_bins.resize(d_frontend->n_outputs() * d_frontend->output_bins());
+        d_pending.reserve(d_batch);
         message_port_register_out(d_port);
-        d_logger->debug("{} cells, {} antennas, {} samples an occasion, on {}", d_n_cells,
-                        d_n_antennas, d_row, device());
+        d_logger->debug("{} cells, {} antennas, {} samples an occasion, {} occasions a batch, "
+                        "on {}",
+                        d_n_cells, d_n_antennas, d_row, d_batch, device());
     }
 
+    ~prach_detector_c_impl() override { d_worker.drain(); }
+
     std::string device() const override { return d_detector->device().to_string(); }
-    uint64_t occasions() const override { return d_occasion; }
+    uint64_t occasions() const override { return d_processed; }
     uint64_t detections() const override { return d_found; }
+    int max_batch() const override { return int(d_batch); }
 
     bool start() override
     {
         d_occasion = 0;
         d_filled = 0;
+        d_filling = nullptr;
+        d_pending.clear();
+        d_processed = 0;
         d_found = 0;
+        d_failed = false;
         d_has_rx_time = false;
+#ifdef GPUOFDM_HAVE_CUDA
+        const core::device_spec dev = d_detector->device();
+        if (dev.is_cuda()) {
+            d_pinned = std::make_unique<core::pinned_ranges>(dev.cuda_index);
+            if (!d_pinned->pin(d_batches->memory(), d_batches->bytes()))
+                d_logger->debug("batches not page-locked: the front end stages them");
+        }
+#endif
         return true;
+    }
+
+    bool stop() override
+    {
+        // The flowgraph was stopped before the end of the stream: the complete occasions
+        // held are detected; their messages may not reach subscribers that have ended.
+        hand_over();
+        d_worker.drain();
+#ifdef GPUOFDM_HAVE_CUDA
+        d_pinned.reset();
+#endif
+        return true;
+    }
+
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override
+    {
+        // A call of one item, the one kept back, has nothing to take before the end: an
+        // input asks for a second item while its upstream runs (stream_end.h).
+        for (int i = 0; i < int(ninput_items_required.size()); i++)
+            ninput_items_required[size_t(i)] = std::max(noutput_items, upstream_done(i) ? 1 : 2);
     }
 
     int work(int noutput_items,
@@ -77,80 +143,158 @@ public:
              gr_vector_void_star&) override
     {
         return stop_on_error(d_logger, [&]() -> int {
-            const uint64_t r0 = nitems_read(0);
-            const uint64_t end = r0 + uint64_t(noutput_items);
-            std::vector<gr::tag_t> tags;
-            get_tags_in_range(tags, 0, r0, end, d_rx_time_key);
-            for (const auto& t : tags)
-                take_rx_time(t);
-            while (!(d_timing.period == 0 && d_occasion > 0)) {
-                const uint64_t s = d_timing.start + d_occasion * d_timing.period;
-                const uint64_t lo = std::max(s + d_filled, r0);
-                const uint64_t hi = std::min<uint64_t>(s + d_row, end);
-                if (lo >= hi)
-                    break;
-                // Cells share the antennas' samples: the first cell's rows take them,
-                // the others are copied when the occasion is complete.
-                for (size_t a = 0; a < d_n_antennas; a++) {
-                    const auto* in = static_cast<const cf*>(input_items[a]);
-                    std::copy(in + (lo - r0), in + (hi - r0),
-                              d_rows.begin() + ptrdiff_t(a * d_row + (lo - s)));
-                }
-                d_filled = size_t(hi - s);
-                if (d_filled < d_row)
-                    break;
-                detect(s);
-                d_filled = 0;
-                d_occasion++;
+            if (d_failed)
+                return WORK_DONE;
+            bool at_end = false;
+            const int take = items_to_take(noutput_items, at_end);
+            if (take <= 0)
+                return 0; // only the sample kept back (forecast() keeps this from happening)
+            take_samples(input_items, nitems_read(0), nitems_read(0) + uint64_t(take));
+            if (at_end) {
+                hand_over();
+                d_worker.drain(); // every detection posted before the block ends
             }
-            return noutput_items;
+            return d_failed ? WORK_DONE : take;
         });
     }
 
 private:
-    void detect(uint64_t s)
+    //! Samples [r0, end) of every input into the occasions they belong to.
+    void take_samples(const gr_vector_const_void_star& input_items, uint64_t r0, uint64_t end)
     {
-        const size_t per_cell = d_n_antennas * d_row;
-        for (size_t c = 1; c < d_n_cells; c++)
-            std::copy_n(d_rows.begin(), per_cell, d_rows.begin() + ptrdiff_t(c * per_cell));
-        d_frontend->process(d_rows.data(), d_row, d_bins.data(), d_frontend->output_bins());
-        const auto found = d_detector->detect(d_bins.data(), d_detector->channel_bins());
-        // SFN and slot of the occasion's first sample: from the last rx_time tag (frames
-        // counted from time 0), else from frame_start.
+        std::vector<gr::tag_t> tags;
+        get_tags_in_range(tags, 0, r0, end, d_rx_time_key);
+        std::stable_sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+        size_t next_tag = 0;
+        while (!(d_timing.period == 0 && d_occasion > 0)) {
+            const uint64_t s = d_timing.start + d_occasion * d_timing.period;
+            const uint64_t lo = std::max(s + d_filled, r0);
+            const uint64_t hi = std::min<uint64_t>(s + d_row, end);
+            if (lo >= hi)
+                break;
+            if (!d_filling)
+                d_filling = d_batches->acquire(); // waits while both batches are taken
+            // Row (antenna, t) of the first cell: the other cells' rows are copied from
+            // them when the batch is detected.
+            const size_t t = d_pending.size();
+            for (size_t a = 0; a < d_n_antennas; a++) {
+                const auto* in = static_cast<const cf*>(input_items[a]);
+                std::copy(in + (lo - r0), in + (hi - r0),
+                          d_filling + (a * d_batch + t) * d_row + (lo - s));
+            }
+            d_filled = size_t(hi - s);
+            if (d_filled < d_row)
+                break;
+            // The occasion's time: from the rx_time tags up to its last sample.
+            for (; next_tag < tags.size() && tags[next_tag].offset < s + d_row; next_tag++)
+                take_rx_time(tags[next_tag]);
+            d_pending.push_back(reference_of(s));
+            d_filled = 0;
+            d_occasion++;
+            if (d_pending.size() == d_batch)
+                hand_over();
+        }
+        for (; next_tag < tags.size(); next_tag++)
+            take_rx_time(tags[next_tag]);
+    }
+
+    //! Number, SFN and slot of the occasion starting at sample \p s.
+    occasion_ref reference_of(uint64_t s) const
+    {
+        // From the last rx_time tag (frames counted from time 0), else from frame_start.
         const long double rel =
             d_has_rx_time ? d_rx_time_s + (static_cast<long double>(s) - d_rx_time_sample) / d_rate
                           : (static_cast<long double>(s) - d_timing.frame_start) / d_rate;
         const long double frames = std::floor(rel / 0.01L);
-        const long sfn = ((long(frames) % 1024) + 1024) % 1024;
+        occasion_ref r;
+        r.number = d_occasion;
+        r.sample = s;
+        r.sfn = ((long(frames) % 1024) + 1024) % 1024;
         const long double in_frame = rel - frames * 0.01L;
-        const long slot = long(std::floor(in_frame * 1000.0L * (1 << d_timing.mu_pusch)));
-        for (const auto& d : found) {
-            pmt::pmt_t m = pmt::make_dict();
-            auto add = [&m](const char* k, const pmt::pmt_t& v) {
-                m = pmt::dict_add(m, pmt::mp(k), v);
-            };
-            const double noise_db = 10 * std::log10(std::max(d.noise, 1e-30f));
-            const double power_db = 10 * std::log10(std::max(d.power, 1e-30f));
-            add("cell", pmt::from_long(d.cell));
-            add("sfn", pmt::from_long(sfn));
-            add("slot", pmt::from_long(slot));
-            add("occasion", pmt::from_uint64(d_occasion));
-            add("fd_occasion", pmt::from_long(d.occasion));
-            add("sample", pmt::from_uint64(s));
-            add("preamble", pmt::from_long(d.preamble));
-            add("logical_root", pmt::from_long(d.logical_root));
-            add("delay_samples", pmt::from_double(d.delay_samples));
-            add("delay_us", pmt::from_double(d.delay_us));
-            add("timing_advance",
-                pmt::from_long(core::prach_timing_advance(d.delay_us * 1e-6, d_timing.mu_pusch)));
-            add("power_db", pmt::from_double(power_db));
-            add("noise_db", pmt::from_double(noise_db));
-            add("snr_db", pmt::from_double(power_db - noise_db));
-            add("metric", pmt::from_double(d.metric));
-            add("threshold", pmt::from_double(d.threshold));
-            message_port_pub(d_port, m);
-            d_found++;
+        r.slot = long(std::floor(in_frame * 1000.0L * (1 << d_timing.mu_pusch)));
+        return r;
+    }
+
+    //! The batch being filled, with its complete occasions, to the worker.
+    void hand_over()
+    {
+        if (!d_filling)
+            return;
+        cf* const rows = d_filling;
+        d_filling = nullptr;
+        if (d_pending.empty()) { // only a part of an occasion: nothing to detect
+            d_batches->release(rows);
+            return;
         }
+        if (d_pending.size() < d_batch) {
+            // A partial batch (the end of the stream): its other rows detect nothing.
+            for (size_t a = 0; a < d_n_antennas; a++)
+                std::fill_n(rows + (a * d_batch + d_pending.size()) * d_row,
+                            (d_batch - d_pending.size()) * d_row, cf(0));
+        }
+        std::vector<occasion_ref> refs;
+        refs.swap(d_pending);
+        d_pending.reserve(d_batch);
+        d_worker.post([this, rows, refs = std::move(refs)] {
+            try {
+                if (!d_failed)
+                    detect(rows, refs);
+            } catch (...) {
+                d_batches->release(rows);
+                throw; // the worker logs it and stops the block
+            }
+            d_batches->release(rows);
+        });
+    }
+
+    //! On the worker: the batch's detections, posted occasion by occasion.
+    void detect(cf* rows, const std::vector<occasion_ref>& refs)
+    {
+        // Cells share the antennas' samples.
+        const size_t per_cell = d_n_antennas * d_batch * d_row;
+        for (size_t c = 1; c < d_n_cells; c++)
+            std::copy_n(rows, per_cell, rows + c * per_cell);
+        d_frontend->process(rows, d_row, d_bins.data(), d_frontend->output_bins());
+        auto found = d_detector->detect(d_bins.data(), d_detector->channel_bins());
+        // (cell, time occasion, FD occasion, preamble) order to time occasion first.
+        std::stable_sort(found.begin(), found.end(), [this](const auto& x, const auto& y) {
+            return size_t(x.occasion) / d_n_fd < size_t(y.occasion) / d_n_fd;
+        });
+        for (const auto& d : found) {
+            const size_t t = size_t(d.occasion) / d_n_fd;
+            if (t < refs.size()) // the zeroed rows of a partial batch have none
+                post(d, refs[t], long(size_t(d.occasion) % d_n_fd));
+        }
+        d_processed += refs.size();
+    }
+
+    void post(const core::prach_detection& d, const occasion_ref& r, long fd_occasion)
+    {
+        pmt::pmt_t m = pmt::make_dict();
+        auto add = [&m](const char* k, const pmt::pmt_t& v) {
+            m = pmt::dict_add(m, pmt::mp(k), v);
+        };
+        const double noise_db = 10 * std::log10(std::max(d.noise, 1e-30f));
+        const double power_db = 10 * std::log10(std::max(d.power, 1e-30f));
+        add("cell", pmt::from_long(d.cell));
+        add("sfn", pmt::from_long(r.sfn));
+        add("slot", pmt::from_long(r.slot));
+        add("occasion", pmt::from_uint64(r.number));
+        add("fd_occasion", pmt::from_long(fd_occasion));
+        add("sample", pmt::from_uint64(r.sample));
+        add("preamble", pmt::from_long(d.preamble));
+        add("logical_root", pmt::from_long(d.logical_root));
+        add("delay_samples", pmt::from_double(d.delay_samples));
+        add("delay_us", pmt::from_double(d.delay_us));
+        add("timing_advance",
+            pmt::from_long(core::prach_timing_advance(d.delay_us * 1e-6, d_timing.mu_pusch)));
+        add("power_db", pmt::from_double(power_db));
+        add("noise_db", pmt::from_double(noise_db));
+        add("snr_db", pmt::from_double(power_db - noise_db));
+        add("metric", pmt::from_double(d.metric));
+        add("threshold", pmt::from_double(d.threshold));
+        message_port_pub(d_port, m);
+        d_found++;
     }
 
     //! An rx_time tag (UHD's: a tuple of whole seconds, uint64, and fractional, double).
@@ -170,20 +314,57 @@ private:
         d_has_rx_time = true;
     }
 
-    std::unique_ptr<core::prach_frontend> d_frontend;
-    std::unique_ptr<core::prach_detector> d_detector;
+    //! Whether input \p i's upstream has finished (it writes no more).
+    bool upstream_done(int i)
+    {
+        const gr::buffer_reader_sptr& r = detail()->input(i);
+        gr::thread::scoped_lock guard(*r->mutex());
+        return r->done();
+    }
+
+    /*!
+     * Of the \p n items a call holds, those to read (stream_end.h over the antennas): all
+     * when they are all a finished input will ever have (\p at_end) or every input holds
+     * more; else all but one, the newest sample kept back for a later call to see the end.
+     */
+    int items_to_take(int n, bool& at_end)
+    {
+        bool all_hold_more = true;
+        for (int i = 0; i < int(d_n_antennas); i++) {
+            const gr::buffer_reader_sptr& r = detail()->input(i);
+            gr::thread::scoped_lock guard(*r->mutex());
+            const int avail = r->items_available();
+            if (r->done() && avail <= n)
+                at_end = true;
+            all_hold_more = all_hold_more && avail > n;
+        }
+        return at_end || all_hold_more ? n : n - 1;
+    }
+
+    std::unique_ptr<core::prach_frontend> d_frontend; // the worker's
+    std::unique_ptr<core::prach_detector> d_detector; // the worker's
     prach_timing d_timing;
     double d_rate;
     pmt::pmt_t d_port;
-    size_t d_row = 0, d_n_cells = 0, d_n_antennas = 0;
-    std::vector<cf> d_rows; // (cell, antenna) rows of the occasion being filled
-    std::vector<cf> d_bins;
-    uint64_t d_occasion = 0; // the time occasion being filled
-    size_t d_filled = 0;     // its samples received so far
-    uint64_t d_found = 0;
+    size_t d_row = 0, d_n_cells = 0, d_n_antennas = 0, d_batch = 0, d_n_fd = 0;
+    //! Two batches of (cell, antenna, occasion) rows: work() fills one, the worker detects
+    //! the other.
+    std::unique_ptr<sample_chunks> d_batches;
+#ifdef GPUOFDM_HAVE_CUDA
+    std::unique_ptr<core::pinned_ranges> d_pinned; // the batches, page-locked from start()
+#endif
+    std::vector<cf> d_bins;                 // the worker's
+    cf* d_filling = nullptr;                // the batch work() fills, if any
+    std::vector<occasion_ref> d_pending;    // its complete occasions
+    uint64_t d_occasion = 0;                // the time occasion being filled
+    size_t d_filled = 0;                    // its samples received so far
+    std::atomic<uint64_t> d_processed{ 0 }; // occasions detected (worker)
+    std::atomic<uint64_t> d_found{ 0 };     // detections posted (worker)
+    std::atomic<bool> d_failed{ false };    // a batch failed: the block stops
     pmt::pmt_t d_rx_time_key = pmt::mp("rx_time");
     bool d_has_rx_time = false;
     long double d_rx_time_s = 0, d_rx_time_sample = 0;
+    ordered_worker d_worker; // last: its jobs use the members above
 };
 
 //! \p v for n cells: one value per cell, or one value for all.
@@ -228,7 +409,8 @@ prach_detector_c::sptr prach_detector_c::make(double samp_rate,
                                               int period_samples,
                                               int frame_start,
                                               double false_alarm,
-                                              const std::string& device)
+                                              const std::string& device,
+                                              int max_batch)
 {
     return with_block_names<sptr>(
         [&]() -> sptr {
@@ -280,6 +462,11 @@ prach_detector_c::sptr prach_detector_c::make(double samp_rate,
             } catch (const std::invalid_argument& e) {
                 throw std::invalid_argument(block_name_of_cell_field(e.what()));
             }
+            const int most = 64 / n_fd_occasions; // the detector's occasions a call
+            if (max_batch < 1 || max_batch > most)
+                throw std::invalid_argument("max_batch: 1.." + std::to_string(most) +
+                                            " (64 occasions / n_fd_occasions), got " +
+                                            std::to_string(max_batch));
             timing.start = non_negative(start_sample, "start_sample");
             timing.period = non_negative(period_samples, "period_samples");
             timing.frame_start = frame_start;
@@ -289,6 +476,9 @@ prach_detector_c::sptr prach_detector_c::make(double samp_rate,
                                             "preamble's " +
                                             std::to_string(fe->samples_per_row()) +
                                             " samples, got " + std::to_string(period_samples));
+            // One occasion in all: no batch to gather.
+            fp.n_time_occasions = timing.period == 0 ? 1 : max_batch;
+            dp.n_occasions = fp.n_time_occasions * n_fd_occasions;
             return gnuradio::make_block_sptr<prach_detector_c_impl>(fp, dp, timing,
                                                                     core::resolve_device(device));
         },

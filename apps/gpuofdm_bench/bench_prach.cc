@@ -18,8 +18,9 @@
 //      samples only are processed; samples between occasions are not read). CUDA: the
 //      occasion's samples uploaded from page-locked memory, the bins staying on the device.
 //      Where GNU Radio is built, the same at flowgraph level: four file_source (20 ms
-//      recorded per antenna, repeated) -> head -> prach_detector_c, next to the
-//      harness's ceiling, four file_source -> head -> null_sink in the same run.
+//      recorded per antenna, repeated) -> head -> prach_detector_c (CUDA: max_batch 1,
+//      8 and 16 time occasions a call), next to the harness's ceiling, four file_source
+//      -> head -> null_sink in the same run.
 // Each row's input holds a preamble per cell at -10 dB per RE in unit noise; CUDA must
 // report the CPU twin's detections.
 
@@ -41,9 +42,9 @@
 #include <complex>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <string>
+#include <utility>
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
 #include <gnuradio/blocks/file_source.h>
@@ -364,8 +365,8 @@ void flowgraph_rows(const options& o,
     std::printf("\nPRACH chain in a flowgraph (--stages prach, b): four file_source (20 ms a file, "
                 "repeated) -> head -> prach_detector_c, 4 x 122.88 Msps.\nx RT = stream seconds "
                 "per wall second; ceiling = four file_source -> head -> null_sink; ratio = x RT / "
-                "the ceiling's.\n");
-    std::printf("%-9s %-7s %-38s %6s %10s %9s %8s %6s %7s\n", "impl", "device", "workload", "-",
+                "the ceiling's; batch = the block's max_batch.\n");
+    std::printf("%-9s %-7s %-38s %6s %10s %9s %8s %6s %7s\n", "impl", "device", "workload", "batch",
                 "s", "x RT", "Msps", "found", "ratio");
     const double rate = 122.88e6, file_s = 20e-3;
     const double stream_s = o.quick ? 0.02 : std::max(0.1, o.seconds);
@@ -397,14 +398,9 @@ void flowgraph_rows(const options& o,
         for (auto& v : x)
             outs.push_back(v.data());
         synth.generate(outs.data(), per_file);
-        for (int a = 0; a < antennas; a++) {
-            const auto path = std::filesystem::temp_directory_path() /
-                              ("gpuofdm_bench_prach_" + std::to_string(a) + ".cf32");
-            std::ofstream f(path, std::ios::binary);
-            f.write(reinterpret_cast<const char*>(x[size_t(a)].data()),
-                    std::streamsize(per_file * sizeof(cf)));
-            files.push_back(path.string());
-        }
+        for (int a = 0; a < antennas; a++)
+            files.push_back(
+                write_recording("gpuofdm_bench_prach_a" + std::to_string(a), x[size_t(a)], 1));
     }
     const double ceiling_s = files_to(files, n, nullptr);
     row c;
@@ -420,19 +416,22 @@ void flowgraph_rows(const options& o,
     c.ratio = 1.0;
     rows.push_back(c);
     print_prach_row(c, stream_s / ceiling_s);
-    std::vector<std::string> devices{ "cpu" };
+    // The CPU twin at the default batch; CUDA one occasion a call and batched.
+    std::vector<std::pair<std::string, int>> runs{ { "cpu", 8 } };
     if (cuda_usable)
-        devices.push_back(o.device);
-    for (const auto& device : devices) {
-        auto det = gr::gpuofdm::prach_detector_c::make(rate, "0", 15, antennas, { 0 }, { 1 }, {},
-                                                       { sp.offset_hz }, 1, 0, 0,
-                                                       int(sp.period_samples), 0, 1e-3, device);
+        for (int batch : { 1, 8, 16 })
+            runs.emplace_back(o.device, batch);
+    for (const auto& [device, batch] : runs) {
+        auto det = gr::gpuofdm::prach_detector_c::make(
+            rate, "0", 15, antennas, { 0 }, { 1 }, {}, { sp.offset_hz }, 1, 0, 0,
+            int(sp.period_samples), 0, 1e-3, device, batch);
         const double secs = files_to(files, n, det);
         row r;
         r.level = "flowgraph";
         r.stage = "prach_detector_c";
         r.impl = device == "cpu" ? "cpu twin" : "cuda";
         r.device = det->device();
+        r.batch = size_t(batch);
         r.config = "format 0, every 1 ms, 4 x 122.88 Msps";
         r.seconds = secs;
         r.ms_per_batch = secs * 1e3;
@@ -443,9 +442,10 @@ void flowgraph_rows(const options& o,
         rows.push_back(r);
         print_prach_row(r, stream_s / secs);
         if (det->detections() != det->occasions())
-            notes.push_back("prach_detector_c flowgraph on " + r.device + ": " +
-                            std::to_string(det->detections()) + " detections in " +
-                            std::to_string(det->occasions()) + " occasions (one UE each)");
+            notes.push_back("prach_detector_c flowgraph on " + r.device + ", batch " +
+                            std::to_string(batch) + ": " + std::to_string(det->detections()) +
+                            " detections in " + std::to_string(det->occasions()) +
+                            " occasions (one UE each)");
     }
     for (const auto& f : files)
         std::filesystem::remove(f);

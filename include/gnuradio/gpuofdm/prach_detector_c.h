@@ -33,8 +33,10 @@ namespace gpuofdm {
  * uplink numerology of scs_khz), power_db, noise_db, snr_db, metric, threshold.
  * SFN and slot count from frame_start (the first sample of an SFN 0 frame), in slots of
  * scs_khz; once an `rx_time` tag (UHD's tuple of whole and fractional seconds) has come
- * on input 0, from that time instead (frames of 10 ms counted from time 0, SFN modulo
- * 1024). The occasions' timing stays start_sample + k period_samples.
+ * on input 0 before an occasion's last sample, from that time instead (frames of 10 ms
+ * counted from time 0, SFN modulo 1024). The occasions' timing stays start_sample +
+ * k period_samples. Up to max_batch complete time occasions are detected together, on a
+ * thread of the block's own, so the upstream is not held up while they are.
  */
 class GPUOFDM_API prach_detector_c : virtual public gr::sync_block
 {
@@ -60,6 +62,10 @@ public:
      * \param frame_start the first sample of a frame with SFN 0 (may be negative).
      * \param false_alarm the target false-alarm probability per (cell, occasion).
      * \param device "auto", "cpu", "cuda" or "cuda:N".
+     * \param max_batch time occasions detected in one call of the front end and the
+     *        detector, 1..64 / n_fd_occasions: detections come up to max_batch - 1
+     *        periods later than the occasion's last sample (the end of the stream detects
+     *        what is held); 1 detects each occasion as it completes.
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter.
      */
     static sptr make(double samp_rate = 30.72e6,
@@ -76,10 +82,13 @@ public:
                      int period_samples = 0,
                      int frame_start = 0,
                      double false_alarm = 1e-3,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     int max_batch = 8);
 
     //! The device the detector runs on: "cpu" or "cuda:N".
     virtual std::string device() const = 0;
+    //! Time occasions detected together, at most (1 when period_samples is 0).
+    virtual int max_batch() const = 0;
     //! Occasions (time occasions) processed so far.
     virtual uint64_t occasions() const = 0;
     //! Preambles reported so far.

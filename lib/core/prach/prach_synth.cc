@@ -19,12 +19,14 @@ namespace gr::gpuofdm::core {
 
 namespace {
 
-constexpr double kappa_rate = 30.72e6; // 1 / (kappa T_c)
+constexpr double kappa_rate = 30.72e6;       // 1 / (kappa T_c)
+constexpr double max_sample_rate = 491.52e6; // the front end's (prach_frontend.cc)
 
 long whole(double x, const std::string& name, const std::string& what)
 {
     const double r = std::round(x);
-    if (!std::isfinite(x) || std::abs(x - r) > 1e-6 * std::max(1.0, std::abs(x)))
+    // Past 2^40 no value here is meaningful, and long(r) must not overflow.
+    if (!(std::abs(x) < 0x1p40) || std::abs(x - r) > 1e-6 * std::max(1.0, std::abs(x)))
         throw std::invalid_argument(name + ": " + what + ", got " + std::to_string(x));
     return long(r);
 }
@@ -34,8 +36,9 @@ long whole(double x, const std::string& name, const std::string& what)
 void prach_synth_params::validate() const
 {
     const prach_format_info fmt = prach_format_lookup(format, mu);
-    if (!(sample_rate > 0 && std::isfinite(sample_rate)))
-        throw std::invalid_argument("sample_rate: > 0 Hz, got " + std::to_string(sample_rate));
+    if (!(sample_rate > 0 && sample_rate <= max_sample_rate))
+        throw std::invalid_argument("sample_rate: > 0 and <= 491.52e6 Hz, got " +
+                                    std::to_string(sample_rate));
     const long n_fft = whole(sample_rate / fmt.scs_hz, "sample_rate",
                              "a multiple of Delta f_RA = " + std::to_string(fmt.scs_hz) + " Hz");
     if (n_fft < fmt.length)

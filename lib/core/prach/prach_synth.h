@@ -42,7 +42,7 @@ struct prach_synth_ue {
 struct prach_synth_params {
     prach_format format = prach_format::f0;
     int mu = 0;                   //!< short formats 0..3; 0 for the long ones
-    double sample_rate = 30.72e6; //!< Hz: a multiple of Delta f_RA with whole CP samples
+    double sample_rate = 30.72e6; //!< Hz, <= 491.52e6: a multiple of Delta f_RA, whole CPs
     double offset_hz = 0;         //!< sequence bin 0 from the centre, a multiple of Delta f_RA
     int n_antennas = 1;           //!< 1..64
     uint64_t start_sample = 0;    //!< the first occasion's first CP sample

@@ -339,16 +339,17 @@ TEST(GpuFaults, PrachDetectorStopsOnAFailedLaunchOrCopy)
 {
     GPUOFDM_BLOCKS_REQUIRE_GPU();
     // Format 0 at 7.68 Msps, one UE in each of 20 occasions 10 ms apart: 20 detections
-    // without a fault; a fault in the fifth occasion's calls ends the flowgraph with the
-    // first occasions' detections reported.
+    // without a fault; a fault in the calls of the fifth occasion (one a batch, some 5
+    // launches and 4 copies a batch) or of the third batch of 4 ends the flowgraph with
+    // the first occasions' detections reported.
     const int period = 76800, occasions = 20;
-    auto run = [&](const char* fault) {
+    auto run = [&](const char* fault, int max_batch) {
         auto tb = gr::make_top_block("prach_fault");
         auto src = prach_source_c::make(7.68e6, "0", 15, 1, 3, 1, "unrestricted", -375e3, 0, period,
                                         { 9 }, { 4.0 }, {}, { 0.0 }, {}, true, 2);
         auto head = gr::blocks::head::make(sizeof(gr_complex), size_t(occasions) * period);
         auto det = prach_detector_c::make(7.68e6, "0", 15, 1, { 3 }, { 1 }, {}, { -375e3 }, 1, 0, 0,
-                                          period, 0, 1e-3, gpu_device());
+                                          period, 0, 1e-3, gpu_device(), max_batch);
         auto dbg = gr::blocks::message_debug::make();
         tb->connect(src, 0, head, 0);
         tb->connect(head, 0, det, 0);
@@ -363,11 +364,13 @@ TEST(GpuFaults, PrachDetectorStopsOnAFailedLaunchOrCopy)
                 pmt::dict_ref(dbg->get_message(int(i)), pmt::mp("preamble"), pmt::PMT_NIL)));
         return preambles;
     };
-    const auto want = run(nullptr);
-    EXPECT_EQ(want, std::vector<long>(size_t(occasions), 9L));
-    for (const char* fault : { "launch:12", "copy:12" }) {
-        const auto got = run(fault);
-        EXPECT_LT(got.size(), want.size()) << fault;
-        EXPECT_EQ(got, std::vector<long>(got.size(), 9L)) << fault;
+    for (int max_batch : { 1, 4 }) {
+        const auto want = run(nullptr, max_batch);
+        EXPECT_EQ(want, std::vector<long>(size_t(occasions), 9L)) << "max_batch " << max_batch;
+        for (const char* fault : { "launch:12", "copy:12" }) {
+            const auto got = run(fault, max_batch);
+            EXPECT_LT(got.size(), want.size()) << fault << ", max_batch " << max_batch;
+            EXPECT_EQ(got, std::vector<long>(got.size(), 9L)) << fault;
+        }
     }
 }

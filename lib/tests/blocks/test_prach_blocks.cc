@@ -195,6 +195,197 @@ TEST(PrachBlocks, RxTimeTagSetsSfnAndSlot)
     }
 }
 
+//! Every field of every detection message, in order.
+struct detection_fields {
+    std::vector<long> ints;     // cell, sfn, slot, fd_occasion, preamble, root, TA
+    std::vector<uint64_t> u64s; // occasion, sample
+    std::vector<double> reals;  // delay_samples, delay_us, power, noise, snr, metric, threshold
+};
+
+std::vector<detection_fields> fields_of(const gr::blocks::message_debug::sptr& dbg)
+{
+    std::vector<detection_fields> out;
+    for (size_t i = 0; i < dbg->num_messages(); i++) {
+        const pmt::pmt_t m = dbg->get_message(int(i));
+        auto get = [&m](const char* k) { return pmt::dict_ref(m, pmt::mp(k), pmt::PMT_NIL); };
+        detection_fields f;
+        for (const char* k :
+             { "cell", "sfn", "slot", "fd_occasion", "preamble", "logical_root", "timing_advance" })
+            f.ints.push_back(pmt::to_long(get(k)));
+        for (const char* k : { "occasion", "sample" })
+            f.u64s.push_back(pmt::to_uint64(get(k)));
+        for (const char* k : { "delay_samples", "delay_us", "power_db", "noise_db", "snr_db",
+                               "metric", "threshold" })
+            f.reals.push_back(pmt::to_double(get(k)));
+        out.push_back(f);
+    }
+    return out;
+}
+
+// Format 0 at 3.84 Msps, two antennas, two cells (cell 1's rows copied from cell 0's), an
+// occasion of 396 + 3072 samples every 1 ms (3840 samples), 20 of them, a UE in each cell
+// in each occasion; rx_time tags on sample 0 and inside occasion 7. The same samples go to
+// detectors that batch 1, 3 and 16 occasions, the last one in calls of at most 700 samples
+// (every occasion split over several calls), the stream ending at the last occasion's last
+// sample (and, for the batch of 3, 1000 samples into an occasion that never completes).
+// Every detection is the same in all three, in the same order, and they are the preambles
+// the sources sent, with the occasion's SFN and slot from the tag before its last sample.
+void batches_match_one_at_a_time(const std::string& device, double tolerance)
+{
+    const double rate = 3.84e6;
+    const int start = 250, period = 3840, row = 396 + 3072, n_occ = 20;
+    const double off0 = -1400 * 1250.0, off1 = 100 * 1250.0;
+    const size_t n_full = size_t(start + (n_occ - 1) * period + row);
+    std::vector<std::vector<gr_complex>> x(2);
+    {
+        auto tb = gr::make_top_block("prach_batch_rec");
+        auto src0 = prach_source_c::make(rate, "0", 15, 2, 120, 6, "unrestricted", off0, start,
+                                         period, { 5 }, { 7.0 }, {}, { 0.0 },
+                                         { { 1, 0 }, { 0.4f, -0.7f } }, true, 21);
+        auto src1 = prach_source_c::make(rate, "0", 15, 2, 33, 4, "unrestricted", off1, start,
+                                         period, { 33 }, { 20.0 }, {}, { 0.0 },
+                                         { { 0.8f, 0.5f }, { -0.9f, 0.1f } }, false, 22);
+        std::vector<gr::blocks::vector_sink_c::sptr> sinks;
+        for (int a = 0; a < 2; a++) {
+            auto add = gr::blocks::add_cc::make();
+            auto head = gr::blocks::head::make(sizeof(gr_complex), n_full + 1000);
+            sinks.push_back(gr::blocks::vector_sink_c::make());
+            tb->connect(src0, a, add, 0);
+            tb->connect(src1, a, add, 1);
+            tb->connect(add, 0, head, 0);
+            tb->connect(head, 0, sinks.back(), 0);
+        }
+        run_bounded(tb);
+        for (size_t a = 0; a < 2; a++)
+            x[a] = sinks[a]->data();
+    }
+    ASSERT_EQ(x[0].size(), n_full + 1000);
+    const uint64_t tag_b = uint64_t(start + 7 * period + 100);
+    const std::vector<gr::tag_t> tags = {
+        make_tag(0, "rx_time", pmt::make_tuple(pmt::from_uint64(100), pmt::from_double(0.0123))),
+        make_tag(tag_b, "rx_time", pmt::make_tuple(pmt::from_uint64(200), pmt::from_double(0.5)))
+    };
+    auto run = [&](int max_batch, int max_call, size_t n) {
+        auto tb = gr::make_top_block("prach_batch");
+        auto det =
+            prach_detector_c::make(rate, "0", 15, 2, { 120, 33 }, { 6, 4 }, {}, { off0, off1 }, 1,
+                                   0, start, period, 0, 1e-4, device, max_batch);
+        EXPECT_EQ(det->max_batch(), max_batch);
+        if (max_call > 0)
+            det->set_max_noutput_items(max_call);
+        for (int a = 0; a < 2; a++) {
+            const std::vector<gr_complex> xa(x[size_t(a)].begin(),
+                                             x[size_t(a)].begin() + ptrdiff_t(n));
+            auto src = gr::blocks::vector_source_c::make(xa, false, 1,
+                                                         a == 0 ? tags : std::vector<gr::tag_t>{});
+            tb->connect(src, 0, det, a);
+        }
+        auto dbg = gr::blocks::message_debug::make();
+        tb->msg_connect(det, "detections", dbg, "store");
+        run_bounded(tb);
+        EXPECT_EQ(det->occasions(), uint64_t(n_occ)) << "max_batch " << max_batch;
+        EXPECT_EQ(det->detections(), dbg->num_messages());
+        return fields_of(dbg);
+    };
+    const auto one = run(1, 0, n_full);
+    const auto three = run(3, 0, n_full + 1000);
+    const auto sixteen = run(16, 700, n_full);
+
+    // The preambles sent: cell 0's preamble 5, 7 samples late, and cell 1's 33, 20 late.
+    ASSERT_EQ(one.size(), size_t(2 * n_occ)) << device;
+    for (size_t i = 0; i < one.size(); i++) {
+        const auto& f = one[i];
+        const uint64_t k = i / 2;
+        EXPECT_EQ(f.ints[0], long(i % 2));
+        EXPECT_EQ(f.ints[4], i % 2 ? 33 : 5);
+        EXPECT_EQ(f.u64s[0], k);
+        EXPECT_EQ(f.u64s[1], uint64_t(start) + k * uint64_t(period));
+        EXPECT_NEAR(f.reals[0], i % 2 ? 20.0 : 7.0, 1.04e-6 * rate);
+        // SFN and slot: the first tag's time before occasion 7's last sample, the
+        // second's from there; frames of 10 ms, slots of 1 ms.
+        const double t = k < 7 ? 100.0123 + double(f.u64s[1]) / rate
+                               : 200.5 + (double(f.u64s[1]) - double(tag_b)) / rate;
+        const double frames = std::floor(t / 0.01);
+        EXPECT_EQ(f.ints[1], long(frames) % 1024) << "occasion " << k;
+        EXPECT_EQ(f.ints[2], long(std::floor((t - frames * 0.01) * 1e3))) << "occasion " << k;
+    }
+    for (const auto* other : { &three, &sixteen }) {
+        ASSERT_EQ(other->size(), one.size());
+        for (size_t i = 0; i < one.size(); i++) {
+            EXPECT_EQ((*other)[i].ints, one[i].ints) << "detection " << i;
+            EXPECT_EQ((*other)[i].u64s, one[i].u64s) << "detection " << i;
+            for (size_t j = 0; j < one[i].reals.size(); j++) {
+                EXPECT_NEAR((*other)[i].reals[j], one[i].reals[j],
+                            tolerance * std::max(1.0, std::abs(one[i].reals[j])))
+                    << "detection " << i << " field " << j;
+            }
+        }
+    }
+}
+
+TEST(PrachBlocks, BatchesMatchOneAtATimeCpu) { batches_match_one_at_a_time("cpu", 0.0); }
+
+TEST(PrachBlocks, BatchesMatchOneAtATimeGpu)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    // cuFFT may order a batch's arithmetic otherwise than a single row's.
+    batches_match_one_at_a_time(gpu_device(), 1e-4);
+}
+
+// Inputs that end apart (one antenna's longer by 5000 samples, or shorter by one, inside
+// the last occasion): the stream ends with the shorter input, as a sync_block's does; the
+// occasions it holds whole are reported, one UE each, and the flowgraph ends.
+TEST(PrachBlocks, InputsEndingApartEndAtTheShorter)
+{
+    const double rate = 3.84e6;
+    const int start = 250, period = 3840, row = 396 + 3072, n_occ = 6;
+    const size_t n_full = size_t(start + (n_occ - 1) * period + row);
+    std::vector<std::vector<gr_complex>> x(2);
+    {
+        auto tb = gr::make_top_block("prach_apart_rec");
+        auto src = prach_source_c::make(rate, "0", 15, 2, 120, 6, "unrestricted", -1400 * 1250.0,
+                                        start, period, { 5 }, { 7.0 }, {}, { 0.0 }, {}, true, 31);
+        std::vector<gr::blocks::vector_sink_c::sptr> sinks;
+        for (int a = 0; a < 2; a++) {
+            auto head = gr::blocks::head::make(sizeof(gr_complex), n_full + 5000);
+            sinks.push_back(gr::blocks::vector_sink_c::make());
+            tb->connect(src, a, head, 0);
+            tb->connect(head, 0, sinks.back(), 0);
+        }
+        run_bounded(tb);
+        for (size_t a = 0; a < 2; a++)
+            x[a] = sinks[a]->data();
+    }
+    struct lengths {
+        size_t n0, n1;
+        uint64_t whole; // occasions the shorter input holds whole
+    };
+    for (const lengths& c :
+         { lengths{ n_full, n_full + 5000, 6 }, lengths{ n_full + 5000, n_full, 6 },
+           lengths{ n_full - 1, n_full, 5 }, lengths{ n_full, n_full - 1, 5 } }) {
+        for (int max_batch : { 1, 4 }) {
+            auto tb = gr::make_top_block("prach_apart");
+            auto det =
+                prach_detector_c::make(rate, "0", 15, 2, { 120 }, { 6 }, {}, { -1400 * 1250.0 }, 1,
+                                       0, start, period, 0, 1e-4, "cpu", max_batch);
+            for (size_t a = 0; a < 2; a++) {
+                const size_t n = a == 0 ? c.n0 : c.n1;
+                tb->connect(gr::blocks::vector_source_c::make(
+                                std::vector<gr_complex>(x[a].begin(), x[a].begin() + ptrdiff_t(n))),
+                            0, det, int(a));
+            }
+            auto dbg = gr::blocks::message_debug::make();
+            tb->msg_connect(det, "detections", dbg, "store");
+            run_bounded(tb);
+            EXPECT_EQ(det->occasions(), c.whole) << c.n0 << " / " << c.n1 << ", " << max_batch;
+            const auto found = detections_of(dbg);
+            ASSERT_EQ(found.size(), size_t(c.whole));
+            for (const auto& f : found)
+                EXPECT_EQ(f.preamble, 5);
+        }
+    }
+}
+
 TEST(PrachBlocks, BadParametersNameTheArgument)
 {
     auto expect_error = [](const std::function<void()>& make, const std::string& name) {
@@ -241,6 +432,13 @@ TEST(PrachBlocks, BadParametersNameTheArgument)
     expect_error(
         [] { prach_detector_c::make(30.72e6, "0", 30, 1, { 1 }, { 1 }, {}, { 0 }, 1, 0, -5); },
         "start_sample");
+    for (int bad : { 0, 17 }) // 4 frequency occasions: at most 16 time occasions a batch
+        expect_error(
+            [bad] {
+                prach_detector_c::make(30.72e6, "0", 30, 1, { 1 }, { 1 }, {}, { 0 }, 4, 1.25e6, 0,
+                                       30720, 0, 1e-3, "cpu", bad);
+            },
+            "max_batch");
 }
 
 } // namespace

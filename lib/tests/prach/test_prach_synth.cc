@@ -110,6 +110,9 @@ TEST(PrachSynth, BadParameters)
         }
     };
     bad([](auto& p) { p.sample_rate = 30.72e6 + 1250 * 0.5; }, "sample_rate");
+    bad([](auto& p) { p.sample_rate = 983.04e6; }, "sample_rate");
+    bad([](auto& p) { p.offset_hz = 1e40; }, "offset_hz"); // no overflow to long on the way
+    bad([](auto& p) { p.offset_hz = -1e40; }, "offset_hz");
     bad([](auto& p) { p.offset_hz = 100; }, "offset_hz");
     bad([](auto& p) { p.offset_hz = 15e6; }, "offset_hz");
     bad([](auto& p) { p.n_antennas = 0; }, "n_antennas");

@@ -25,7 +25,7 @@ void bind_prach_detector_c(py::module& m)
              py::arg("offsets_hz") = std::vector<double>{ 0.0 }, py::arg("n_fd_occasions") = 1,
              py::arg("fd_spacing_hz") = 0.0, py::arg("start_sample") = 0,
              py::arg("period_samples") = 0, py::arg("frame_start") = 0,
-             py::arg("false_alarm") = 1e-3, py::arg("device") = "auto",
+             py::arg("false_alarm") = 1e-3, py::arg("device") = "auto", py::arg("max_batch") = 8,
              "Make a prach_detector_c. samp_rate a multiple of the PRACH subcarrier spacing "
              "with whole CP samples (30.72 MHz x 2^k); format 0..3, A1..A3, B1..B4, C0, C2; "
              "scs_khz the uplink spacing (15, 30, 60, 120: the short formats' PRACH spacing, "
@@ -36,8 +36,11 @@ void bind_prach_detector_c(py::module& m)
              "start_sample + k period_samples (0: one occasion); frame_start the first "
              "sample of an SFN 0 frame (an rx_time tag on input 0 sets SFN and slot instead); "
              "false_alarm the target per (cell, occasion), (0, "
-             "0.5]; device auto, cpu, cuda or cuda:N.")
+             "0.5]; device auto, cpu, cuda or cuda:N; max_batch time occasions detected "
+             "together, 1..64 / n_fd_occasions (detections up to max_batch - 1 periods "
+             "later).")
         .def("device", &detector::device, "The device the detector runs on.")
+        .def("max_batch", &detector::max_batch, "Time occasions detected together, at most.")
         .def("occasions", &detector::occasions, "Time occasions processed so far.")
         .def("detections", &detector::detections, "Preambles reported so far.");
 }
