@@ -5,6 +5,8 @@
 # filters keep each run to a few minutes on an H100; every run has a time limit. Exits
 # non-zero on any error, a failed test or a run past its limit, and prints a summary.
 #   gpu_sanitize.sh [TOOL...]      (memcheck racecheck synccheck initcheck; default all)
+# $GPUOFDM_SANITIZE_RUNS, an extended regex, keeps the runs whose TOOL-NAME matches (e.g.
+# 'racecheck-core-viterbi' or 'racecheck-(blocks|core-prach)'): a long tool in several calls.
 # Bundle: the folder of this script when it holds run.sh, else $GPUOFDM_BUNDLE (default
 # gpu-bundle beside the scripts folder). Logs: $GPUOFDM_SANITIZE_LOGS (default
 # BUNDLE/sanitize-logs). compute-sanitizer: on PATH or /usr/local/cuda/bin.
@@ -101,6 +103,16 @@ run_one() {
         "$tool" "$name" "$tests" "${errors:-?}" "$secs" "$result" >"$logs/$tool-$name.summary"
     cat "$logs/$tool-$name.summary"
 }
+
+if [ -n "${GPUOFDM_SANITIZE_RUNS:-}" ]; then
+    kept=()
+    for r in "${runs[@]}"; do
+        read -r tool bin name filter <<<"$r"
+        if [[ "$tool-$name" =~ $GPUOFDM_SANITIZE_RUNS ]]; then kept+=("$r"); fi
+    done
+    [ "${#kept[@]}" -gt 0 ] || { echo "gpu_sanitize: no run matches $GPUOFDM_SANITIZE_RUNS" >&2; exit 2; }
+    runs=("${kept[@]}")
+fi
 
 # Runs side by side: $GPUOFDM_SANITIZE_JOBS at a time (default 1). Keep it at 1 on one GPU:
 # instrumented kernels of several processes time-share the device, and on an H100 seven

@@ -21,6 +21,22 @@ bool whole_hz(double hz) { return std::abs(hz - std::round(hz)) < 1e-6; }
 constexpr size_t min_outputs_per_block = 1024; // M at least this (a multiple of q)
 constexpr size_t max_fft_in = size_t(1) << 22;
 
+//! The resampling ratio L / M = p / q in lowest terms, and the output FFT size (the least
+//! multiple of q from min_outputs_per_block).
+struct rate_ratio {
+    uint64_t p, q;
+    size_t fft_out;
+};
+
+rate_ratio ratio_of(double sample_rate, double output_rate)
+{
+    const auto fs = static_cast<uint64_t>(std::llround(sample_rate));
+    const auto fo = static_cast<uint64_t>(std::llround(output_rate));
+    const uint64_t g = std::gcd(fs, fo);
+    const uint64_t q = fo / g;
+    return { fs / g, q, static_cast<size_t>(q * ((min_outputs_per_block + q - 1) / q)) };
+}
+
 } // namespace
 
 void channelizer_params::validate() const
@@ -42,22 +58,21 @@ void channelizer_params::validate() const
     if (!(passband_hz >= 0 && passband_hz < output_rate / 2)) {
         throw_param_error("passband_hz", "0 (default) or below output_rate / 2", passband_hz);
     }
+    const rate_ratio r = ratio_of(sample_rate, output_rate);
+    if (r.p > max_fft_in / r.fft_out * r.q) {
+        throw_param_error("sample_rate",
+                          "a ratio to output_rate with a smaller denominator (L over 2^22)",
+                          sample_rate);
+    }
 }
 
 channelizer_plan make_channelizer_plan(const channelizer_params& params)
 {
-    params.validate();
-    const auto fs = static_cast<uint64_t>(std::llround(params.sample_rate));
-    const auto fo = static_cast<uint64_t>(std::llround(params.output_rate));
-    const uint64_t g = std::gcd(fs, fo);
-    const uint64_t p = fs / g, q = fo / g; // L / M = p / q
+    params.validate(); // also bounds the ratio, so fft_in <= 2^22
+    const rate_ratio r = ratio_of(params.sample_rate, params.output_rate);
+    const uint64_t p = r.p, q = r.q; // L / M = p / q
     channelizer_plan plan;
-    plan.fft_out = static_cast<size_t>(q * ((min_outputs_per_block + q - 1) / q));
-    if (p > max_fft_in / plan.fft_out * q) {
-        throw_param_error("sample_rate",
-                          "a ratio to output_rate with a smaller denominator (L over 2^22)",
-                          params.sample_rate);
-    }
+    plan.fft_out = r.fft_out;
     plan.fft_in = static_cast<size_t>(plan.fft_out * p / q);
     // A quarter of each block discarded (half at each end): the window's impulse response
     // must fit; whole outputs and whole capture samples at each end (a multiple of 2q).

@@ -279,4 +279,13 @@ TEST(wideband_channelizer, bad_parameters)
     p.sample_rate = 30.72e6;
     p.output_rate = 40e6;
     EXPECT_THROW(p.validate(), std::invalid_argument);
+    // A ratio whose output FFT (a multiple of the denominator) needs an input FFT over 2^22:
+    // refused by validate(), not later by the plan (122.88 MHz to 1.000003 MHz: L / M =
+    // 122880000 / 1000003).
+    p.sample_rate = 122.88e6;
+    p.output_rate = 1000003;
+    EXPECT_THROW(p.validate(), std::invalid_argument);
+    p.output_rate = 1.92e6; // 64 / 1
+    EXPECT_NO_THROW(p.validate());
+    EXPECT_EQ(core::make_channelizer_plan(p).fft_in, size_t(64 * 1024));
 }
