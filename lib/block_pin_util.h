@@ -31,6 +31,18 @@ inline bool pin_buffers_enabled()
 }
 
 /*!
+ * Page-locks GNU Radio buffer \p buf of \p item_size items through \p pin: a double-mapped
+ * buffer shows its memory twice, back to back, and both views are pinned.
+ */
+inline bool pin_buffer(const gr::buffer_sptr& buf,
+                       size_t item_size,
+                       const std::function<bool(const void*, size_t)>& pin)
+{
+    const size_t views = buf->get_mapping_type() == gr::buffer_mapping_type::double_mapped ? 2 : 1;
+    return pin(buf->base(), views * buf->bufsize() * item_size);
+}
+
+/*!
  * Page-locks the block's input 0 and output 0 GNU Radio buffers through \p pin so a GPU
  * stage copies straight between them and the device, without its own staging memcpy
  * (which would bound the block at host memcpy speed). Call it from start() on a CUDA
@@ -46,14 +58,8 @@ inline void pin_block_buffers(gr::block& b,
 {
     if (!pin_buffers_enabled())
         return;
-    auto pin_buf = [&](const gr::buffer_sptr& buf, size_t item_size) {
-        // A double-mapped buffer shows its memory twice, back to back: pin both views.
-        const size_t views =
-            buf->get_mapping_type() == gr::buffer_mapping_type::double_mapped ? 2 : 1;
-        return pin(buf->base(), views * buf->bufsize() * item_size);
-    };
-    const bool in_ok = pin_buf(b.detail()->input(0)->buffer(), in_item_size);
-    const bool out_ok = pin_buf(b.detail()->output(0), out_item_size);
+    const bool in_ok = pin_buffer(b.detail()->input(0)->buffer(), in_item_size, pin);
+    const bool out_ok = pin_buffer(b.detail()->output(0), out_item_size, pin);
     if (!in_ok || !out_ok)
         logger->debug("could not page-lock the {} buffer; staging through pinned memory",
                       in_ok ? "output" : "input");

@@ -9,11 +9,12 @@
 #include "block_params.h"
 #include "ordered_worker.h"
 #include "prach_block_util.h"
-#include "rx_stream_end.h" // sample_chunks
 #include "work_guard.h"
 #include "prach/prach_detector.h"
 #include "prach/prach_frontend.h"
 #ifdef GPUOFDM_HAVE_CUDA
+#include "block_pin_util.h"
+#include "runtime/cuda_context.h"
 #include "runtime/cuda_pinned.h"
 #endif
 
@@ -24,7 +25,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
@@ -51,13 +54,75 @@ struct occasion_ref {
     long slot = 0;
 };
 
+//! Two batches taken in turn: work() fills one while the worker detects the other.
+class batch_slots
+{
+public:
+    //! A free batch's index (0 or 1), waiting while both are taken.
+    size_t acquire()
+    {
+        std::unique_lock<std::mutex> lock(d_mutex);
+        d_released.wait(lock, [this] { return !d_free.empty(); });
+        const size_t i = d_free.back();
+        d_free.pop_back();
+        return i;
+    }
+
+    void release(size_t i)
+    {
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            d_free.push_back(i);
+        }
+        d_released.notify_one();
+    }
+
+private:
+    std::mutex d_mutex;
+    std::condition_variable d_released;
+    std::vector<size_t> d_free = { 1, 0 };
+};
+
+//! One CUDA context for the front end and the detector, so the detector reads the front
+//! end's bins where they are; none on the CPU.
+core::cuda_context_ptr chain_context(const core::device_spec& dev)
+{
+#ifdef GPUOFDM_HAVE_CUDA
+    if (dev.is_cuda())
+        return core::make_cuda_context(dev);
+#endif
+    (void)dev;
+    return nullptr;
+}
+
+#ifdef GPUOFDM_HAVE_CUDA
+//! The batches on the GPU: work() uploads each occasion's samples straight from GNU
+//! Radio's buffers (page-locked from start() to stop()) on a stream of its own; the worker
+//! detects a batch on the chain's stream once its uploads are done (its event).
+struct device_batches {
+    device_batches(int cuda_index, size_t batch_samples, size_t n_bins)
+        : rows(2 * batch_samples), bins(n_bins), pinned(cuda_index)
+    {
+    }
+    core::cuda_stream upload;     // work()'s copies
+    core::device_buffer<cf> rows; // the two batches
+    core::device_buffer<cf> bins; // the front end's output, the detector's input
+    core::cuda_event uploaded[2]; // a batch's uploads, recorded at its hand-over
+    core::pinned_ranges pinned;   // GNU Radio's input buffers
+};
+#endif
+
 /*
- * work() copies each time occasion's samples into a batch of the block's own (max_batch
- * occasions, page-locked for CUDA) and hands a full batch to a worker thread, which runs
- * the front end and the detector once for all its (cell x antenna x occasion) rows and
- * posts the detections; meanwhile work() fills the other batch, so the upstream is held up
- * only when both are taken. The end of the stream (stream_end.h: the newest sample kept
- * back until the upstream is done) hands over the last, partial batch and waits for it.
+ * work() takes each time occasion's samples into a batch of max_batch occasions, whatever
+ * the sizes of GNU Radio's calls: on the CPU a copy into a host batch of the block's own;
+ * on CUDA an upload straight from GNU Radio's (page-locked) input buffers into a device
+ * batch, which work() waits for before it consumes the input, but not for the detection.
+ * A full batch goes to a worker thread, which runs the front end and the detector once
+ * for all its (cell x antenna x occasion) rows (on CUDA on the device-resident batch) and
+ * posts the detections; meanwhile work() fills the other batch, so the upstream is held
+ * up only when both are taken. The end of the stream (stream_end.h: the newest sample
+ * kept back until the upstream is done) hands over the last, partial batch and waits for
+ * it.
  */
 class prach_detector_c_impl : public prach_detector_c
 {
@@ -69,20 +134,31 @@ public:
         : gr::sync_block("prach_detector_c",
                          gr::io_signature::make(fp.n_antennas, fp.n_antennas, sizeof(cf)),
                          gr::io_signature::make(0, 0, 0)),
-          d_frontend(core::make_prach_frontend(fp, dev)),
-          d_detector(core::make_prach_detector(dp, dev)), d_timing(timing), d_rate(fp.sample_rate),
-          d_port(pmt::mp("detections")), d_worker(1, [this](const std::string& what) {
+          d_ctx(chain_context(dev)), d_frontend(core::make_prach_frontend(fp, dev, d_ctx)),
+          d_detector(core::make_prach_detector(dp, dev, d_ctx)), d_timing(timing),
+          d_rate(fp.sample_rate), d_port(pmt::mp("detections")),
+          d_worker(1, [this](const std::string& what) {
               d_logger->error("{}; the block stops", what);
               d_failed = true;
           })
     {
         d_row = d_frontend->samples_per_row();
+        d_cp = size_t(d_frontend->cp_samples());
         d_n_cells = fp.offset_hz.size();
         d_n_antennas = size_t(fp.n_antennas);
         d_batch = size_t(fp.n_time_occasions);
         d_n_fd = size_t(fp.n_fd_occasions);
-        d_batches = std::make_unique<sample_chunks>(d_n_cells * d_n_antennas * d_batch * d_row, 2);
-        d_bins.resize(d_frontend->n_outputs() * d_frontend->output_bins());
+        d_batch_samples = d_n_cells * d_n_antennas * d_batch * d_row;
+        const size_t n_bins = d_frontend->n_outputs() * d_frontend->output_bins();
+#ifdef GPUOFDM_HAVE_CUDA
+        if (d_ctx)
+            d_gpu = std::make_unique<device_batches>(d_ctx->device().cuda_index, d_batch_samples,
+                                                     n_bins);
+#endif
+        if (!d_ctx) {
+            d_host_rows.resize(2 * d_batch_samples);
+            d_bins.resize(n_bins);
+        }
         d_pending.reserve(d_batch);
         message_port_register_out(d_port);
         d_logger->debug("{} cells, {} antennas, {} samples an occasion, {} occasions a batch, "
@@ -101,18 +177,20 @@ public:
     {
         d_occasion = 0;
         d_filled = 0;
-        d_filling = nullptr;
+        d_filling = no_batch;
         d_pending.clear();
         d_processed = 0;
         d_found = 0;
         d_failed = false;
         d_has_rx_time = false;
 #ifdef GPUOFDM_HAVE_CUDA
-        const core::device_spec dev = d_detector->device();
-        if (dev.is_cuda()) {
-            d_pinned = std::make_unique<core::pinned_ranges>(dev.cuda_index);
-            if (!d_pinned->pin(d_batches->memory(), d_batches->bytes()))
-                d_logger->debug("batches not page-locked: the front end stages them");
+        if (d_gpu && pin_buffers_enabled()) {
+            // The uploads then run at PCIe speed, else the driver stages them.
+            auto pin = [this](const void* p, size_t n) { return d_gpu->pinned.pin(p, n); };
+            for (int i = 0; i < int(d_n_antennas); i++) {
+                if (!pin_buffer(detail()->input(i)->buffer(), sizeof(cf), pin))
+                    d_logger->debug("could not page-lock input {}: its uploads are staged", i);
+            }
         }
 #endif
         return true;
@@ -122,10 +200,26 @@ public:
     {
         // The flowgraph was stopped before the end of the stream: the complete occasions
         // held are detected; their messages may not reach subscribers that have ended.
-        hand_over();
+        try {
+            if (!d_failed)
+                hand_over();
+        } catch (const std::exception& e) {
+            d_logger->error("{}; the block stops", e.what());
+            d_failed = true;
+        }
         d_worker.drain();
 #ifdef GPUOFDM_HAVE_CUDA
-        d_pinned.reset();
+        if (d_gpu) {
+            // No copy reads the buffers released next. After a failure (reported already)
+            // there is nothing to say.
+            (void)cudaStreamSynchronize(d_gpu->upload.get());
+            d_uploading = false;
+            try {
+                d_gpu->pinned.clear();
+            } catch (const std::exception& e) {
+                d_logger->debug("releasing the page-locked inputs: {}", e.what());
+            }
+        }
 #endif
         return true;
     }
@@ -145,20 +239,28 @@ public:
         return stop_on_error(d_logger, [&]() -> int {
             if (d_failed)
                 return WORK_DONE;
-            bool at_end = false;
-            const int take = items_to_take(noutput_items, at_end);
-            if (take <= 0)
-                return 0; // only the sample kept back (forecast() keeps this from happening)
-            take_samples(input_items, nitems_read(0), nitems_read(0) + uint64_t(take));
-            if (at_end) {
-                hand_over();
-                d_worker.drain(); // every detection posted before the block ends
+            try {
+                bool at_end = false;
+                const int take = items_to_take(noutput_items, at_end);
+                if (take <= 0)
+                    return 0; // only the sample kept back (forecast() keeps this from happening)
+                take_samples(input_items, nitems_read(0), nitems_read(0) + uint64_t(take));
+                if (at_end)
+                    hand_over();
+                finish_uploads(); // GNU Radio may overwrite the input once it is consumed
+                if (at_end)
+                    d_worker.drain(); // every detection posted before the block ends
+                return d_failed ? WORK_DONE : take;
+            } catch (const std::exception&) {
+                d_failed = true; // stop() hands nothing more over
+                throw;
             }
-            return d_failed ? WORK_DONE : take;
         });
     }
 
 private:
+    static constexpr size_t no_batch = size_t(-1);
+
     //! Samples [r0, end) of every input into the occasions they belong to.
     void take_samples(const gr_vector_const_void_star& input_items, uint64_t r0, uint64_t end)
     {
@@ -172,16 +274,9 @@ private:
             const uint64_t hi = std::min<uint64_t>(s + d_row, end);
             if (lo >= hi)
                 break;
-            if (!d_filling)
-                d_filling = d_batches->acquire(); // waits while both batches are taken
-            // Row (antenna, t) of the first cell: the other cells' rows are copied from
-            // them when the batch is detected.
-            const size_t t = d_pending.size();
-            for (size_t a = 0; a < d_n_antennas; a++) {
-                const auto* in = static_cast<const cf*>(input_items[a]);
-                std::copy(in + (lo - r0), in + (hi - r0),
-                          d_filling + (a * d_batch + t) * d_row + (lo - s));
-            }
+            if (d_filling == no_batch)
+                d_filling = d_slots.acquire(); // waits while both batches are taken
+            take_part(input_items, r0, s, lo, hi);
             d_filled = size_t(hi - s);
             if (d_filled < d_row)
                 break;
@@ -196,6 +291,54 @@ private:
         }
         for (; next_tag < tags.size(); next_tag++)
             take_rx_time(tags[next_tag]);
+    }
+
+    /*!
+     * Samples [lo, hi) of the occasion starting at \p s (the call's first sample is \p r0)
+     * into row (antenna, t) of the first cell of the batch being filled, t its next
+     * occasion: the other cells' rows are copied from them when the batch is detected.
+     */
+    void take_part(const gr_vector_const_void_star& input_items,
+                   uint64_t r0,
+                   uint64_t s,
+                   uint64_t lo,
+                   uint64_t hi)
+    {
+        const size_t t = d_pending.size();
+#ifdef GPUOFDM_HAVE_CUDA
+        if (d_gpu) {
+            // The front end never reads a row's CP: it is not sent.
+            const uint64_t from = std::max<uint64_t>(lo, s + d_cp);
+            if (from >= hi)
+                return;
+            d_ctx->activate();
+            cf* const rows = d_gpu->rows.get() + d_filling * d_batch_samples;
+            for (size_t a = 0; a < d_n_antennas; a++) {
+                const auto* in = static_cast<const cf*>(input_items[a]) + (from - r0);
+                GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(rows + (a * d_batch + t) * d_row + (from - s),
+                                                   in, size_t(hi - from) * sizeof(cf),
+                                                   cudaMemcpyHostToDevice, d_gpu->upload.get()));
+            }
+            d_uploading = true;
+            return;
+        }
+#endif
+        cf* const rows = d_host_rows.data() + d_filling * d_batch_samples;
+        for (size_t a = 0; a < d_n_antennas; a++) {
+            const auto* in = static_cast<const cf*>(input_items[a]);
+            std::copy(in + (lo - r0), in + (hi - r0), rows + (a * d_batch + t) * d_row + (lo - s));
+        }
+    }
+
+    //! Waits for work()'s uploads (on the CPU there are none).
+    void finish_uploads()
+    {
+#ifdef GPUOFDM_HAVE_CUDA
+        if (d_uploading) {
+            d_gpu->upload.synchronize();
+            d_uploading = false;
+        }
+#endif
     }
 
     //! Number, SFN and slot of the occasion starting at sample \p s.
@@ -218,44 +361,86 @@ private:
     //! The batch being filled, with its complete occasions, to the worker.
     void hand_over()
     {
-        if (!d_filling)
+        if (d_filling == no_batch)
             return;
-        cf* const rows = d_filling;
-        d_filling = nullptr;
+        const size_t slot = d_filling;
+        d_filling = no_batch;
         if (d_pending.empty()) { // only a part of an occasion: nothing to detect
-            d_batches->release(rows);
+            d_slots.release(slot);
             return;
         }
-        if (d_pending.size() < d_batch) {
-            // A partial batch (the end of the stream): its other rows detect nothing.
-            for (size_t a = 0; a < d_n_antennas; a++)
-                std::fill_n(rows + (a * d_batch + d_pending.size()) * d_row,
-                            (d_batch - d_pending.size()) * d_row, cf(0));
+        try {
+            seal_batch(slot);
+        } catch (...) {
+            d_slots.release(slot);
+            throw;
         }
         std::vector<occasion_ref> refs;
         refs.swap(d_pending);
         d_pending.reserve(d_batch);
-        d_worker.post([this, rows, refs = std::move(refs)] {
+        d_worker.post([this, slot, refs = std::move(refs)] {
             try {
                 if (!d_failed)
-                    detect(rows, refs);
+                    detect(slot, refs);
             } catch (...) {
-                d_batches->release(rows);
+                d_slots.release(slot);
                 throw; // the worker logs it and stops the block
             }
-            d_batches->release(rows);
+            d_slots.release(slot);
         });
     }
 
-    //! On the worker: the batch's detections, posted occasion by occasion.
-    void detect(cf* rows, const std::vector<occasion_ref>& refs)
+    /*!
+     * Batch \p slot made ready for the worker: the rows of a partial batch (the end of the
+     * stream) past its occasions zeroed, as they detect nothing; on CUDA the point its
+     * copies end at recorded, for the worker to wait on.
+     */
+    void seal_batch(size_t slot)
+    {
+        const size_t used = d_pending.size();
+#ifdef GPUOFDM_HAVE_CUDA
+        if (d_gpu) {
+            d_ctx->activate();
+            cf* const rows = d_gpu->rows.get() + slot * d_batch_samples;
+            for (size_t a = 0; a < d_n_antennas && used < d_batch; a++)
+                GPUOFDM_CUDA_CHECK(cudaMemsetAsync(rows + (a * d_batch + used) * d_row, 0,
+                                                   (d_batch - used) * d_row * sizeof(cf),
+                                                   d_gpu->upload.get()));
+            GPUOFDM_CUDA_CHECK(cudaEventRecord(d_gpu->uploaded[slot].get(), d_gpu->upload.get()));
+            return;
+        }
+#endif
+        cf* const rows = d_host_rows.data() + slot * d_batch_samples;
+        for (size_t a = 0; a < d_n_antennas && used < d_batch; a++)
+            std::fill_n(rows + (a * d_batch + used) * d_row, (d_batch - used) * d_row, cf(0));
+    }
+
+    //! On the worker: the detections of batch \p slot, posted occasion by occasion.
+    void detect(size_t slot, const std::vector<occasion_ref>& refs)
     {
         // Cells share the antennas' samples.
         const size_t per_cell = d_n_antennas * d_batch * d_row;
-        for (size_t c = 1; c < d_n_cells; c++)
-            std::copy_n(rows, per_cell, rows + c * per_cell);
-        d_frontend->process(rows, d_row, d_bins.data(), d_frontend->output_bins());
-        auto found = d_detector->detect(d_bins.data(), d_detector->channel_bins());
+        std::vector<core::prach_detection> found;
+#ifdef GPUOFDM_HAVE_CUDA
+        if (d_gpu) {
+            cf* const rows = d_gpu->rows.get() + slot * d_batch_samples;
+            d_ctx->activate();
+            d_ctx->wait(d_gpu->uploaded[slot]);
+            for (size_t c = 1; c < d_n_cells; c++)
+                GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(rows + c * per_cell, rows, per_cell * sizeof(cf),
+                                                   cudaMemcpyDeviceToDevice, d_ctx->stream()));
+            d_frontend->process_device(rows, d_row, d_gpu->bins.get(), d_frontend->output_bins());
+            // Returns once the detector's stream is done with the batch.
+            found = d_detector->detect_device(d_gpu->bins.get(), d_detector->channel_bins());
+        }
+#endif
+        if (!d_ctx) {
+            cf* const rows = d_host_rows.data() + slot * d_batch_samples;
+            for (size_t c = 1; c < d_n_cells; c++)
+                std::copy_n(rows, per_cell, rows + c * per_cell);
+            d_frontend->process(rows, d_row, d_bins.data(), d_frontend->output_bins());
+            found = d_detector->detect(d_bins.data(), d_detector->channel_bins());
+        }
         // (cell, time occasion, FD occasion, preamble) order to time occasion first.
         std::stable_sort(found.begin(), found.end(), [this](const auto& x, const auto& y) {
             return size_t(x.occasion) / d_n_fd < size_t(y.occasion) / d_n_fd;
@@ -341,20 +526,23 @@ private:
         return at_end || all_hold_more ? n : n - 1;
     }
 
+    core::cuda_context_ptr d_ctx;                     // CUDA: the front end's and detector's
     std::unique_ptr<core::prach_frontend> d_frontend; // the worker's
     std::unique_ptr<core::prach_detector> d_detector; // the worker's
     prach_timing d_timing;
     double d_rate;
     pmt::pmt_t d_port;
-    size_t d_row = 0, d_n_cells = 0, d_n_antennas = 0, d_batch = 0, d_n_fd = 0;
-    //! Two batches of (cell, antenna, occasion) rows: work() fills one, the worker detects
-    //! the other.
-    std::unique_ptr<sample_chunks> d_batches;
+    size_t d_row = 0, d_cp = 0, d_n_cells = 0, d_n_antennas = 0, d_batch = 0, d_n_fd = 0;
+    size_t d_batch_samples = 0; // a batch's (cell, antenna, occasion) rows
+    batch_slots d_slots;
+    //! CPU: the two batches (work() fills one, the worker detects the other) and the bins.
+    std::vector<cf> d_host_rows;
+    std::vector<cf> d_bins;
 #ifdef GPUOFDM_HAVE_CUDA
-    std::unique_ptr<core::pinned_ranges> d_pinned; // the batches, page-locked from start()
+    std::unique_ptr<device_batches> d_gpu; // CUDA: the batches on the device
+    bool d_uploading = false;              // work() has uploads in flight
 #endif
-    std::vector<cf> d_bins;                 // the worker's
-    cf* d_filling = nullptr;                // the batch work() fills, if any
+    size_t d_filling = no_batch;            // the batch work() fills, if any
     std::vector<occasion_ref> d_pending;    // its complete occasions
     uint64_t d_occasion = 0;                // the time occasion being filled
     size_t d_filled = 0;                    // its samples received so far

@@ -36,7 +36,9 @@ namespace gpuofdm {
  * on input 0 before an occasion's last sample, from that time instead (frames of 10 ms
  * counted from time 0, SFN modulo 1024). The occasions' timing stays start_sample +
  * k period_samples. Up to max_batch complete time occasions are detected together, on a
- * thread of the block's own, so the upstream is not held up while they are.
+ * thread of the block's own, so the upstream is not held up while they are. On CUDA the
+ * occasions' samples go straight from GNU Radio's (page-locked) input buffers to the
+ * device, where the batch is detected.
  */
 class GPUOFDM_API prach_detector_c : virtual public gr::sync_block
 {

@@ -339,9 +339,11 @@ TEST(GpuFaults, PrachDetectorStopsOnAFailedLaunchOrCopy)
 {
     GPUOFDM_BLOCKS_REQUIRE_GPU();
     // Format 0 at 7.68 Msps, one UE in each of 20 occasions 10 ms apart: 20 detections
-    // without a fault; a fault in the calls of the fifth occasion (one a batch, some 5
-    // launches and 4 copies a batch) or of the third batch of 4 ends the flowgraph with
-    // the first occasions' detections reported.
+    // without a fault; a fault in the calls of a later occasion (one a batch, some 5
+    // launches and 3 or more copies a batch: work()'s uploads of the occasion's parts, the
+    // front end's and the window scans') or of the second or third batch of 4 ends the
+    // flowgraph with the first occasions' detections reported; a failed first copy (an
+    // upload of work()) ends it with none.
     const int period = 76800, occasions = 20;
     auto run = [&](const char* fault, int max_batch) {
         auto tb = gr::make_top_block("prach_fault");
@@ -367,7 +369,7 @@ TEST(GpuFaults, PrachDetectorStopsOnAFailedLaunchOrCopy)
     for (int max_batch : { 1, 4 }) {
         const auto want = run(nullptr, max_batch);
         EXPECT_EQ(want, std::vector<long>(size_t(occasions), 9L)) << "max_batch " << max_batch;
-        for (const char* fault : { "launch:12", "copy:12" }) {
+        for (const char* fault : { "launch:12", "copy:12", "copy:1" }) {
             const auto got = run(fault, max_batch);
             EXPECT_LT(got.size(), want.size()) << fault << ", max_batch " << max_batch;
             EXPECT_EQ(got, std::vector<long>(got.size(), 9L)) << fault;

@@ -332,6 +332,15 @@ TEST(PrachBlocks, BatchesMatchOneAtATimeGpu)
     batches_match_one_at_a_time(gpu_device(), 1e-4);
 }
 
+TEST(PrachBlocks, BatchesMatchOneAtATimeGpuWithoutPinnedBuffers)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    // GNU Radio's buffers not page-locked: work() uploads from pageable memory, which the
+    // CUDA driver stages.
+    scoped_env no_pin("GPUOFDM_PIN_BUFFERS", "0");
+    batches_match_one_at_a_time(gpu_device(), 1e-4);
+}
+
 // Inputs that end apart (one antenna's longer by 5000 samples, or shorter by one, inside
 // the last occasion): the stream ends with the shorter input, as a sync_block's does; the
 // occasions it holds whole are reported, one UE each, and the flowgraph ends.
