@@ -336,16 +336,19 @@ void chain_rows(const options& o,
 }
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
-//! Seconds of stream per wall second: four files -> head -> \p sink (one block, 4 inputs)
-//! or -> null_sink each.
+//! Wall seconds of four files -> head -> \p detector (one block, 4 inputs) or -> null_sink
+//! each; \p head_buffer items between head and what follows (0: GNU Radio's default).
 double files_to(const std::vector<std::string>& files,
                 size_t n,
-                const gr::basic_block_sptr& detector)
+                const gr::basic_block_sptr& detector,
+                size_t head_buffer)
 {
     auto tb = gr::make_top_block("bench_prach_flowgraph");
     for (size_t a = 0; a < files.size(); a++) {
         auto src = gr::blocks::file_source::make(sizeof(gr_complex), files[a].c_str(), true);
         auto head = gr::blocks::head::make(sizeof(gr_complex), n);
+        if (head_buffer > 0)
+            head->set_min_output_buffer(long(head_buffer));
         tb->connect(src, 0, head, 0);
         if (detector)
             tb->connect(head, 0, detector, int(a));
@@ -367,7 +370,7 @@ void flowgraph_rows(const options& o,
                 "per wall second; ceiling = four file_source -> head -> null_sink; ratio = x RT / "
                 "the ceiling's; batch = the block's max_batch.\n");
     std::printf("%-9s %-7s %-38s %6s %10s %9s %8s %6s %7s\n", "impl", "device", "workload", "batch",
-                "s", "x RT", "Msps", "found", "ratio");
+                "ms", "x RT", "Msps", "found", "ratio");
     const double rate = 122.88e6, file_s = 20e-3;
     const double stream_s = o.quick ? 0.02 : std::max(0.1, o.seconds);
     const size_t n = size_t(stream_s * rate);
@@ -402,50 +405,58 @@ void flowgraph_rows(const options& o,
             files.push_back(
                 write_recording("gpuofdm_bench_prach_a" + std::to_string(a), x[size_t(a)], 1));
     }
-    const double ceiling_s = files_to(files, n, nullptr);
-    row c;
-    c.level = "flowgraph";
-    c.stage = "file->null";
-    c.impl = "ceiling";
-    c.device = "cpu";
-    c.config = "4 x file_source -> null_sink";
-    c.seconds = ceiling_s;
-    c.ms_per_batch = ceiling_s * 1e3;
-    c.samples = n * antennas;
-    c.msps = double(c.samples) / ceiling_s / 1e6;
-    c.ratio = 1.0;
-    rows.push_back(c);
-    print_prach_row(c, stream_s / ceiling_s);
-    // The CPU twin at the default batch; CUDA one occasion a call and batched.
-    std::vector<std::pair<std::string, int>> runs{ { "cpu", 8 } };
-    if (cuda_usable)
-        for (int batch : { 1, 8, 16 })
-            runs.emplace_back(o.device, batch);
-    for (const auto& [device, batch] : runs) {
-        auto det = gr::gpuofdm::prach_detector_c::make(
-            rate, "0", 15, antennas, { 0 }, { 1 }, {}, { sp.offset_hz }, 1, 0, 0,
-            int(sp.period_samples), 0, 1e-3, device, batch);
-        const double secs = files_to(files, n, det);
-        row r;
-        r.level = "flowgraph";
-        r.stage = "prach_detector_c";
-        r.impl = device == "cpu" ? "cpu twin" : "cuda";
-        r.device = det->device();
-        r.batch = size_t(batch);
-        r.config = "format 0, every 1 ms, 4 x 122.88 Msps";
-        r.seconds = secs;
-        r.ms_per_batch = secs * 1e3;
-        r.samples = n * antennas;
-        r.iterations = det->detections();
-        r.msps = double(r.samples) / secs / 1e6;
-        r.ratio = ceiling_s / secs;
-        rows.push_back(r);
-        print_prach_row(r, stream_s / secs);
-        if (det->detections() != det->occasions())
-            notes.push_back("prach_detector_c flowgraph on " + r.device + ", batch " +
-                            std::to_string(batch) + ": " + std::to_string(det->detections()) +
-                            " detections in " + std::to_string(det->occasions()) +
-                            " occasions (one UE each)");
+    // GNU Radio's default buffers (8192 items: a work() call every 4096 samples or so), and
+    // 2^18 items after head, as a user sets for 122.88 Msps streams; each with its ceiling.
+    for (const size_t head_buffer : { size_t(0), size_t(1) << 18 }) {
+        const std::string buf = head_buffer ? ", buffer 2^18" : "";
+        const double ceiling_s = files_to(files, n, nullptr, head_buffer);
+        row c;
+        c.level = "flowgraph";
+        c.stage = "file->null";
+        c.impl = "ceiling";
+        c.device = "cpu";
+        c.config = "4 x file_source -> null_sink" + buf;
+        c.seconds = ceiling_s;
+        c.ms_per_batch = ceiling_s * 1e3;
+        c.samples = n * antennas;
+        c.msps = double(c.samples) / ceiling_s / 1e6;
+        c.ratio = 1.0;
+        rows.push_back(c);
+        print_prach_row(c, stream_s / ceiling_s);
+        // The CPU twin at the default batch (default buffers); CUDA one occasion a call
+        // and batched.
+        std::vector<std::pair<std::string, int>> runs;
+        if (head_buffer == 0)
+            runs.emplace_back("cpu", 8);
+        if (cuda_usable)
+            for (int batch : { 1, 8, 16 })
+                runs.emplace_back(o.device, batch);
+        for (const auto& [device, batch] : runs) {
+            auto det = gr::gpuofdm::prach_detector_c::make(
+                rate, "0", 15, antennas, { 0 }, { 1 }, {}, { sp.offset_hz }, 1, 0, 0,
+                int(sp.period_samples), 0, 1e-3, device, batch);
+            const double secs = files_to(files, n, det, head_buffer);
+            row r;
+            r.level = "flowgraph";
+            r.stage = "prach_detector_c";
+            r.impl = device == "cpu" ? "cpu twin" : "cuda";
+            r.device = det->device();
+            r.batch = size_t(batch);
+            r.config = "format 0, every 1 ms, 4 x 122.88 Msps" + buf;
+            r.seconds = secs;
+            r.ms_per_batch = secs * 1e3;
+            r.samples = n * antennas;
+            r.iterations = det->detections();
+            r.msps = double(r.samples) / secs / 1e6;
+            r.ratio = ceiling_s / secs;
+            rows.push_back(r);
+            print_prach_row(r, stream_s / secs);
+            if (det->detections() != det->occasions())
+                notes.push_back("prach_detector_c flowgraph on " + r.device + ", batch " +
+                                std::to_string(batch) + buf + ": " +
+                                std::to_string(det->detections()) + " detections in " +
+                                std::to_string(det->occasions()) + " occasions (one UE each)");
+        }
     }
     for (const auto& f : files)
         std::filesystem::remove(f);
