@@ -67,7 +67,7 @@ public:
      * \param mode "stream" or "frame".
      * \param len_tag_key length tag key of the frames (mode "frame"; must not be empty then).
      * \param batch trellis steps per launch: 0 (2^20), or from a chunk and its two overlaps
-     *        (384, 448, 512, 576 at 1/2, 2/3, 3/4, 5/6) to 2^26
+     *        (336, 448, 512, 576 at 1/2, 2/3, 3/4, 5/6) to 2^26
      *        (core::depuncturing_decoder_params::validate()).
      * \param device "auto", "cpu", "cuda" or "cuda:N".
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter;
