@@ -29,7 +29,7 @@ namespace gpuofdm {
  * Output: one decoded bit (0/1 byte) per trellis step, tail bits included. Input is taken
  * in whole puncturing periods (2, 4, 6 or 10 mother bits: 2, 3, 4 or 6 LLRs).
  *
- * The decoder cuts the trellis into chunks of 256 steps, each decoded from a 64-step
+ * The decoder cuts the trellis into chunks of 256 steps, each decoded from a 40-step
  * (rate 1/2) to 160-step (5/6) warm-up before it to a traceback tail of the same length
  * after it; the chunks are independent, so the GPU decodes all of a call's at once. The
  * result does not depend on how the stream is cut into calls.
