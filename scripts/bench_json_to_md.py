@@ -35,6 +35,8 @@ def ber_table(rows):
                 c += ", = cpu" if r["equals_cpu_twin"] else ", **differs from cpu**"
             if r.get("paired_z") is not None:
                 c += f", z {r['paired_z']:+.1f}"
+            if r.get("differing_bits") is not None:
+                c += f", {r['differing_bits']} bits != reference"
             cells.append(c)
         print(f"| {x:.1f} | " + " | ".join(cells) + " |")
 

@@ -19,6 +19,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpuofdm_bench {
@@ -57,6 +58,10 @@ struct options {
     int rx_repeat = 10; //!< rx flowgraph rows: the recorded file holds the stream this often
     std::string device = "cuda:0";
     std::string json_path;
+    //! --viterbi-overlaps: (warm-up, traceback) pairs; the ber stage then runs the overlap
+    //! study (run_ber_overlaps) instead of its decoder comparison
+    std::vector<std::pair<size_t, size_t>> viterbi_overlaps;
+    std::vector<size_t> viterbi_chunks{ 256 }; //!< --viterbi-chunks: the study's chunk lengths
 };
 
 //! One measured row, as printed and as written to the JSON file.
@@ -89,6 +94,8 @@ struct row {
     int equals_cpu_twin = -1;        //!< chunked cuda rows: 1 bit for bit, 0 not, -1 n/a
     //! fec.cc_decoder hard rows: z of its errors minus hard chunked's, paired per frame
     double paired_z = not_applicable;
+    //! overlap study rows: decoded data bits that differ from the reference's, -1 n/a
+    int64_t differing_bits = -1;
 };
 
 //! Default batch list of one size: 2^12, 2^16, 2^18, 2^20, 2^22 samples of FFT
@@ -188,6 +195,14 @@ void run_ber(const options& o,
              bool cuda_usable,
              std::vector<row>& rows,
              std::vector<std::string>& notes);
+
+/*!
+ * \brief The overlap study (--stages ber --viterbi-overlaps LIST): the chunked CPU twin at
+ * every chunk length and (warm-up, traceback) pair of the options against the full-length
+ * reference on the same noisy input, BPSK over AWGN at 2 to 6 dB, with paired statistics
+ * and the Eb/N0 at BER 1e-5.
+ */
+void run_ber_overlaps(const options& o, std::vector<row>& rows, std::vector<std::string>& notes);
 
 //! The receiver rows (--stages rx): wifi_rx on a recorded stream of back-to-back 1500-octet
 //! 54 Mb/s frames, core level (CPU twin, CUDA) and flowgraph level where GNU Radio is built.

@@ -19,6 +19,14 @@
 // A decoder stops at a point once it has min_errors errors or max_batches batches, and
 // skips the points after one where it made no error in max_batches batches. Gaps: Eb/N0
 // where each curve crosses BER 1e-5 (log-linear between the two points around it).
+//
+// Overlap study (--stages ber --viterbi-overlaps LIST [--viterbi-chunks LIST]): the chunked
+// CPU twin at each chunk length and warm-up/traceback pair against the reference on the same
+// input, 2 to 6 dB, each point for at least 8 batches and until the reference has 200
+// errors or 764 batches (200 Mbit); the points after one where the reference's BER fell
+// below 1e-6 are skipped. Per variant and point: errors, bits that differ from the
+// reference's, and the paired z of their error counts (per-frame differences, as for
+// fec.cc_decoder above).
 
 #include "bench.h"
 
@@ -53,9 +61,9 @@ const char* const curve_name[n_curves] = { "reference",      "chunked cpu",    "
                                            "hard chunked",   "hard reference", "fec.cc_dec hard",
                                            "fec.cc_dec soft" };
 const char* const curve_device[n_curves] = { "cpu", "cpu", "cuda", "cpu", "cpu", "cpu", "cpu" };
-const char* const curve_config[n_curves] = { "soft full-length", "soft 64/256/64",
-                                             "soft 64/256/64",   "hard 64/256/64",
-                                             "hard full-length", "hard uchar",
+//! Each curve's config column; "%s" stands for the chunked decoder's warm-up/chunk/traceback.
+const char* const curve_config[n_curves] = { "soft full-length", "soft %s",          "soft %s",
+                                             "hard %s",          "hard full-length", "hard uchar",
                                              "soft uchar" };
 
 //! One batch of frames through the channel at one Eb/N0.
@@ -131,25 +139,27 @@ struct paired {
         sum += d;
         sum2 += d * d;
     }
+    //! Standard error of sum from the spread of the values (NaN below 2 values).
+    double sum_se() const
+    {
+        return n < 2 ? not_applicable : std::sqrt((sum2 - sum * sum / n) * n / (n - 1.0));
+    }
     double z() const
     {
-        if (n < 2)
-            return not_applicable;
-        const double var = (sum2 - sum * sum / n) * n / (n - 1.0);
-        return var > 0 ? sum / std::sqrt(var) : (sum == 0 ? 0.0 : not_applicable);
+        const double se = sum_se();
+        return se > 0 ? sum / se : (sum == 0 && n >= 2 ? 0.0 : not_applicable);
     }
 };
 
-void reference_decode(const std::vector<float>& llr, std::vector<uint8_t>& out)
+//! fn(f) for every frame of a batch, frames on every core.
+template <typename Fn>
+void for_each_frame(const Fn& fn)
 {
     const unsigned n_thr =
         std::max(1u, std::min(unsigned(frames_per_batch), std::thread::hardware_concurrency()));
     auto work = [&](unsigned k) {
-        for (size_t f = k; f < frames_per_batch; f += n_thr) {
-            const auto b = core::viterbi_decode_reference(llr.data() + 2 * f * frame_steps,
-                                                          frame_steps, poly0, poly1, true);
-            std::copy(b.begin(), b.end(), out.begin() + f * frame_steps);
-        }
+        for (size_t f = k; f < frames_per_batch; f += n_thr)
+            fn(f);
     };
     std::vector<std::thread> thr;
     for (unsigned k = 1; k < n_thr; k++)
@@ -157,6 +167,46 @@ void reference_decode(const std::vector<float>& llr, std::vector<uint8_t>& out)
     work(0);
     for (auto& t : thr)
         t.join();
+}
+
+void reference_decode(const std::vector<float>& llr, std::vector<uint8_t>& out)
+{
+    for_each_frame([&](size_t f) {
+        const auto b = core::viterbi_decode_reference(llr.data() + 2 * f * frame_steps, frame_steps,
+                                                      poly0, poly1, true);
+        std::copy(b.begin(), b.end(), out.begin() + f * frame_steps);
+    });
+}
+
+/*!
+ * \brief The overlap study's batches: only the bits and the LLRs, as make_batch() makes
+ * them, but every frame from its own seed and frames on every core (the study decodes
+ * hundreds of Mbit a point).
+ */
+void make_llr_batch(std::vector<uint8_t>& bits,
+                    std::vector<float>& llr,
+                    double ebn0_db,
+                    uint64_t seed)
+{
+    bits.resize(frames_per_batch * frame_steps);
+    llr.resize(2 * frames_per_batch * frame_steps);
+    const double s2 = 1.0 / (2.0 * code_rate * std::pow(10.0, ebn0_db / 10.0));
+    for_each_frame([&](size_t f) {
+        std::seed_seq seq{ seed, uint64_t(f) };
+        std::mt19937_64 rng(seq);
+        std::normal_distribution<double> g(0.0, std::sqrt(s2));
+        uint8_t* b = bits.data() + f * frame_steps;
+        float* l = llr.data() + 2 * f * frame_steps;
+        unsigned reg = 0; // the encoder starts each frame in state 0
+        for (size_t t = 0; t < frame_steps; t++) {
+            b[t] = t < data_bits ? uint8_t(rng() & 1) : 0;
+            reg = (reg >> 1) | (unsigned(b[t]) << 6);
+            for (unsigned k = 0; k < 2; k++) {
+                const unsigned c = unsigned(__builtin_popcount(reg & (k ? poly1 : poly0)) & 1);
+                l[2 * t + k] = float(2.0 * ((c ? -1.0 : 1.0) + g(rng)) / s2);
+            }
+        }
+    });
 }
 
 struct tally {
@@ -229,6 +279,15 @@ void run_ber(const options& o,
     p.cpu_threads = 0;
     p.max_steps = std::max(p.max_steps, frames_per_batch * frame_steps);
     auto cpu = core::make_viterbi_decoder(p, core::device_spec{});
+    const std::string overlaps = std::to_string(p.warmup) + "/" + std::to_string(p.chunk_len) +
+                                 "/" + std::to_string(p.traceback);
+    auto config = [&](int c) {
+        std::string f = curve_config[c];
+        const size_t at = f.find("%s");
+        if (at != std::string::npos)
+            f.replace(at, 2, overlaps);
+        return "K7 r1/2 BPSK " + f;
+    };
     std::unique_ptr<core::viterbi_decoder> gpu;
     if (cuda_usable)
         gpu = core::make_viterbi_decoder(p, core::resolve_device(o.device));
@@ -379,7 +438,7 @@ void run_ber(const options& o,
             r.stage = "viterbi_ber";
             r.impl = curve_name[c];
             r.device = c == c_cuda ? o.device : curve_device[c];
-            r.config = std::string("K7 r1/2 BPSK ") + curve_config[c];
+            r.config = config(c);
             r.batch = frames_per_batch * frame_steps;
             r.iterations = t[c].bits / (frames_per_batch * data_bits);
             r.samples = t[c].bits;
@@ -418,7 +477,7 @@ void run_ber(const options& o,
         r.stage = "viterbi_ber_1e-5";
         r.impl = curve_name[c];
         r.device = c == c_cuda ? o.device : curve_device[c];
-        r.config = std::string("K7 r1/2 BPSK ") + curve_config[c];
+        r.config = config(c);
         r.ebn0_db = x[c];
         if (gap_to[c] >= 0) {
             r.gap_to = curve_name[gap_to[c]];
@@ -443,6 +502,207 @@ void run_ber(const options& o,
     std::fflush(stdout);
     if (enabled[c_cuda] && !cuda_equal_all)
         notes.push_back("ber: chunked cuda output differs from the CPU twin's");
+}
+
+void run_ber_overlaps(const options& o, std::vector<row>& rows, std::vector<std::string>& notes)
+{
+    const size_t max_batches = o.quick ? 2 : 764;   // 0.52 / 200 Mbit a point at most
+    const uint64_t min_errors = o.quick ? 20 : 200; // the reference's, then the point ends
+    // At least 8 batches (2 Mbit) a point: at low Eb/N0 the reference has its errors in one
+    // batch, but the overlaps cost most there, and the paired z needs frames to rest on.
+    const size_t min_batches = o.quick ? 1 : 8;
+    const double skip_below = 1e-6; // the reference's BER after which the later points go
+    std::vector<double> ebn0;
+    for (int i = 0; i <= 8; i++)
+        ebn0.push_back(2.0 + 0.5 * i);
+
+    struct variant {
+        std::string name; // "L256 W32 T32"
+        std::unique_ptr<core::viterbi_decoder> dec;
+        std::vector<tally> curve;
+        std::vector<uint64_t> differ; // per point: bits != the reference's
+        std::vector<double> z;        // per point: paired z of errors minus the reference's
+    };
+    std::vector<variant> vs;
+    for (size_t len : o.viterbi_chunks)
+        for (const auto& [w, t] : o.viterbi_overlaps) {
+            auto p = core::viterbi_params::for_protocol("80211a", "1/2");
+            p.chunk_len = len;
+            p.warmup = w;
+            p.traceback = t;
+            p.cpu_threads = 0;
+            p.max_steps = std::max(frames_per_batch * frame_steps, len + w + t);
+            variant v;
+            v.name =
+                "L" + std::to_string(len) + " W" + std::to_string(w) + " T" + std::to_string(t);
+            v.dec = core::make_viterbi_decoder(p, core::device_spec{});
+            vs.push_back(std::move(v));
+        }
+
+    std::printf(
+        "\nViterbi overlap study (--stages ber --viterbi-overlaps): K=7 rate 1/2, 802.11a\n"
+        "generators, BPSK over AWGN, terminated frames of 4096 steps (4090 data bits counted),\n"
+        "batches of 64 frames. The chunked CPU twin with chunks of L steps, warm-up W and\n"
+        "traceback T decodes the same noisy input as the full-length reference, at each point\n"
+        "for at least %zu batches and until the reference has %llu errors or %zu batches (%.0f\n"
+        "Mbit); the points after one where the reference's BER is below %.0e are skipped.\n"
+        "Cells: bit errors.\n",
+        min_batches, (unsigned long long)min_errors, max_batches,
+        double(max_batches * frames_per_batch * data_bits) / 1e6, skip_below);
+    std::printf("%-6s %8s %-18s", "Eb/N0", "Mbit", "reference");
+    for (const auto& v : vs)
+        std::printf(" %13s", v.name.c_str());
+    std::printf("\n");
+    std::fflush(stdout);
+
+    std::vector<tally> ref_curve;
+    std::vector<double> ref_se; // per point: standard error of the reference's error count
+    std::vector<uint8_t> bits, out_ref(frames_per_batch * frame_steps),
+        out(frames_per_batch * frame_steps);
+    std::vector<float> llr;
+    for (size_t i = 0; i < ebn0.size(); i++) {
+        if (!ref_curve.empty() && ref_curve.back().ber() < skip_below)
+            break;
+        tally ref;
+        ref.run = true;
+        std::vector<tally> t(vs.size());
+        std::vector<uint64_t> differ(vs.size());
+        std::vector<paired> z(vs.size());
+        paired ref_spread; // the reference's errors per frame: the error of its count
+        const auto t0 = clock::now();
+        for (size_t k = 0; k < max_batches && (ref.errors < min_errors || k < min_batches); k++) {
+            make_llr_batch(bits, llr, ebn0[i], 0x51ed270b27f5ea3full * (i + 1) + k);
+            reference_decode(llr, out_ref);
+            ref.errors += data_errors(out_ref, bits);
+            ref.bits += frames_per_batch * data_bits;
+            for (size_t f = 0; f < frames_per_batch; f++)
+                ref_spread.add(double(frame_errors(out_ref, bits, f)));
+            for (size_t j = 0; j < vs.size(); j++) {
+                vs[j].dec->decode_frames(llr.data(), llr.size(), frame_steps, out.data());
+                t[j].run = true;
+                t[j].errors += data_errors(out, bits);
+                t[j].bits += frames_per_batch * data_bits;
+                differ[j] += data_errors(out, out_ref);
+                for (size_t f = 0; f < frames_per_batch; f++)
+                    z[j].add(double(frame_errors(out, bits, f)) -
+                             double(frame_errors(out_ref, bits, f)));
+            }
+        }
+        const double secs = seconds_since(t0);
+        ref_curve.push_back(ref);
+        ref_se.push_back(ref_spread.sum_se());
+        std::printf("%-6.1f %8.1f %-18s", ebn0[i], double(ref.bits) / 1e6, cell(ref).c_str());
+        for (size_t j = 0; j < vs.size(); j++)
+            std::printf(" %13llu", (unsigned long long)t[j].errors);
+        std::printf("\n");
+        std::fflush(stdout);
+
+        auto point_row = [&](const std::string& impl, const std::string& config, const tally& c) {
+            row r;
+            r.level = "core";
+            r.stage = "viterbi_ber";
+            r.impl = impl;
+            r.device = "cpu";
+            r.config = "K7 r1/2 BPSK soft " + config;
+            r.batch = frames_per_batch * frame_steps;
+            r.iterations = c.bits / (frames_per_batch * data_bits);
+            r.samples = c.bits;
+            r.seconds = secs;
+            r.ebn0_db = ebn0[i];
+            r.bit_errors = c.errors;
+            r.bits = c.bits;
+            r.ber = c.ber();
+            return r;
+        };
+        rows.push_back(point_row("reference", "full-length", ref));
+        for (size_t j = 0; j < vs.size(); j++) {
+            row r = point_row("chunked " + vs[j].name, vs[j].name, t[j]);
+            r.paired_z = z[j].z();
+            r.differing_bits = int64_t(differ[j]);
+            rows.push_back(r);
+            vs[j].curve.push_back(t[j]);
+            vs[j].differ.push_back(differ[j]);
+            vs[j].z.push_back(z[j].z());
+        }
+    }
+
+    std::printf("\nBits that differ from the reference's, and z = (errors minus the reference's)\n"
+                "over its standard error from the per-frame differences (paired, same input):\n");
+    std::printf("%-6s", "Eb/N0");
+    for (const auto& v : vs)
+        std::printf(" %17s", v.name.c_str());
+    std::printf("\n");
+    for (size_t i = 0; i < ref_curve.size(); i++) {
+        std::printf("%-6.1f", ebn0[i]);
+        for (const auto& v : vs)
+            std::printf(" %10llu %6s", (unsigned long long)v.differ[i],
+                        number(v.z[i], "%+.1f").c_str());
+        std::printf("\n");
+    }
+
+    // Equal to the reference: at every point the error counts within 2 standard errors of
+    // the reference's count (the BER measurement's own error) and the crossing within
+    // 0.02 dB; and, since the paired comparison resolves far smaller differences than that
+    // error (|z| > 2 for all but the longest overlaps), at most 0.01 dB of Eb/N0 lost at
+    // any point: ln(errors / the reference's) over the slope of ln BER per dB of the
+    // reference's curve there (to the next point; the last point to the one before).
+    auto slope = [&](size_t i) {
+        if (ref_curve.size() < 2)
+            return not_applicable;
+        const size_t a = i + 1 < ref_curve.size() ? i : i - 1;
+        return std::log(ref_curve[a].ber() / ref_curve[a + 1].ber()) / (ebn0[a + 1] - ebn0[a]);
+    };
+    const std::vector<double> points(ebn0.begin(), ebn0.begin() + long(ref_curve.size()));
+    const double x_ref = crossing(points, ref_curve);
+    std::printf("\nEb/N0 at BER 1e-5 (interpolated), gap to the reference, max |z| (paired),\n"
+                "max |d|/se = |errors minus the reference's| over the standard error of the\n"
+                "reference's count (from its per-frame spread), steps decoded per bit\n"
+                "((W + L + T) / L), the most Eb/N0 it costs at a point (ln(errors / the\n"
+                "reference's) over the slope of ln BER per dB of the reference's curve there),\n"
+                "and the verdict: = reference when |d|/se <= 2 at every point, |gap| <= 0.02 dB\n"
+                "and the cost <= 0.01 dB.\n");
+    std::printf("  %-14s %8s dB\n", "reference", number(x_ref, "%.3f").c_str());
+    for (const auto& v : vs) {
+        const double x = crossing(points, v.curve);
+        double max_z = 0, max_d = 0, max_cost = 0;
+        uint64_t differ = 0;
+        for (size_t i = 0; i < v.z.size(); i++) {
+            max_z = std::max(max_z, std::isfinite(v.z[i]) ? std::abs(v.z[i]) : 0.0);
+            const double d =
+                std::abs(double(v.curve[i].errors) - double(ref_curve[i].errors)) / ref_se[i];
+            max_d = std::max(max_d, std::isfinite(d) ? d : 0.0);
+            const double cost =
+                std::log(double(v.curve[i].errors) / double(ref_curve[i].errors)) / slope(i);
+            max_cost = std::max(max_cost, std::isfinite(cost) ? cost : 0.0);
+            differ += v.differ[i];
+        }
+        const auto& p = v.dec->params();
+        const char* verdict = max_d > 2.0                  ? "DIFFERS (|d|/se)"
+                              : !std::isfinite(x - x_ref)  ? "? (no crossing)"
+                              : std::abs(x - x_ref) > 0.02 ? "DIFFERS (gap)"
+                              : max_cost > 0.01            ? "DIFFERS (cost)"
+                                                           : "= reference";
+        std::printf("  %-14s %8s dB  %7s dB  max|z| %4.1f  max|d|/se %4.2f  differing bits "
+                    "%6llu  %.3f steps/bit  cost %.3f dB  %s\n",
+                    v.name.c_str(), number(x, "%.3f").c_str(), number(x - x_ref, "%+.3f").c_str(),
+                    max_z, max_d, (unsigned long long)differ,
+                    double(p.warmup + p.chunk_len + p.traceback) / double(p.chunk_len), max_cost,
+                    verdict);
+        row r;
+        r.level = "core";
+        r.stage = "viterbi_ber_1e-5";
+        r.impl = "chunked " + v.name;
+        r.device = "cpu";
+        r.config = "K7 r1/2 BPSK soft " + v.name;
+        r.ebn0_db = x;
+        r.gap_to = "reference";
+        r.gap_db = x - x_ref;
+        r.differing_bits = int64_t(differ);
+        rows.push_back(r);
+    }
+    std::fflush(stdout);
+    if (o.quick)
+        notes.push_back("ber overlaps: --quick, too few bits for a verdict");
 }
 
 } // namespace gpuofdm_bench

@@ -8,7 +8,9 @@
 // Core level: the CPU twin (1 thread and every core), CUDA with host transfers (decode_frames;
 // from pageable memory, and from page-locked memory as a GNU Radio block pins its buffers),
 // the CUDA kernel alone on device-resident LLRs (device_decode_frames; also with 2, 4 and 8
-// threads per chunk from 2^20 steps on), and, where GNU Radio is built,
+// threads per chunk, chunks of 64 and 128 steps, and the 64-step overlaps of chunks of 256
+// and 128 from 2^20 steps on; every kernel row's bits checked against the CPU twin's) and,
+// where GNU Radio is built,
 // GNU Radio's own fec::cc_decoder object (generic_work, one frame a call). Flowgraph
 // level: vector_source -> head -> decoder -> null_sink for viterbi_decoder_fb (CUDA, CPU)
 // and gr::fec::decoder around a cc_decoder (1 thread). Ratios: Mbit/s / cc_decoder's.
@@ -29,6 +31,7 @@
 #include <gnuradio/gpuofdm/viterbi_decoder_fb.h>
 #endif
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <stdexcept>
@@ -56,17 +59,20 @@ std::vector<float> random_llrs(size_t n)
 
 void print_header(bool core_level)
 {
+    const auto def = core::viterbi_params::for_protocol("80211a", "1/2");
     if (core_level)
-        std::fputs(
+        std::printf(
             "\nViterbi K=7 rate 1/2 soft (--stages viterbi), core level. Mbit/s = decoded bits\n"
             "per second; batch = trellis steps per call (one terminated frame). cuda+pcie =\n"
             "decode_frames() with H2D/D2H; cuda kernel = device_decode_frames() on resident\n"
             "LLRs (+ sync), Nt/chunk = N threads per chunk instead of the automatic choice;\n"
             "pinned = from page-locked host memory. fec.cc_decoder = GNU Radio's object,\n"
             "generic_work() on 2048-bit frames (VOLK kernel, 1 thread). ratio = Mbit/s /\n"
-            "fec.cc_decoder's Mbit/s. Chunks of 256 steps (also 64 and 128 from 2^20 steps on),\n"
-            "warm-up and traceback 64.\n",
-            stdout);
+            "fec.cc_decoder's Mbit/s. Chunks of %zu steps, warm-up %zu and traceback %zu\n"
+            "(viterbi_params::for_protocol(\"80211a\", \"1/2\")); from 2^20 steps on also\n"
+            "chunk 64 and 128, and chunk 256 and 128 with 64-step overlaps (ov64); config =\n"
+            "warm-up/chunk/traceback. Every kernel row's bits equal the CPU twin's (checked).\n",
+            def.chunk_len, def.warmup, def.traceback);
     else
         std::fputs("\nViterbi, flowgraph level (vector_source -> head -> decoder -> null_sink,\n"
                    "wall time of tb->run()). gpuofdm = viterbi_decoder_fb stream mode (float\n"
@@ -112,6 +118,30 @@ row core_row(const char* impl,
     r.mbit_s = double(r.samples) / t.seconds / 1e6;
     r.ms_per_batch = t.median_ms;
     return r;
+}
+
+/*!
+ * \brief The kernel rows' bits against the CPU twin's: fetches the \p steps bits that the
+ * last device_decode_frames() of \p dec left on the device and decodes the same LLRs with
+ * the twin at the same parameters (every core); throws std::runtime_error where they differ.
+ */
+void check_kernel_bits(core::viterbi_decoder& dec,
+                       const std::vector<float>& llr,
+                       size_t steps,
+                       std::vector<uint8_t>& scratch)
+{
+    dec.device_fetch(scratch.data(), steps);
+    core::viterbi_params pt = dec.params();
+    pt.cpu_threads = 0;
+    std::vector<uint8_t> want(steps);
+    core::make_viterbi_decoder(pt, core::device_spec{})
+        ->decode_frames(llr.data(), 2 * steps, steps, want.data());
+    if (!std::equal(want.begin(), want.end(), scratch.begin()))
+        throw std::runtime_error(
+            "viterbi: the CUDA kernel's bits differ from the CPU twin's (chunk " +
+            std::to_string(pt.chunk_len) + ", warm-up " + std::to_string(pt.warmup) +
+            ", traceback " + std::to_string(pt.traceback) + ", " + std::to_string(steps) +
+            " steps)");
 }
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
@@ -274,6 +304,7 @@ void run_viterbi(const options& o,
             dec->device_load(llr.data(), 2 * b);
             const timing k =
                 time_repeated([&] { dec->device_decode_frames(b, 1); }, o.core_seconds);
+            check_kernel_bits(*dec, llr, b, out);
             emit(rows, core_row("cuda kernel", o.device, b, k, b), ref);
             for (unsigned g : { 2u, 4u, 8u }) {
                 if (b < (size_t(1) << 20))
@@ -284,23 +315,38 @@ void run_viterbi(const options& o,
                 dg->device_load(llr.data(), 2 * b);
                 const timing kg =
                     time_repeated([&] { dg->device_decode_frames(b, 1); }, o.core_seconds);
+                check_kernel_bits(*dg, llr, b, out);
                 const std::string impl = "cuda kernel " + std::to_string(g) + "t/chunk";
                 emit(rows, core_row(impl.c_str(), o.device, b, kg, b), ref);
             }
-            // Shorter chunks: more of them to spread over the SMs, each with the same
-            // warm-up and traceback (so more steps decoded in all); the bits depend on the
-            // chunk length, CPU twin and CUDA alike.
-            for (size_t len : { size_t(64), size_t(128) }) {
+            // Other chunk lengths and overlaps: shorter chunks spread a batch over more
+            // threads but decode more steps in all, (W + L + T) / L a bit; the rows with
+            // the previous 64-step overlaps show what the measured default gains. The bits
+            // depend on these, CPU twin and CUDA alike.
+            struct kernel_variant {
+                size_t chunk_len, overlap; // overlap 0: the default warm-up and traceback
+            };
+            for (const kernel_variant kv :
+                 { kernel_variant{ 64, 0 }, kernel_variant{ 128, 0 }, kernel_variant{ 256, 64 },
+                   kernel_variant{ 128, 64 } }) {
                 if (b < (size_t(1) << 20))
                     break;
                 core::viterbi_params pc = p;
-                pc.chunk_len = len;
+                pc.chunk_len = kv.chunk_len;
+                if (kv.overlap)
+                    pc.warmup = pc.traceback = kv.overlap;
                 auto dc = core::make_viterbi_decoder(pc, core::resolve_device(o.device));
                 dc->device_load(llr.data(), 2 * b);
                 const timing kc =
                     time_repeated([&] { dc->device_decode_frames(b, 1); }, o.core_seconds);
-                const std::string impl = "cuda kernel chunk " + std::to_string(len);
-                emit(rows, core_row(impl.c_str(), o.device, b, kc, b), ref);
+                check_kernel_bits(*dc, llr, b, out);
+                std::string impl = "cuda kernel chunk " + std::to_string(kv.chunk_len);
+                if (kv.overlap)
+                    impl += " ov" + std::to_string(kv.overlap);
+                row r = core_row(impl.c_str(), o.device, b, kc, b);
+                r.config = std::to_string(pc.warmup) + "/" + std::to_string(pc.chunk_len) + "/" +
+                           std::to_string(pc.traceback);
+                emit(rows, r, ref);
             }
         }
     }

@@ -62,6 +62,13 @@ const char* usage_text =
     "                     and B4, 4 antennas, 1..1024 cells a slot: latency, cells in real\n"
     "                     time) and the chain from 4 x 122.88 Msps samples (x real time),\n"
     "                     core level, CPU twin and CUDA\n"
+    "  --viterbi-overlaps LIST  with --stages ber: the overlap study instead of the\n"
+    "                     decoder comparison: the chunked CPU twin at each warm-up/\n"
+    "                     traceback pair (N = N/N, or W/T), comma separated, against the\n"
+    "                     full-length reference on the same input, 2..6 dB, until 200\n"
+    "                     reference errors (8 batches at least) or 200\n"
+    "                     Mbit a point (--quick: 2 batches)\n"
+    "  --viterbi-chunks LIST  the overlap study's chunk lengths (default 256)\n"
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
@@ -202,6 +209,26 @@ options parse_options(int argc, char** argv)
             if (o.rx_repeat < 1 || o.rx_repeat > 100)
                 throw usage_error("--rx-repeat: give 1..100");
             rx_repeat_set = true;
+        } else if (a == "--viterbi-overlaps") {
+            o.viterbi_overlaps.clear();
+            std::stringstream ss(value());
+            std::string part;
+            while (std::getline(ss, part, ',')) {
+                const size_t slash = part.find('/');
+                const std::string w = part.substr(0, slash);
+                const std::string t = slash == std::string::npos ? w : part.substr(slash + 1);
+                const auto wv = parse_list<size_t>(a, w), tv = parse_list<size_t>(a, t);
+                if (wv.size() != 1 || tv.size() != 1 || wv[0] > 4096 || tv[0] > 4096)
+                    throw usage_error(a + ": '" + part + "' is not N or W/T with 1..4096");
+                o.viterbi_overlaps.emplace_back(wv[0], tv[0]);
+            }
+            if (o.viterbi_overlaps.empty())
+                throw usage_error(a + ": give at least one overlap");
+        } else if (a == "--viterbi-chunks") {
+            o.viterbi_chunks = parse_list<size_t>(a, value());
+            for (size_t c : o.viterbi_chunks)
+                if (c > 4096)
+                    throw usage_error(a + ": chunk lengths are 1..4096, got " + std::to_string(c));
         } else if (a == "--device") {
             o.device = value();
             if (o.device != "cuda" && o.device.rfind("cuda:", 0) != 0)
@@ -317,8 +344,10 @@ int run(int argc, char** argv)
         }
         if (o.viterbi)
             run_viterbi(o, cuda_usable, rows, notes);
-        if (o.ber)
+        if (o.ber && o.viterbi_overlaps.empty())
             run_ber(o, cuda_usable, rows, notes);
+        else if (o.ber)
+            run_ber_overlaps(o, rows, notes);
         if (o.rx)
             run_rx(o, cuda_usable, rows, notes);
         if (o.wimax_rx)

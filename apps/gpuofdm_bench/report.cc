@@ -151,6 +151,8 @@ void write_json(const std::string& path,
                 j << ", \"paired_z\": " << json_number(r.paired_z);
             if (r.equals_cpu_twin >= 0)
                 j << ", \"equals_cpu_twin\": " << (r.equals_cpu_twin ? "true" : "false");
+            if (r.differing_bits >= 0)
+                j << ", \"differing_bits\": " << r.differing_bits;
         }
         j << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
     }

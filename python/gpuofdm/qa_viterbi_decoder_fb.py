@@ -179,7 +179,7 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
         tb = gr.top_block()
         src = blocks.vector_source_f(llr.tolist(), False, 1, [tag])
         # The smallest batch (one 256-step chunk a launch, output multiple 256): many calls.
-        blk = gpuofdm.viterbi_decoder_fb("802.11a", "1/2", "stream", "", 384, "cpu")
+        blk = gpuofdm.viterbi_decoder_fb("802.11a", "1/2", "stream", "", 336, "cpu")
         snk = blocks.vector_sink_b()
         tb.connect(src, blk, snk)
         tb.run(1024)  # at most 1024 items a call: many short calls
@@ -274,8 +274,8 @@ class qa_viterbi_decoder_fb(gr_unittest.TestCase):
             with self.assertRaises(ValueError, msg=str(kwargs)) as ctx:
                 gpuofdm.viterbi_decoder_fb(**args)
             self.assertIn(name, str(ctx.exception))
-        # The least batch is a chunk and its two overlaps: 384 steps at 1/2, 576 at 5/6.
-        for rate, least in (("1/2", 384), ("5/6", 576)):
+        # The least batch is a chunk and its two overlaps: 336 steps at 1/2, 576 at 5/6.
+        for rate, least in (("1/2", 336), ("5/6", 576)):
             dec = gpuofdm.viterbi_decoder_fb("802.16", rate, "stream", "", least, "cpu")
             self.assertEqual(dec.batch(), least)
 

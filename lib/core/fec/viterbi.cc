@@ -63,10 +63,10 @@ viterbi_params viterbi_params::for_protocol(const std::string& protocol, const s
         p.poly0 = 0171;
         p.poly1 = 0133;
     }
-    size_t overlap;
     if (rate == "1/2")
-        overlap = 64;
-    else if (rate == "2/3")
+        return p; // the default overlaps, measured at rate 1/2
+    size_t overlap;
+    if (rate == "2/3")
         overlap = 96;
     else if (rate == "3/4")
         overlap = 128;

@@ -26,13 +26,17 @@ namespace gr::gpuofdm::core {
  * poly1 bit), positive meaning bit 0 and 0 meaning no information (a punctured bit after
  * depuncturing). IEEE 802.11a-1999 17.3.5.5: poly0 = 133, poly1 = 171 (octal; A then B).
  * IEEE 802.16-2004 8.3.3.2.3: poly0 = 171 (X), poly1 = 133 (Y).
+ *
+ * The default overlaps (warm-up and traceback 40) are the shortest whose rate-1/2 BER under
+ * AWGN equals the full-length decoder's, with chunks of 256 and of 128 steps (measured by
+ * gpuofdm_bench --stages ber --viterbi-overlaps; docs/BENCHMARKS.md, "Viterbi overlaps").
  */
 struct viterbi_params {
     unsigned poly0 = 0133;       //!< generator of the first bit of each pair (7 bits, bit 6 set)
     unsigned poly1 = 0171;       //!< generator of the second bit of each pair
     size_t chunk_len = 256;      //!< decoded steps per chunk (L_d), 1 .. 65536
-    size_t warmup = 64;          //!< acquisition steps before each chunk, 0 .. 65536
-    size_t traceback = 64;       //!< traceback steps after each chunk (L_t), 0 .. 65536
+    size_t warmup = 40;          //!< acquisition steps before each chunk, 0 .. 65536
+    size_t traceback = 40;       //!< traceback steps after each chunk (L_t), 0 .. 65536
     size_t max_steps = 1u << 20; //!< trellis steps per launch; device buffers are sized for it
     //! CPU twin: threads decoding chunks in parallel, 0 = hardware_concurrency(), 1 .. 1024
     //! (capped at hardware_concurrency()); the result does not depend on it. CUDA ignores it.
@@ -47,8 +51,9 @@ struct viterbi_params {
     /*!
      * \brief Polynomials and overlaps for a protocol ("80211a" or "80216", as
      * parse_phy_standard() reads it) and code rate
-     * ("1/2", "2/3", "3/4", "5/6"). Punctured rates get longer overlaps (64, 96, 128, 160
-     * steps), since their free distance is smaller and survivors merge later.
+     * ("1/2", "2/3", "3/4", "5/6"). Rate 1/2 keeps the default overlaps (40 steps each
+     * side); punctured rates get longer ones (96, 128, 160 steps each side), since their
+     * free distance is smaller and survivors merge later.
      */
     static viterbi_params for_protocol(const std::string& protocol, const std::string& rate);
 };

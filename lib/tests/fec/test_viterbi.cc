@@ -494,7 +494,7 @@ TEST(viterbi, chunked_equals_full_reference_at_high_snr)
 TEST(viterbi, ber_under_awgn_close_to_full_reference)
 {
     // Rate 1/2 soft at Eb/N0 = 2.5 dB: a K = 7 decoder gives a BER near 1e-3 (e.g. Proakis,
-    // Digital Communications, Fig. 8.2-21); the 64/64 overlaps may cost only a few percent.
+    // Digital Communications, Fig. 8.2-21); the default overlaps (40/40) may cost only a few percent.
     std::mt19937 rng(3);
     const auto bits = terminated_frame(200000, rng);
     const auto ch = awgn(encode(bits, wifi), 2.5, 0.5, 17);

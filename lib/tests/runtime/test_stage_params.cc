@@ -142,7 +142,7 @@ TEST(stage_params, out_of_range_names_parameter_and_value)
 TEST(stage_params, depuncturing_decoder_batch_per_rate)
 {
     core::depuncturing_decoder_params p;
-    const std::pair<core::code_rate, size_t> least[] = { { core::code_rate::r1_2, 384 },
+    const std::pair<core::code_rate, size_t> least[] = { { core::code_rate::r1_2, 336 },
                                                          { core::code_rate::r2_3, 448 },
                                                          { core::code_rate::r3_4, 512 },
                                                          { core::code_rate::r5_6, 576 } };
