@@ -44,18 +44,17 @@ double mean_exponential_tail(int k, double t)
 }
 
 // The threshold on a mean of k metrics that noise passes as rarely as it passes
-// \p single on one.
-double combined_threshold(double single, int k)
+// \p single on one, when the best of \p tries such means is taken.
+double combined_threshold(double single, int k, int tries = 1)
 {
-    const double target = std::exp(-single);
-    double lo = 0, hi = single;
+    const double target = std::exp(-single) / tries;
+    double lo = 0, hi = single + std::log(tries);
     for (int i = 0; i < 100; i++) {
         const double mid = (lo + hi) / 2;
         (mean_exponential_tail(k, mid) > target ? lo : hi) = mid;
     }
     return hi;
 }
-
 
 int wrap_bin(int k, int n) { return ((k % n) + n) % n; }
 
@@ -156,10 +155,16 @@ size_t cell_search_params::period_samples() const
     return static_cast<size_t>(std::llround(period * rate));
 }
 
+int cell_search_params::drift_slopes() const
+{
+    // Half a sample at the last period over the drift there: sro_ppm (K - 1) periods.
+    const double per_period = sro_ppm * 1e-6 * static_cast<double>(period_samples());
+    return static_cast<int>(std::ceil(per_period * 2 * (combine_periods - 1) - 1e-9));
+}
+
 int cell_search_params::drift_reach(int k) const
 {
-    return static_cast<int>(
-        std::ceil(sro_ppm * 1e-6 * k * static_cast<double>(period_samples()) - 1e-9));
+    return drift_offset(k, drift_slopes(), combine_periods);
 }
 
 //! What the host needs at every peak: the sequences and an FFT of one symbol.
@@ -223,7 +228,12 @@ cell_search::cell_search(const cell_search_params& params)
     : d_params(params), d_layout(make_cell_search_layout(params.standard, params.scs_khz)),
       d_hyp(params.cfo_hypotheses()), d_period(params.period_samples()),
       d_pss_threshold(
-          static_cast<float>(combined_threshold(params.pss_threshold, params.combine_periods))),
+          // The drift paths are tried at each timing: counted by where they end, the paths
+          // to one end differing by a sample at most in the periods before.
+          static_cast<float>(
+              combined_threshold(params.pss_threshold,
+                                 params.combine_periods,
+                                 2 * params.drift_reach(params.combine_periods - 1) + 1))),
       d_sss_threshold(combined_threshold(params.sss_threshold, params.combine_periods))
 {
     d_params.validate();

@@ -59,8 +59,9 @@ struct cell_search_params {
     double sss_threshold = 14.75; //!< SSS metric (mean 1 in noise) a detection must pass, > 1
     int combine_periods = 1;      //!< sync periods whose PSS metrics are averaged, 1..16
     double period_s = 20e-3;      //!< NR SSB burst period for combining (LTE, 5GTF: 5 ms fixed)
-    //! The sample-clock offset combining allows for, ppm (0..100): period k's PSS metric is
-    //! taken at its maximum within +-ceil(sro_ppm 1e-6 k period) samples.
+    //! The sample-clock offset combining allows for, ppm (0..100): the periods' PSS metrics
+    //! are added along the best of the drift paths up to +-sro_ppm 1e-6 period samples a
+    //! period (cell_search_common.h).
     double sro_ppm = 20;
     int max_peaks = 64; //!< PSS peaks examined per N_ID^(2) per call, 1..1024
     int ssb_lmax = 8;   //!< NR L_max: 4 (the DM-RS also gives the half frame) or 8
@@ -72,6 +73,8 @@ struct cell_search_params {
     std::vector<double> cfo_hypotheses() const;
     //! The combining period in samples at the candidate rate.
     size_t period_samples() const;
+    //! The drift paths combining tries: -slopes..slopes, 0 with one period.
+    int drift_slopes() const;
     //! How far period k's PSS may have drifted from k periods after period 0's, samples.
     int drift_reach(int k) const;
 };

@@ -59,12 +59,26 @@ inline size_t pss_block_size(const cell_search_layout& layout)
 
 constexpr int max_combine_periods = 16; //!< cell_search_params::combine_periods' bound
 
-//! How the PSS metrics of the periods are combined: period k's at i + k * period, its
-//! maximum within +-reach[k] samples (the sample clock's drift).
+//! The drift paths combining tries: the sample clock's offset moves the PSS by the same
+//! amount each period, so path s puts period k's PSS round(k s / (2 (K - 1))) samples
+//! from k periods after the first's, s = -slopes..slopes (steps of half a sample at the
+//! last period).
+GPUOFDM_HD inline int drift_offset(int k, int s, int periods)
+{
+    if (periods < 2) {
+        return 0;
+    }
+    const int d = 2 * (periods - 1), q = k * s;
+    return q >= 0 ? (2 * q + d) / (2 * d) : -((-2 * q + d) / (2 * d));
+}
+
+//! How the PSS metrics of the periods are combined: the first period's at timing i,
+//! period k's at i + k * period + drift_offset(k, s), the best of the drift paths s.
 struct pss_combining {
     size_t period = 0;
     int periods = 1;
-    int reach[max_combine_periods] = {};
+    int slopes = 0;                      //!< paths -slopes..slopes
+    int reach[max_combine_periods] = {}; //!< the largest |drift_offset(k, s)|
 };
 
 inline pss_combining make_pss_combining(const cell_search& search)
@@ -72,6 +86,7 @@ inline pss_combining make_pss_combining(const cell_search& search)
     pss_combining c;
     c.period = search.params().period_samples();
     c.periods = search.params().combine_periods;
+    c.slopes = search.params().drift_slopes();
     for (int k = 0; k < c.periods; k++) {
         c.reach[k] = search.params().drift_reach(k);
     }
@@ -136,28 +151,55 @@ GPUOFDM_HD inline float pss_metric(float re_raw,
                               (replica_energy * window_energy));
 }
 
-//! Where period k's PSS is: the largest metric within +-reach of \p at (the first of equal
-//! ones).
-GPUOFDM_HD inline size_t drifted_peak(const float* m, size_t at, int reach)
-{
-    size_t best = at - static_cast<size_t>(reach);
-    for (size_t j = best + 1; j <= at + static_cast<size_t>(reach); j++) {
-        if (m[j] > m[best]) {
-            best = j;
-        }
-    }
-    return best;
-}
-
-//! The metric averaged over the periods at timing index i (from span.lo), period k's taken
-//! where it peaks within its drift.
-GPUOFDM_HD inline float combined_metric(const float* m, size_t i, const pss_combining& c)
+//! The metric averaged over the periods along drift path \p s at timing index i (from
+//! span.lo).
+GPUOFDM_HD inline float path_metric(const float* m, size_t i, const pss_combining& c, int s)
 {
     float sum = m[i];
     for (int k = 1; k < c.periods; k++) {
-        sum += m[drifted_peak(m, i + static_cast<size_t>(k) * c.period, c.reach[k])];
+        const long long at = static_cast<long long>(i + static_cast<size_t>(k) * c.period) +
+                             drift_offset(k, s, c.periods);
+        sum += m[at];
     }
     return sum / static_cast<float>(c.periods);
+}
+
+//! No drift path's metric exceeds this: each period's largest within its reach.
+GPUOFDM_HD inline float path_metric_bound(const float* m, size_t i, const pss_combining& c)
+{
+    float sum = m[i];
+    for (int k = 1; k < c.periods; k++) {
+        const size_t at = i + static_cast<size_t>(k) * c.period;
+        float peak = m[at - static_cast<size_t>(c.reach[k])];
+        for (size_t j = at - static_cast<size_t>(c.reach[k]) + 1;
+             j <= at + static_cast<size_t>(c.reach[k]); j++) {
+            peak = m[j] > peak ? m[j] : peak;
+        }
+        sum += peak;
+    }
+    return sum / static_cast<float>(c.periods);
+}
+
+//! The metric averaged over the periods at timing index i: the best drift path's (the
+//! first of equal ones, in \p path when given).
+GPUOFDM_HD inline float combined_metric(const float* m,
+                                        size_t i,
+                                        const pss_combining& c,
+                                        int* path = nullptr)
+{
+    int best_s = -c.slopes;
+    float best = path_metric(m, i, c, best_s);
+    for (int s = -c.slopes + 1; s <= c.slopes; s++) {
+        const float v = path_metric(m, i, c, s);
+        if (v > best) {
+            best = v;
+            best_s = s;
+        }
+    }
+    if (path) {
+        *path = best_s;
+    }
+    return best;
 }
 
 //! A timing is a candidate when its averaged metric passes the threshold and is a local
@@ -165,6 +207,9 @@ GPUOFDM_HD inline float combined_metric(const float* m, size_t i, const pss_comb
 GPUOFDM_HD inline bool is_pss_candidate(
     const float* m, size_t i, const pss_span& span, const pss_combining& c, float threshold)
 {
+    if (!(path_metric_bound(m, i, c) >= threshold)) {
+        return false; // no path passes: most timings stop here
+    }
     const float v = combined_metric(m, i, c);
     if (!(v >= threshold)) {
         return false;

@@ -116,13 +116,13 @@ private:
                 pk.channel = channel;
                 pk.nid2 = nid2;
                 pk.u = u;
-                pk.metric = combined_metric(m, i, combining);
+                int path = 0;
+                pk.metric = combined_metric(m, i, combining, &path);
                 for (int k = 0; k < combining.periods; k++) {
-                    const size_t at = i + static_cast<size_t>(k) * d_period;
-                    const size_t peak = drifted_peak(m, at, combining.reach[k]);
-                    pk.hyp.push_back(b[peak]);
-                    pk.drift.push_back(static_cast<int>(static_cast<long long>(peak) -
-                                                        static_cast<long long>(at)));
+                    const int drift = drift_offset(k, path, combining.periods);
+                    pk.hyp.push_back(
+                        b[static_cast<long long>(i + static_cast<size_t>(k) * d_period) + drift]);
+                    pk.drift.push_back(drift);
                 }
                 out.push_back(std::move(pk));
             }

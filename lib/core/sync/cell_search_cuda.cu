@@ -167,6 +167,7 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
     for (size_t i = global_index(); i < total; i += grid_stride()) {
         const size_t u = i % timings, cn = i / timings;
         const float* m = metric + cn * count;
+        const int* m_best = best + cn * count;
         if (!is_pss_candidate(m, u, span, combining, threshold)) {
             continue;
         }
@@ -178,14 +179,15 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
         d.channel = static_cast<int>(cn / nid2_count);
         d.nid2 = static_cast<int>(cn % nid2_count);
         d.index = static_cast<unsigned int>(u);
-        d.metric = combined_metric(m, u, combining);
+        int path = 0;
+        d.metric = combined_metric(m, u, combining, &path);
         for (int k = 0; k < max_combine_periods; k++) { // all of it: the record is copied back
             if (k < combining.periods) {
-                const size_t at = u + static_cast<size_t>(k) * combining.period;
-                const size_t peak = drifted_peak(m, at, combining.reach[k]);
-                d.hyp[k] = best[cn * count + peak];
-                d.drift[k] =
-                    static_cast<int>(static_cast<long long>(peak) - static_cast<long long>(at));
+                const int drift = drift_offset(k, path, combining.periods);
+                const long long at =
+                    static_cast<long long>(u + static_cast<size_t>(k) * combining.period);
+                d.hyp[k] = m_best[at + drift];
+                d.drift[k] = drift;
             } else {
                 d.hyp[k] = 0;
                 d.drift[k] = 0;

@@ -9,6 +9,7 @@
 // CFO and the per-standard fields at moderate SNR; noise alone; two cells; combining.
 
 #include "sync/cell_search.h"
+#include "sync/cell_search_common.h"
 #include "sync/sync_signal_synth.h"
 #include "test_util.h"
 
@@ -189,6 +190,55 @@ TEST(cell_search, fivegtf_symbol_and_subframe)
         // All 28 sync symbols in the 6 ms, each once.
         for (size_t s = 0; s < found.size(); s++) {
             EXPECT_EQ(found[s], 1) << "slot " << s;
+        }
+    }
+}
+
+// The alias timing's sign and size, against a brute-force search: the LTE PSS (tones at
+// 128 and 256 points, with its normal CP, silence around) moved up by +-1 and +-2
+// subcarriers, correlated with the unmoved PSS at every timing: the peak lies where
+// zadoff_chu_alias_timing says, to the nearest sample.
+TEST(cell_search, zadoff_chu_alias_timing_sign)
+{
+    using cd = std::complex<double>;
+    for (int n : { 128, 256 }) {
+        const int cp = n * 144 / 2048;
+        for (int nid2 = 0; nid2 < 3; nid2++) {
+            const auto d = core::lte_pss(nid2);
+            auto symbol = [&](int shift, int from, int to) {
+                std::vector<cd> x;
+                for (int t = from; t < to; t++) {
+                    cd v = 0;
+                    for (int e = 0; e < core::lte_sync_length; e++) {
+                        const int sub = (e < 31 ? e - 31 : e - 30) + shift;
+                        v += cd(d[e]) * std::polar(1.0, 2 * M_PI * sub * t / n);
+                    }
+                    x.push_back(v);
+                }
+                return x;
+            };
+            const auto replica = symbol(0, 0, n);
+            for (int shift : { -2, -1, 1, 2 }) {
+                // The received symbol's useful part starts at sample n of rx.
+                std::vector<cd> rx(3 * n, 0.0);
+                const auto sym = symbol(shift, -cp, n);
+                std::copy(sym.begin(), sym.end(), rx.begin() + n - cp);
+                int peak = 0;
+                double best = -1;
+                for (int tau = -n + 1; tau < n; tau++) {
+                    cd c = 0;
+                    for (int t = 0; t < n; t++) {
+                        c += rx[n + tau + t] * std::conj(replica[t]);
+                    }
+                    if (std::norm(c) > best) {
+                        best = std::norm(c);
+                        peak = tau;
+                    }
+                }
+                EXPECT_NEAR(peak, core::zadoff_chu_alias_timing(core::lte_pss_root(nid2), shift, n),
+                            1)
+                    << "N " << n << " nid2 " << nid2 << " shift " << shift;
+            }
         }
     }
 }
