@@ -447,10 +447,12 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
             continue;
         }
         det.sample += first_sample;
-        // A peak and its alias may both lead to the same PSS: report it once.
-        const bool seen = std::any_of(out.begin(), out.end(), [&](const cell_detection& o) {
-            return o.channel == det.channel && o.sample == det.sample && o.cell_id == det.cell_id;
-        });
+        // A peak and its alias may both lead to the same PSS: report it once (the
+        // detections come channel by channel).
+        bool seen = false;
+        for (auto o = out.rbegin(); o != out.rend() && o->channel == det.channel && !seen; ++o) {
+            seen = o->sample == det.sample && o->cell_id == det.cell_id;
+        }
         if (!seen) {
             out.push_back(det);
         }

@@ -167,7 +167,7 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
     for (size_t i = global_index(); i < total; i += grid_stride()) {
         const size_t u = i % timings, cn = i / timings;
         const float* m = metric + cn * count;
-        const int* m_best = best + cn * count;
+        const int* row_hyp = best + cn * count;
         if (!is_pss_candidate(m, u, span, combining, threshold)) {
             continue;
         }
@@ -186,7 +186,7 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
                 const int drift = drift_offset(k, path, combining.periods);
                 const long long at =
                     static_cast<long long>(u + static_cast<size_t>(k) * combining.period);
-                d.hyp[k] = m_best[at + drift];
+                d.hyp[k] = row_hyp[at + drift];
                 d.drift[k] = drift;
             } else {
                 d.hyp[k] = 0;

@@ -464,6 +464,10 @@ TEST(cell_search, cuda_matches_cpu)
             if (c == 16) {
                 p.cells.push_back({ 300, -5, 0, 2e3, 2.2e-3 });
             }
+            if (c == 11) {
+                // LTE: its PSS peak goes to the Zadoff-Chu alias (zadoff_chu_cfo_alias).
+                p.cells = { { 232, 0, 0, -0.9 * layout.scs_hz, 0.7e-3 + 0.5 / layout.rate_hz } };
+            }
             p.noise_power = core::synth_noise_power_for_snr(p, 2.0);
             core::sync_signal_synth(p).generate(x.data() + c * n, n);
         }
@@ -474,6 +478,50 @@ TEST(cell_search, cuda_matches_cpu)
         auto on_gpu = core::make_cell_search(sp, core::device_spec{ core::backend::cuda, 0 });
         const auto a = on_cpu->search(x.data(), n, rows, n, 1000);
         const auto b = on_gpu->search(x.data(), n, rows, n, 1000);
+        ASSERT_FALSE(a.empty()) << core::cell_standard_name(standard);
+        ASSERT_EQ(a.size(), b.size()) << core::cell_standard_name(standard);
+        for (size_t i = 0; i < a.size(); i++) {
+            EXPECT_EQ(a[i].channel, b[i].channel);
+            EXPECT_EQ(a[i].cell_id, b[i].cell_id);
+            EXPECT_EQ(a[i].sample, b[i].sample);
+            EXPECT_EQ(a[i].ssb_index, b[i].ssb_index);
+            EXPECT_EQ(a[i].subframe, b[i].subframe);
+            EXPECT_EQ(a[i].symbol, b[i].symbol);
+            EXPECT_NEAR(a[i].pss_metric, b[i].pss_metric, 1e-3 * a[i].pss_metric);
+            EXPECT_NEAR(a[i].cfo_hz, b[i].cfo_hz, 1.0);
+        }
+    }
+}
+
+// The same with three periods combined along the drift paths: NR and 5GTF rows with cells
+// under a +-20 ppm sample clock at -3 dB, and noise.
+TEST(cell_search, cuda_matches_cpu_combining)
+{
+    GPUOFDM_REQUIRE_GPU();
+    for (auto standard : { cell_standard::nr, cell_standard::fivegtf }) {
+        core::cell_search_params sp;
+        sp.standard = standard;
+        sp.combine_periods = 3;
+        const auto layout = core::make_cell_search_layout(standard, sp.scs_khz);
+        auto on_cpu = core::make_cell_search(sp, cpu);
+        auto on_gpu = core::make_cell_search(sp, core::device_spec{ core::backend::cuda, 0 });
+        const size_t n = on_cpu->history() + sp.period_samples() / 2 + on_cpu->lookahead();
+        const int rows = 4;
+        std::vector<cf> x(rows * n);
+        for (int c = 0; c < rows; c++) {
+            core::synth_params p;
+            p.standard = standard;
+            p.sample_rate = layout.rate_hz;
+            p.seed = 700 + c;
+            p.sro_ppm = c % 2 == 0 ? 20 : -20;
+            if (c != 3) {
+                p.cells = { { 50 * c + 17, 0, 0, 3e3 * c - 4e3, 0.3e-3 + 0.6e-3 * c } };
+            }
+            p.noise_power = core::synth_noise_power_for_snr(p, -3.0);
+            core::sync_signal_synth(p).generate(x.data() + c * n, n);
+        }
+        const auto a = on_cpu->search(x.data(), n, rows, n, 0);
+        const auto b = on_gpu->search(x.data(), n, rows, n, 0);
         ASSERT_FALSE(a.empty()) << core::cell_standard_name(standard);
         ASSERT_EQ(a.size(), b.size()) << core::cell_standard_name(standard);
         for (size_t i = 0; i < a.size(); i++) {
