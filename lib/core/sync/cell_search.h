@@ -12,12 +12,14 @@
 //
 //   1. PSS: correlation with every N_ID^(2) x frequency hypothesis at every timing (FFT,
 //      overlap-save), the metric normalised by the local power (1 on average in noise),
-//      optionally averaged over several sync periods; the strongest peaks per N_ID^(2)
-//      above the PSS threshold, one per timing neighbourhood (non-maximum suppression).
-//   2. At each peak: fine CFO from the two halves of the correlation, the channel on the
-//      PSS subcarriers, then the SSS in the frequency domain, every N_ID^(1) (and LTE / 5GTF
-//      half frame, LTE CP and duplex) at once; the 5GTF ESS symbol index; the NR SSB index
-//      from the PBCH DM-RS. A detection is reported when the SSS metric also passes.
+//      optionally averaged over several sync periods (along the best drift path the
+//      sample-clock offset allows); the strongest peaks per N_ID^(2) above the PSS
+//      threshold, one per timing neighbourhood (non-maximum suppression).
+//   2. At each peak (LTE / 5GTF: and at its Zadoff-Chu aliases, the best SSS kept): fine
+//      CFO from the two halves of the correlation, the channel on the PSS subcarriers,
+//      then the SSS in the frequency domain, every N_ID^(1) (and LTE / 5GTF half frame, LTE
+//      CP and duplex) at once; the 5GTF ESS symbol index; the NR SSB index from the PBCH
+//      DM-RS. A detection is reported when the SSS metric also passes.
 //
 // Timing: `sample` is the first sample (CP start) of the PSS's OFDM symbol at the
 // candidate rate, counted from the candidate stream's start.
