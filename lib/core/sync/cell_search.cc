@@ -26,6 +26,10 @@ constexpr int dmrs_group = 4;        // DM-RS REs summed coherently before |.|^2
 // equalizes the SSS: per subcarrier it is too noisy at low SNR, and a multipath channel's
 // phase still changes little over 12 subcarriers.
 constexpr int channel_smoothing = 12;
+// LTE / 5GTF: the Zadoff-Chu aliases of a PSS peak tried, +-2 subcarriers (the +-1 ones
+// match at 0.3 to 0.4 of the PSS's own, too weak to win its peak).
+constexpr int max_alias_shift = 2;
+const int alias_shifts[] = { 0, -max_alias_shift, max_alias_shift };
 
 // The tail of the mean of k unit exponentials, P(mean > t): the metrics' law in noise.
 double mean_exponential_tail(int k, double t)
@@ -40,18 +44,17 @@ double mean_exponential_tail(int k, double t)
 }
 
 // The threshold on a mean of k metrics that noise passes as rarely as it passes
-// \p single on one.
-double combined_threshold(double single, int k)
+// \p single on one, when the best of \p tries such means is taken.
+double combined_threshold(double single, int k, int tries = 1)
 {
-    const double target = std::exp(-single);
-    double lo = 0, hi = single;
+    const double target = std::exp(-single) / tries;
+    double lo = 0, hi = single + std::log(tries);
     for (int i = 0; i < 100; i++) {
         const double mid = (lo + hi) / 2;
         (mean_exponential_tail(k, mid) > target ? lo : hi) = mid;
     }
     return hi;
 }
-
 
 int wrap_bin(int k, int n) { return ((k % n) + n) % n; }
 
@@ -122,6 +125,9 @@ void cell_search_params::validate() const
     if (!(period_s >= 5e-3 && period_s <= 160e-3)) {
         throw_param_error("period_s", "5e-3..160e-3", period_s);
     }
+    if (!(sro_ppm >= 0 && sro_ppm <= 100)) {
+        throw_param_error("sro_ppm", "0..100", sro_ppm);
+    }
     if (max_peaks < 1 || max_peaks > 1024) {
         throw_param_error("max_peaks", "1..1024", max_peaks);
     }
@@ -147,6 +153,18 @@ size_t cell_search_params::period_samples() const
     const double rate = make_cell_search_layout(standard, scs_khz).rate_hz;
     const double period = standard == cell_standard::nr ? period_s : 5e-3;
     return static_cast<size_t>(std::llround(period * rate));
+}
+
+int cell_search_params::drift_slopes() const
+{
+    // Half a sample at the last period over the drift there: sro_ppm (K - 1) periods.
+    const double per_period = sro_ppm * 1e-6 * static_cast<double>(period_samples());
+    return static_cast<int>(std::ceil(per_period * 2 * (combine_periods - 1) - 1e-9));
+}
+
+int cell_search_params::drift_reach(int k) const
+{
+    return drift_offset(k, drift_slopes(), combine_periods);
 }
 
 //! What the host needs at every peak: the sequences and an FFT of one symbol.
@@ -188,41 +206,69 @@ struct cell_search::examiner {
 
     std::vector<cd> symbol_spectrum(const pss_window& w, long long start, double cfo);
 
+    //! The replica of \p nid2 at hypothesis index \p hyp (of the search's) moved by
+    //! \p shift subcarriers.
+    const pss_replica& replica(int nid2, int hyp, int shift) const
+    {
+        return fine[static_cast<size_t>(nid2) * fine_per_nid2 +
+                    static_cast<size_t>(hyp + alias_margin + 2 * shift)];
+    }
+
     const cell_search_layout& layout;
     std::vector<std::vector<cd>> pss;                 // [nid2][element]
     std::vector<std::vector<std::vector<float>>> sss; // [nid2][hypothesis][element]
     fftw_plan_1d symbol_fwd;
+    // The replicas on the hypotheses' half-subcarrier grid, extended by the aliases' reach.
+    int alias_margin = 0;
+    size_t fine_per_nid2 = 0;
+    std::vector<pss_replica> fine;
 };
 
 cell_search::cell_search(const cell_search_params& params)
     : d_params(params), d_layout(make_cell_search_layout(params.standard, params.scs_khz)),
       d_hyp(params.cfo_hypotheses()), d_period(params.period_samples()),
       d_pss_threshold(
-          static_cast<float>(combined_threshold(params.pss_threshold, params.combine_periods))),
+          // The drift paths are tried at each timing: counted by where they end, the paths
+          // to one end differing by a sample at most in the periods before.
+          static_cast<float>(
+              combined_threshold(params.pss_threshold,
+                                 params.combine_periods,
+                                 2 * params.drift_reach(params.combine_periods - 1) + 1))),
       d_sss_threshold(combined_threshold(params.sss_threshold, params.combine_periods))
 {
     d_params.validate();
     d_examiner = std::make_shared<examiner>(d_params, d_layout);
+    auto& ex = *d_examiner;
+    const bool zadoff_chu = d_params.standard != cell_standard::nr;
+    ex.alias_margin = zadoff_chu ? 2 * max_alias_shift : 0;
+    ex.fine_per_nid2 = d_hyp.size() + 2 * static_cast<size_t>(ex.alias_margin);
     const int n = d_layout.fft_size;
     for (int nid2 = 0; nid2 < nid2_count; nid2++) {
-        const auto& pss = d_examiner->pss[nid2];
-        for (double f : d_hyp) {
+        const auto& pss = ex.pss[nid2];
+        for (size_t j = 0; j < ex.fine_per_nid2; j++) {
             pss_replica r;
             r.nid2 = nid2;
-            r.freq_hz = f;
+            // As cfo_hypotheses() spaces them: i half subcarriers.
+            const int i =
+                static_cast<int>(j) - ex.alias_margin - static_cast<int>(d_hyp.size() / 2);
+            r.freq_hz = i * d_layout.scs_hz / 2;
             r.time.assign(n, 0.0);
             for (size_t k = 0; k < pss.size(); k++) {
                 const int bin = d_layout.pss_bins[k];
                 const double sub = bin < n / 2 ? bin : bin - n; // signed subcarrier
                 for (int t = 0; t < n; t++) {
-                    const double cycles = (sub * d_layout.scs_hz + f) * t / d_layout.rate_hz;
+                    const double cycles =
+                        (sub * d_layout.scs_hz + r.freq_hz) * t / d_layout.rate_hz;
                     r.time[t] += pss[k] * std::polar(1.0, 2 * M_PI * cycles);
                 }
             }
             for (const auto& v : r.time) {
                 r.energy += std::norm(v);
             }
-            d_replicas.push_back(std::move(r));
+            ex.fine.push_back(std::move(r));
+        }
+        for (size_t h = 0; h < d_hyp.size(); h++) {
+            d_replicas.push_back(ex.replica(nid2, static_cast<int>(h), 0));
         }
     }
 }
@@ -245,8 +291,9 @@ size_t cell_search::lookahead() const
     if (d_params.standard == cell_standard::nr) {
         after = 3 * (d_layout.fft_size + d_layout.cp) + d_layout.fft_size; // PBCH symbol 3
     }
-    return static_cast<size_t>(after) +
-           static_cast<size_t>(d_params.combine_periods - 1) * d_params.period_samples();
+    const int last = d_params.combine_periods - 1;
+    return static_cast<size_t>(after) + static_cast<size_t>(last) * d_params.period_samples() +
+           static_cast<size_t>(d_params.drift_reach(last));
 }
 
 
@@ -255,6 +302,20 @@ struct cell_search::pss_window {
     const cf* data = nullptr; //!< sample u - before
     size_t before = 0;
     cf at(long long rel) const { return data[static_cast<long long>(before) + rel]; }
+};
+
+//! One reading of a PSS candidate: at its own timing and frequency hypotheses, or at a
+//! Zadoff-Chu alias of them (the hypotheses moved by `shift` subcarriers, the timing to
+//! match), and what the SSS says there.
+struct cell_search::reading {
+    size_t u = 0;                    //!< PSS useful start in the first period
+    int shift = 0;                   //!< subcarriers added to the peak's hypotheses
+    std::vector<pss_window> windows; //!< one per period, at u + k * period + drift[k]
+    double sss_metric = -1;
+    size_t best = 0; //!< position * SSS hypotheses + hypothesis
+    double cfo_weighted = 0, weight = 0, signal = 0, energy = 0;
+    std::vector<std::vector<cd>> pss_spectra; //!< per period, for the ESS / DM-RS steps
+    std::vector<double> cfos;
 };
 
 namespace {
@@ -294,6 +355,7 @@ std::unique_ptr<cell_search::row_reader> cell_search::host_rows(const cf* x, siz
 }
 
 std::vector<cell_detection> cell_search::finish(row_reader& rows,
+                                                size_t n,
                                                 int64_t first_sample,
                                                 std::vector<pss_candidate> candidates)
 {
@@ -331,32 +393,67 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
         }
     }
 
-    // One window a period around each kept candidate, all read at once.
+    // The readings of each kept candidate: its own, and for LTE / 5GTF its Zadoff-Chu
+    // aliases whose timing is in the span (what lies outside is another call's); one
+    // window a period around each, all read at once.
+    const pss_span span = pss_search_span(*this, n);
+    const bool zadoff_chu = d_params.standard != cell_standard::nr;
+    const int periods = d_params.combine_periods;
     const size_t before = history();
-    const size_t after = lookahead() - static_cast<size_t>(d_params.combine_periods - 1) * d_period;
+    const size_t after = lookahead() - static_cast<size_t>(periods - 1) * d_period -
+                         static_cast<size_t>(d_params.drift_reach(periods - 1));
+    std::vector<std::vector<reading>> readings(kept.size());
     std::vector<window_request> requests;
-    for (const auto* pk : kept) {
-        for (int k = 0; k < d_params.combine_periods; k++) {
-            requests.push_back({ pk->channel, pk->u + static_cast<size_t>(k) * d_period - before,
-                                 before + after });
+    for (size_t c = 0; c < kept.size(); c++) {
+        const auto* pk = kept[c];
+        for (int shift : alias_shifts) {
+            if (shift != 0 && !zadoff_chu) {
+                continue;
+            }
+            const long long u =
+                static_cast<long long>(pk->u) -
+                zadoff_chu_alias_timing(lte_pss_root(pk->nid2), shift, d_layout.fft_size);
+            if (u < static_cast<long long>(span.lo) || u >= static_cast<long long>(span.hi)) {
+                continue;
+            }
+            reading r;
+            r.u = static_cast<size_t>(u);
+            r.shift = shift;
+            for (int k = 0; k < periods; k++) {
+                const long long centre = u + k * static_cast<long long>(d_period) + pk->drift[k];
+                requests.push_back(
+                    { pk->channel, static_cast<size_t>(centre) - before, before + after });
+            }
+            readings[c].push_back(std::move(r));
         }
     }
     std::vector<cf> samples;
     rows.read(requests, samples);
 
     std::vector<cell_detection> out;
-    std::vector<pss_window> windows(d_params.combine_periods);
     size_t at = 0;
-    for (const auto* pk : kept) {
-        for (auto& w : windows) {
-            w.data = samples.data() + at;
-            w.before = before;
-            at += before + after;
+    for (size_t c = 0; c < kept.size(); c++) {
+        for (auto& r : readings[c]) {
+            r.windows.resize(periods);
+            for (auto& w : r.windows) {
+                w.data = samples.data() + at;
+                w.before = before;
+                at += before + after;
+            }
         }
         cell_detection det;
-        det.channel = pk->channel;
-        if (examine(*d_examiner, windows, *pk, det)) {
-            det.sample += first_sample;
+        det.channel = kept[c]->channel;
+        if (!examine(*d_examiner, readings[c], *kept[c], det)) {
+            continue;
+        }
+        det.sample += first_sample;
+        // A peak and its alias may both lead to the same PSS: report it once (the
+        // detections come channel by channel).
+        bool seen = false;
+        for (auto o = out.rbegin(); o != out.rend() && o->channel == det.channel && !seen; ++o) {
+            seen = o->sample == det.sample && o->cell_id == det.cell_id;
+        }
+        if (!seen) {
             out.push_back(det);
         }
     }
@@ -379,28 +476,22 @@ std::vector<cd> cell_search::examiner::symbol_spectrum(const pss_window& w,
     return std::vector<cd>(symbol_fwd.output(), symbol_fwd.output() + n);
 }
 
-bool cell_search::examine(examiner& ex,
-                          const std::vector<pss_window>& windows,
-                          const pss_candidate& pk,
-                          cell_detection& det)
+// The fine CFO, the channel and the SSS of every hypothesis at every position, summed over
+// the periods, at one reading of a candidate.
+void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
 {
     const int n = d_layout.fft_size;
     const auto positions = sss_positions(d_layout, d_params.standard);
     const auto& pss = ex.pss[pk.nid2];
     const auto& sss = ex.sss[pk.nid2];
-    const size_t k_periods = d_params.combine_periods;
     const bool nr = d_params.standard == cell_standard::nr;
     const bool fivegtf = d_params.standard == cell_standard::fivegtf;
 
     std::vector<double> sss_score(positions.size() * sss.size(), 0.0);
     std::vector<double> sss_norm(positions.size(), 0.0);
-    double cfo_weighted = 0, weight = 0, signal = 0, energy = 0;
-    std::vector<std::vector<cd>> pss_spectra; // per period, for the ESS / DM-RS steps
-    std::vector<double> cfos;
-
-    for (size_t k = 0; k < k_periods; k++) {
-        const pss_window& w = windows[k];
-        const auto& rep = d_replicas[static_cast<size_t>(pk.nid2) * d_hyp.size() + pk.hyp[k]];
+    for (size_t k = 0; k < r.windows.size(); k++) {
+        const pss_window& w = r.windows[k];
+        const auto& rep = ex.replica(pk.nid2, pk.hyp[k], r.shift);
         // Fine CFO: the phase between the two halves of the correlation, repeated on the
         // samples derotated by the estimate so far (the PSS's uneven envelope biases one
         // pass in proportion to the offset left).
@@ -419,13 +510,13 @@ bool cell_search::examine(examiner& ex,
         }
         // The PSS's energy in the window, from the correlation with the CFO taken out (a
         // fractional timing offset costs up to 0.9 dB here).
-        signal += corr / rep.energy;
-        cfo_weighted += cfo * corr;
-        weight += corr;
+        r.signal += corr / rep.energy;
+        r.cfo_weighted += cfo * corr;
+        r.weight += corr;
         for (int t = 0; t < n; t++) {
-            energy += std::norm(cd(w.at(t)));
+            r.energy += std::norm(cd(w.at(t)));
         }
-        cfos.push_back(cfo);
+        r.cfos.push_back(cfo);
 
         // The channel on the PSS subcarriers, then every SSS hypothesis at every position.
         const auto yp = ex.symbol_spectrum(w, 0, cfo);
@@ -442,7 +533,7 @@ bool cell_search::examine(examiner& ex,
                 h[e] += raw[j];
             }
         }
-        pss_spectra.push_back(yp);
+        r.pss_spectra.push_back(yp);
         for (size_t p = 0; p < positions.size(); p++) {
             const auto ys = ex.symbol_spectrum(w, positions[p].offset, cfo);
             std::vector<cd> z(d_layout.sss_bins.size());
@@ -463,19 +554,47 @@ bool cell_search::examine(examiner& ex,
         }
     }
 
-    size_t best = 0;
-    double best_metric = -1;
     for (size_t i = 0; i < sss_score.size(); i++) {
         const size_t p = i / sss.size();
         const double m = sss_norm[p] > 0 ? sss_score[i] / sss_norm[p] : 0;
-        if (m > best_metric) {
-            best_metric = m;
-            best = i;
+        if (m > r.sss_metric) {
+            r.sss_metric = m;
+            r.best = i;
         }
     }
-    if (best_metric < d_sss_threshold) {
+}
+
+bool cell_search::examine(examiner& ex,
+                          std::vector<reading>& readings,
+                          const pss_candidate& pk,
+                          cell_detection& det)
+{
+    const int n = d_layout.fft_size;
+    const auto positions = sss_positions(d_layout, d_params.standard);
+    const auto& sss = ex.sss[pk.nid2];
+    const size_t k_periods = d_params.combine_periods;
+    const bool nr = d_params.standard == cell_standard::nr;
+    const bool fivegtf = d_params.standard == cell_standard::fivegtf;
+
+    // The reading whose SSS is strongest (the candidate's own where equal).
+    const reading* chosen = nullptr;
+    for (auto& r : readings) {
+        read_sss(ex, pk, r);
+        if (!chosen || r.sss_metric > chosen->sss_metric) {
+            chosen = &r;
+        }
+    }
+    if (!chosen || chosen->sss_metric < d_sss_threshold) {
         return false;
     }
+    const reading& r = *chosen;
+    const size_t best = r.best;
+    const double best_metric = r.sss_metric;
+    const auto& pss_spectra = r.pss_spectra;
+    const auto& cfos = r.cfos;
+    const auto& windows = r.windows;
+    const double cfo_weighted = r.cfo_weighted, weight = r.weight, signal = r.signal,
+                 energy = r.energy;
     const auto& pos = positions[best / sss.size()];
     const int hyp = static_cast<int>(best % sss.size());
     det.nid2 = pk.nid2;
@@ -564,7 +683,7 @@ bool cell_search::examine(examiner& ex,
             }
         }
     }
-    det.sample = static_cast<int64_t>(pk.u) - pss_cp;
+    det.sample = static_cast<int64_t>(r.u) - pss_cp;
     return true;
 }
 

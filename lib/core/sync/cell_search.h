@@ -12,12 +12,14 @@
 //
 //   1. PSS: correlation with every N_ID^(2) x frequency hypothesis at every timing (FFT,
 //      overlap-save), the metric normalised by the local power (1 on average in noise),
-//      optionally averaged over several sync periods; the strongest peaks per N_ID^(2)
-//      above the PSS threshold, one per timing neighbourhood (non-maximum suppression).
-//   2. At each peak: fine CFO from the two halves of the correlation, the channel on the
-//      PSS subcarriers, then the SSS in the frequency domain, every N_ID^(1) (and LTE / 5GTF
-//      half frame, LTE CP and duplex) at once; the 5GTF ESS symbol index; the NR SSB index
-//      from the PBCH DM-RS. A detection is reported when the SSS metric also passes.
+//      optionally averaged over several sync periods (along the best drift path the
+//      sample-clock offset allows); the strongest peaks per N_ID^(2) above the PSS
+//      threshold, one per timing neighbourhood (non-maximum suppression).
+//   2. At each peak (LTE / 5GTF: and at its Zadoff-Chu aliases, the best SSS kept): fine
+//      CFO from the two halves of the correlation, the channel on the PSS subcarriers,
+//      then the SSS in the frequency domain, every N_ID^(1) (and LTE / 5GTF half frame, LTE
+//      CP and duplex) at once; the 5GTF ESS symbol index; the NR SSB index from the PBCH
+//      DM-RS. A detection is reported when the SSS metric also passes.
 //
 // Timing: `sample` is the first sample (CP start) of the PSS's OFDM symbol at the
 // candidate rate, counted from the candidate stream's start.
@@ -59,8 +61,12 @@ struct cell_search_params {
     double sss_threshold = 14.75; //!< SSS metric (mean 1 in noise) a detection must pass, > 1
     int combine_periods = 1;      //!< sync periods whose PSS metrics are averaged, 1..16
     double period_s = 20e-3;      //!< NR SSB burst period for combining (LTE, 5GTF: 5 ms fixed)
-    int max_peaks = 64;           //!< PSS peaks examined per N_ID^(2) per call, 1..1024
-    int ssb_lmax = 8;             //!< NR L_max: 4 (the DM-RS also gives the half frame) or 8
+    //! The sample-clock offset combining allows for, ppm (0..100): the periods' PSS metrics
+    //! are added along the best of the drift paths up to +-sro_ppm 1e-6 period samples a
+    //! period (cell_search_common.h).
+    double sro_ppm = 20;
+    int max_peaks = 64; //!< PSS peaks examined per N_ID^(2) per call, 1..1024
+    int ssb_lmax = 8;   //!< NR L_max: 4 (the DM-RS also gives the half frame) or 8
     fivegtf_ess_index fivegtf_ess = fivegtf_ess_index::subframe_number;
     fivegtf_long_cp fivegtf_cp = fivegtf_long_cp::symbols_0_and_7;
 
@@ -69,6 +75,10 @@ struct cell_search_params {
     std::vector<double> cfo_hypotheses() const;
     //! The combining period in samples at the candidate rate.
     size_t period_samples() const;
+    //! The drift paths combining tries: -slopes..slopes, 0 with one period.
+    int drift_slopes() const;
+    //! How far period k's PSS may have drifted from k periods after period 0's, samples.
+    int drift_reach(int k) const;
 };
 
 //! One cell heard at one candidate.
@@ -158,13 +168,16 @@ protected:
         int nid2 = 0;
         size_t u = 0; //!< PSS useful start in the row
         float metric = 0;
-        std::vector<int> hyp; //!< the best frequency hypothesis in each period
+        std::vector<int> hyp;   //!< the best frequency hypothesis in each period
+        std::vector<int> drift; //!< period k's PSS at u + k * period + drift[k]
     };
 
     //! The shared end of a search (on the host, for every backend): per channel and
     //! N_ID^(2) the strongest candidates, one per symbol-long neighbourhood, then the SSS
-    //! and the rest at each, on the windows of samples around it that \p rows gives.
+    //! and the rest at each (LTE / 5GTF: also at its Zadoff-Chu aliases), on the windows of
+    //! samples around it that \p rows (of \p n samples) gives.
     std::vector<cell_detection> finish(row_reader& rows,
+                                       size_t n,
                                        int64_t first_sample,
                                        std::vector<pss_candidate> candidates);
 
@@ -180,8 +193,10 @@ protected:
 private:
     struct examiner;
     struct pss_window;
+    struct reading;
+    void read_sss(examiner& ex, const pss_candidate& pk, reading& r);
     bool examine(examiner& ex,
-                 const std::vector<pss_window>& windows,
+                 std::vector<reading>& readings,
                  const pss_candidate& pk,
                  cell_detection& det);
 

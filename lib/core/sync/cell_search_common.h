@@ -57,8 +57,44 @@ inline size_t pss_block_size(const cell_search_layout& layout)
     return 8 * static_cast<size_t>(layout.fft_size);
 }
 
+constexpr int max_combine_periods = 16; //!< cell_search_params::combine_periods' bound
+
+//! The drift paths combining tries: the sample clock's offset moves the PSS by the same
+//! amount each period, so path s puts period k's PSS round(k s / (2 (K - 1))) samples
+//! from k periods after the first's, s = -slopes..slopes (steps of half a sample at the
+//! last period).
+GPUOFDM_HD inline int drift_offset(int k, int s, int periods)
+{
+    if (periods < 2) {
+        return 0;
+    }
+    const int d = 2 * (periods - 1), q = k * s;
+    return q >= 0 ? (2 * q + d) / (2 * d) : -((-2 * q + d) / (2 * d));
+}
+
+//! How the PSS metrics of the periods are combined: the first period's at timing i,
+//! period k's at i + k * period + drift_offset(k, s), the best of the drift paths s.
+struct pss_combining {
+    size_t period = 0;
+    int periods = 1;
+    int slopes = 0;                      //!< paths -slopes..slopes
+    int reach[max_combine_periods] = {}; //!< the largest |drift_offset(k, s)|
+};
+
+inline pss_combining make_pss_combining(const cell_search& search)
+{
+    pss_combining c;
+    c.period = search.params().period_samples();
+    c.periods = search.params().combine_periods;
+    c.slopes = search.params().drift_slopes();
+    for (int k = 0; k < c.periods; k++) {
+        c.reach[k] = search.params().drift_reach(k);
+    }
+    return c;
+}
+
 //! The timings a call examines: PSS useful starts lo .. hi - 1, correlations needed up to
-//! corr_hi (the periods averaged reach beyond hi).
+//! corr_hi (the periods averaged, and their drift, reach beyond hi).
 struct pss_span {
     bool valid = false;
     size_t lo = 0, hi = 0, corr_hi = 0;
@@ -71,12 +107,25 @@ inline pss_span pss_search_span(const cell_search& search, size_t n)
     if (n < before + after + 1) {
         return s;
     }
+    const auto& p = search.params();
     s.valid = true;
     s.lo = before;
     s.hi = n - after;
-    s.corr_hi = s.hi + static_cast<size_t>(search.params().combine_periods - 1) *
-                           search.params().period_samples();
+    s.corr_hi = s.hi + static_cast<size_t>(p.combine_periods - 1) * p.period_samples() +
+                static_cast<size_t>(p.drift_reach(p.combine_periods - 1));
     return s;
+}
+
+//! LTE / 5GTF: the PSS is a Zadoff-Chu sequence of root u, so the PSS moved up by \p shift
+//! subcarriers matches the replica at -shift u N / 63 samples (modulo N, here in
+//! -N/2..N/2) from its own timing. At shift +-2 (N = 128: 26 samples for u = 25, 10 for
+//! u = 29 and 34) the match is 0.5 to 0.9 of the PSS's own: a cell near one end of the
+//! hypotheses' range can win the PSS at the other end's hypothesis.
+inline int zadoff_chu_alias_timing(int root, int shift, int fft_size)
+{
+    double t = -static_cast<double>(shift) * root * fft_size / 63.0;
+    t -= fft_size * std::round(t / fft_size);
+    return static_cast<int>(std::lround(t));
 }
 
 inline std::complex<float> finite_or_zero(std::complex<float> v)
@@ -102,29 +151,73 @@ GPUOFDM_HD inline float pss_metric(float re_raw,
                               (replica_energy * window_energy));
 }
 
-//! The metric averaged over the periods at timing index i (from span.lo).
-GPUOFDM_HD inline float combined_metric(const float* m, size_t i, size_t period, int periods)
+//! The metric averaged over the periods along drift path \p s at timing index i (from
+//! span.lo).
+GPUOFDM_HD inline float path_metric(const float* m, size_t i, const pss_combining& c, int s)
 {
-    float sum = 0;
-    for (int k = 0; k < periods; k++) {
-        sum += m[i + static_cast<size_t>(k) * period];
+    float sum = m[i];
+    for (int k = 1; k < c.periods; k++) {
+        const long long at = static_cast<long long>(i + static_cast<size_t>(k) * c.period) +
+                             drift_offset(k, s, c.periods);
+        sum += m[at];
     }
-    return sum / static_cast<float>(periods);
+    return sum / static_cast<float>(c.periods);
+}
+
+//! No drift path's metric exceeds this: each period's largest within its reach.
+GPUOFDM_HD inline float path_metric_bound(const float* m, size_t i, const pss_combining& c)
+{
+    float sum = m[i];
+    for (int k = 1; k < c.periods; k++) {
+        const size_t at = i + static_cast<size_t>(k) * c.period;
+        float peak = m[at - static_cast<size_t>(c.reach[k])];
+        for (size_t j = at - static_cast<size_t>(c.reach[k]) + 1;
+             j <= at + static_cast<size_t>(c.reach[k]); j++) {
+            peak = m[j] > peak ? m[j] : peak;
+        }
+        sum += peak;
+    }
+    return sum / static_cast<float>(c.periods);
+}
+
+//! The metric averaged over the periods at timing index i: the best drift path's (the
+//! first of equal ones, in \p path when given).
+GPUOFDM_HD inline float combined_metric(const float* m,
+                                        size_t i,
+                                        const pss_combining& c,
+                                        int* path = nullptr)
+{
+    int best_s = -c.slopes;
+    float best = path_metric(m, i, c, best_s);
+    for (int s = -c.slopes + 1; s <= c.slopes; s++) {
+        const float v = path_metric(m, i, c, s);
+        if (v > best) {
+            best = v;
+            best_s = s;
+        }
+    }
+    if (path) {
+        *path = best_s;
+    }
+    return best;
 }
 
 //! A timing is a candidate when its averaged metric passes the threshold and is a local
 //! maximum in time (>= the one before, > the one after), within the span.
 GPUOFDM_HD inline bool is_pss_candidate(
-    const float* m, size_t i, const pss_span& span, size_t period, int periods, float threshold)
+    const float* m, size_t i, const pss_span& span, const pss_combining& c, float threshold)
 {
-    const float v = combined_metric(m, i, period, periods);
+    if (!(path_metric_bound(m, i, c) >= threshold)) {
+        return false; // no path passes: most timings stop here
+    }
+    const float v = combined_metric(m, i, c);
     if (!(v >= threshold)) {
         return false;
     }
-    if (i > 0 && combined_metric(m, i - 1, period, periods) > v) {
+    if (i > 0 && combined_metric(m, i - 1, c) > v) {
         return false;
     }
-    return !(i + 1 < span.hi - span.lo && combined_metric(m, i + 1, period, periods) >= v);
+    return !(i + 1 < span.hi - span.lo && combined_metric(m, i + 1, c) >= v);
 }
 
 } // namespace gr::gpuofdm::core

@@ -57,7 +57,7 @@ public:
                 row_candidates(row, c, span, candidates);
             }
         }
-        return finish(*host_rows(x, stride), first_sample, std::move(candidates));
+        return finish(*host_rows(x, stride), n, first_sample, std::move(candidates));
     }
 
 private:
@@ -103,21 +103,26 @@ private:
                 }
             }
         }
+        const pss_combining combining = make_pss_combining(*this);
         for (int nid2 = 0; nid2 < nid2_count; nid2++) {
             const float* m = metric.data() + static_cast<size_t>(nid2) * count;
             const int* b = best.data() + static_cast<size_t>(nid2) * count;
             for (size_t u = span.lo; u < span.hi; u++) {
-                if (!is_pss_candidate(m, u - span.lo, span, d_period, d_params.combine_periods,
-                                      d_pss_threshold)) {
+                const size_t i = u - span.lo;
+                if (!is_pss_candidate(m, i, span, combining, d_pss_threshold)) {
                     continue;
                 }
                 pss_candidate pk;
                 pk.channel = channel;
                 pk.nid2 = nid2;
                 pk.u = u;
-                pk.metric = combined_metric(m, u - span.lo, d_period, d_params.combine_periods);
-                for (int k = 0; k < d_params.combine_periods; k++) {
-                    pk.hyp.push_back(b[u - span.lo + static_cast<size_t>(k) * d_period]);
+                int path = 0;
+                pk.metric = combined_metric(m, i, combining, &path);
+                for (int k = 0; k < combining.periods; k++) {
+                    const int drift = drift_offset(k, path, combining.periods);
+                    pk.hyp.push_back(
+                        b[static_cast<long long>(i + static_cast<size_t>(k) * d_period) + drift]);
+                    pk.drift.push_back(drift);
                 }
                 out.push_back(std::move(pk));
             }

@@ -19,7 +19,6 @@ namespace gr::gpuofdm::core {
 
 namespace {
 
-constexpr int max_periods = 16; // cell_search_params::combine_periods' bound
 constexpr unsigned int max_candidates = 1u << 16;
 constexpr size_t energy_tile = 64;                 // timings one thread slides its window over
 constexpr size_t product_budget = size_t(1) << 27; // complex replica products held at once
@@ -28,7 +27,8 @@ struct device_candidate {
     int channel, nid2;
     unsigned int index; // timing from span.lo
     float metric;
-    int hyp[max_periods];
+    int hyp[max_combine_periods];
+    int drift[max_combine_periods];
 };
 
 __device__ inline size_t global_index() { return blockIdx.x * size_t(blockDim.x) + threadIdx.x; }
@@ -159,8 +159,7 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
                                   unsigned int* __restrict__ found,
                                   pss_span span,
                                   size_t count,
-                                  size_t period,
-                                  int periods,
+                                  pss_combining combining,
                                   float threshold,
                                   size_t total)
 {
@@ -168,7 +167,8 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
     for (size_t i = global_index(); i < total; i += grid_stride()) {
         const size_t u = i % timings, cn = i / timings;
         const float* m = metric + cn * count;
-        if (!is_pss_candidate(m, u, span, period, periods, threshold)) {
+        const int* row_hyp = best + cn * count;
+        if (!is_pss_candidate(m, u, span, combining, threshold)) {
             continue;
         }
         const unsigned int slot = atomicAdd(found, 1u);
@@ -179,9 +179,19 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
         d.channel = static_cast<int>(cn / nid2_count);
         d.nid2 = static_cast<int>(cn % nid2_count);
         d.index = static_cast<unsigned int>(u);
-        d.metric = combined_metric(m, u, period, periods);
-        for (int k = 0; k < max_periods; k++) { // all of it: the whole record is copied back
-            d.hyp[k] = k < periods ? best[cn * count + u + static_cast<size_t>(k) * period] : 0;
+        int path = 0;
+        d.metric = combined_metric(m, u, combining, &path);
+        for (int k = 0; k < max_combine_periods; k++) { // all of it: the record is copied back
+            if (k < combining.periods) {
+                const int drift = drift_offset(k, path, combining.periods);
+                const long long at =
+                    static_cast<long long>(u + static_cast<size_t>(k) * combining.period);
+                d.hyp[k] = row_hyp[at + drift];
+                d.drift[k] = drift;
+            } else {
+                d.hyp[k] = 0;
+                d.drift[k] = 0;
+            }
         }
     }
 }
@@ -319,7 +329,7 @@ private:
     {
         const pss_span span = pss_search_span(*this, n);
         if (!span.valid || channels <= 0) {
-            return finish(reader, first_sample, {});
+            return finish(reader, n, first_sample, {});
         }
         d_ctx->activate();
         const cudaStream_t s = d_ctx->stream();
@@ -372,8 +382,8 @@ private:
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_found.get(), 0, sizeof(unsigned int), s));
         const size_t timings = ch * nid2_count * (span.hi - span.lo);
         candidates_kernel<<<grid_for(timings), 256, 0, s>>>(
-            d_metric.get(), d_best.get(), d_candidates.get(), d_found.get(), span, count, d_period,
-            d_params.combine_periods, d_pss_threshold, timings);
+            d_metric.get(), d_best.get(), d_candidates.get(), d_found.get(), span, count,
+            make_pss_combining(*this), d_pss_threshold, timings);
         GPUOFDM_CUDA_CHECK_LAUNCH("candidates_kernel");
         unsigned int found = 0;
         GPUOFDM_CUDA_CHECK(
@@ -400,9 +410,10 @@ private:
             pk.u = span.lo + d.index;
             pk.metric = d.metric;
             pk.hyp.assign(d.hyp, d.hyp + d_params.combine_periods);
+            pk.drift.assign(d.drift, d.drift + d_params.combine_periods);
             candidates.push_back(std::move(pk));
         }
-        return finish(reader, first_sample, std::move(candidates));
+        return finish(reader, n, first_sample, std::move(candidates));
     }
 
     void reserve_products(size_t batches)

@@ -98,14 +98,20 @@ std::array<float, nr_sync_length> nr_sss(int nid1, int nid2)
     return d;
 }
 
-std::array<std::complex<float>, lte_sync_length> lte_pss(int nid2)
+int lte_pss_root(int nid2)
 {
     check_range("nid2", nid2, 0, nid2_count - 1);
-    static const int roots[nid2_count] = { 25, 29, 34 };
+    static const int roots[nid2_count] = { 25, 29, 34 }; // 36.211 Table 6.11.1.1-1
+    return roots[nid2];
+}
+
+std::array<std::complex<float>, lte_sync_length> lte_pss(int nid2)
+{
+    const int root = lte_pss_root(nid2);
     std::array<std::complex<float>, lte_sync_length> d{};
     for (int n = 0; n < lte_sync_length; n++) {
         // n = 0..30 are ZC elements 0..30, n = 31..61 elements 32..62: the centre (DC) is out.
-        d[n] = zadoff_chu(roots[nid2], n < 31 ? n : n + 1, 63);
+        d[n] = zadoff_chu(root, n < 31 ? n : n + 1, 63);
     }
     return d;
 }

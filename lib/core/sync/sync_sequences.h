@@ -43,6 +43,9 @@ std::array<float, nr_sync_length> nr_pss(int nid2);
 //! NR SSS d_SSS(n), n = 0..126 (38.211 7.4.2.3). \p nid1 in 0..335, \p nid2 in 0..2.
 std::array<float, nr_sync_length> nr_sss(int nid1, int nid2);
 
+//! The LTE PSS's Zadoff-Chu root u for \p nid2 0..2: 25, 29, 34.
+int lte_pss_root(int nid2);
+
 //! LTE PSS d_u(n), n = 0..61: the ZC-63 of root 25, 29 or 34 without its centre element.
 std::array<std::complex<float>, lte_sync_length> lte_pss(int nid2);
 

@@ -9,11 +9,13 @@
 // CFO and the per-standard fields at moderate SNR; noise alone; two cells; combining.
 
 #include "sync/cell_search.h"
+#include "sync/cell_search_common.h"
 #include "sync/sync_signal_synth.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -192,6 +194,123 @@ TEST(cell_search, fivegtf_symbol_and_subframe)
     }
 }
 
+// The alias timing's sign and size, against a brute-force search: the LTE PSS (tones at
+// 128 and 256 points, with its normal CP, silence around) moved up by +-1 and +-2
+// subcarriers, correlated with the unmoved PSS at every timing: the peak lies where
+// zadoff_chu_alias_timing says, to the nearest sample.
+TEST(cell_search, zadoff_chu_alias_timing_sign)
+{
+    using cd = std::complex<double>;
+    for (int n : { 128, 256 }) {
+        const int cp = n * 144 / 2048;
+        for (int nid2 = 0; nid2 < 3; nid2++) {
+            const auto d = core::lte_pss(nid2);
+            auto symbol = [&](int shift, int from, int to) {
+                std::vector<cd> x;
+                for (int t = from; t < to; t++) {
+                    cd v = 0;
+                    for (int e = 0; e < core::lte_sync_length; e++) {
+                        const int sub = (e < 31 ? e - 31 : e - 30) + shift;
+                        v += cd(d[e]) * std::polar(1.0, 2 * M_PI * sub * t / n);
+                    }
+                    x.push_back(v);
+                }
+                return x;
+            };
+            const auto replica = symbol(0, 0, n);
+            for (int shift : { -2, -1, 1, 2 }) {
+                // The received symbol's useful part starts at sample n of rx.
+                std::vector<cd> rx(3 * n, 0.0);
+                const auto sym = symbol(shift, -cp, n);
+                std::copy(sym.begin(), sym.end(), rx.begin() + n - cp);
+                int peak = 0;
+                double best = -1;
+                for (int tau = -n + 1; tau < n; tau++) {
+                    cd c = 0;
+                    for (int t = 0; t < n; t++) {
+                        c += rx[n + tau + t] * std::conj(replica[t]);
+                    }
+                    if (std::norm(c) > best) {
+                        best = std::norm(c);
+                        peak = tau;
+                    }
+                }
+                EXPECT_NEAR(peak, core::zadoff_chu_alias_timing(core::lte_pss_root(nid2), shift, n),
+                            1)
+                    << "N " << n << " nid2 " << nid2 << " shift " << shift;
+            }
+        }
+    }
+}
+
+// LTE and 5GTF with the CFO 0.9 of a subcarrier either way, at 20 dB, the frame start at
+// fractions of a sample: the PSS (a Zadoff-Chu sequence) two subcarriers off matches itself
+// 10 to 26 samples away (LTE), so a PSS whose own match loses to a fractional timing can
+// lose its peak to the hypothesis at the range's other end (LTE at half a sample: N_ID^(2)
+// 1 at -0.9, 2 at +0.9); the SSS at the aliases settles it. Every PSS found with the
+// right ID, timing and CFO.
+TEST(cell_search, zadoff_chu_cfo_alias)
+{
+    for (auto standard : { cell_standard::lte, cell_standard::fivegtf }) {
+        const auto layout = core::make_cell_search_layout(standard, 15);
+        for (int nid2 = 0; nid2 < 3; nid2++) {
+            for (double frac : { 0.0, 0.25, 0.5, 0.75 }) {
+                for (double sign : { -1.0, 1.0 }) {
+                    core::synth_params p;
+                    p.standard = standard;
+                    p.sample_rate = layout.rate_hz;
+                    const int id = 3 * (40 + 37 * nid2) + nid2;
+                    const double cfo = sign * 0.9 * layout.scs_hz;
+                    core::synth_cell cell;
+                    cell.cell_id = id;
+                    cell.cfo_hz = cfo;
+                    cell.start_s = 0.7e-3 + frac / layout.rate_hz;
+                    p.cells.push_back(cell);
+                    p.noise_power = core::synth_noise_power_for_snr(p, 20.0);
+                    p.seed = 3 + nid2;
+                    const auto x = capture(p, static_cast<size_t>(layout.rate_hz * 6e-3));
+                    core::cell_search_params sp;
+                    sp.standard = standard;
+                    auto searcher = core::make_cell_search(sp, cpu);
+                    const auto dets = searcher->search(x.data(), x.size(), 1, x.size(), 0);
+                    const std::string what = std::string(core::cell_standard_name(standard)) +
+                                             " id " + std::to_string(id) + " cfo " +
+                                             std::to_string(cfo) + " frac " + std::to_string(frac);
+                    // The PSS symbols (CP starts) whose useful part starts in the searched span.
+                    core::sync_signal_synth synth(p);
+                    std::vector<double> truth;
+                    for (int k = 0; k < 2; k++) {
+                        const auto& slots = synth.slots_in_period();
+                        for (size_t s = 0; s < slots.size(); s++) {
+                            const bool pss = standard == cell_standard::lte ? slots[s].part == 1
+                                                                            : slots[s].part == 0;
+                            const double at =
+                                pss_sample(p, p.cells[0], s) + k * synth.period_s() * p.sample_rate;
+                            const double useful = at + slots[s].cp_s * p.sample_rate;
+                            if (pss && useful >= searcher->history() &&
+                                useful < x.size() - searcher->lookahead()) {
+                                truth.push_back(at);
+                            }
+                        }
+                    }
+                    EXPECT_EQ(dets.size(), truth.size()) << what;
+                    for (const auto& d : dets) {
+                        EXPECT_EQ(d.cell_id, id) << what;
+                        EXPECT_NEAR(d.cfo_hz, cfo, 0.1 * layout.scs_hz) << what;
+                        double nearest = 1e30;
+                        for (double at : truth) {
+                            if (std::fabs(at - d.sample) < std::fabs(nearest)) {
+                                nearest = at - d.sample;
+                            }
+                        }
+                        EXPECT_NEAR(nearest, 0.0, 1.0) << what << " sample " << d.sample;
+                    }
+                }
+            }
+        }
+    }
+}
+
 // Two NR cells at one raster position, 0 and -6 dB, their SSBs 1 ms apart: both reported.
 TEST(cell_search, two_cells_one_raster_position)
 {
@@ -250,6 +369,49 @@ TEST(cell_search, combining_periods_at_low_snr)
     EXPECT_NEAR(static_cast<double>(dets[0].sample), pss_sample(p, p.cells[0], 0), 1.0);
 }
 
+// Four periods under a 20 ppm sample-clock offset either way: the PSS moves 9 samples over
+// the 60 ms from the first period to the fourth at 7.68 Msps, more than its correlation
+// peak is wide. At -8 dB one period rarely finds the cell; four, each taken where its
+// metric peaks within the drift, find it in every trial at its first period's timing.
+TEST(cell_search, combining_periods_under_clock_offset)
+{
+    int found_single = 0, found_combined = 0, trials = 0;
+    for (double ppm : { -20.0, 20.0 }) {
+        for (int seed = 0; seed < 3; seed++) {
+            core::synth_params p;
+            p.standard = cell_standard::nr;
+            p.sample_rate = 7.68e6;
+            p.sync_period_s = 20e-3;
+            p.sro_ppm = ppm;
+            core::synth_cell cell;
+            cell.cell_id = 101 + 97 * seed + (ppm > 0 ? 500 : 0);
+            cell.cfo_hz = 4e3 * seed - 5e3;
+            cell.start_s = 1.3e-3 + 2.9e-3 * seed;
+            p.cells.push_back(cell);
+            p.noise_power = core::synth_noise_power_for_snr(p, -8.0);
+            p.seed = 40 + seed + (ppm > 0 ? 10 : 0);
+            const auto x = capture(p, static_cast<size_t>(7.68e6 * 82e-3));
+            const double truth = pss_sample(p, cell, 0) * (1 + ppm * 1e-6);
+            trials++;
+            for (int periods : { 1, 4 }) {
+                core::cell_search_params sp;
+                sp.combine_periods = periods;
+                auto s = core::make_cell_search(sp, cpu);
+                // The first period's timings only: the PSS at truth.
+                const size_t n = s->history() + sp.period_samples() / 2 + s->lookahead();
+                const auto dets = s->search(x.data(), x.size(), 1, n, 0);
+                const bool found = std::any_of(dets.begin(), dets.end(), [&](const auto& d) {
+                    return d.cell_id == cell.cell_id && d.ssb_index == 0 &&
+                           std::fabs(static_cast<double>(d.sample) - truth) <= 1.0;
+                });
+                (periods == 1 ? found_single : found_combined) += found;
+            }
+        }
+    }
+    EXPECT_EQ(found_combined, trials);
+    EXPECT_LT(found_single, trials / 2);
+}
+
 TEST(cell_search, bad_parameters)
 {
     core::cell_search_params sp;
@@ -263,6 +425,11 @@ TEST(cell_search, bad_parameters)
     EXPECT_THROW(sp.validate(), std::invalid_argument);
     sp = {};
     sp.cfo_range_hz = 65 * 30e3;
+    EXPECT_THROW(sp.validate(), std::invalid_argument);
+    sp = {};
+    sp.sro_ppm = -1;
+    EXPECT_THROW(sp.validate(), std::invalid_argument);
+    sp.sro_ppm = 101;
     EXPECT_THROW(sp.validate(), std::invalid_argument);
     // Too short a row is no detection, not an error; NaN samples are silence.
     auto s = core::make_cell_search(core::cell_search_params{}, cpu);
@@ -297,6 +464,10 @@ TEST(cell_search, cuda_matches_cpu)
             if (c == 16) {
                 p.cells.push_back({ 300, -5, 0, 2e3, 2.2e-3 });
             }
+            if (c == 11) {
+                // LTE: its PSS peak goes to the Zadoff-Chu alias (zadoff_chu_cfo_alias).
+                p.cells = { { 232, 0, 0, -0.9 * layout.scs_hz, 0.7e-3 + 0.5 / layout.rate_hz } };
+            }
             p.noise_power = core::synth_noise_power_for_snr(p, 2.0);
             core::sync_signal_synth(p).generate(x.data() + c * n, n);
         }
@@ -307,6 +478,50 @@ TEST(cell_search, cuda_matches_cpu)
         auto on_gpu = core::make_cell_search(sp, core::device_spec{ core::backend::cuda, 0 });
         const auto a = on_cpu->search(x.data(), n, rows, n, 1000);
         const auto b = on_gpu->search(x.data(), n, rows, n, 1000);
+        ASSERT_FALSE(a.empty()) << core::cell_standard_name(standard);
+        ASSERT_EQ(a.size(), b.size()) << core::cell_standard_name(standard);
+        for (size_t i = 0; i < a.size(); i++) {
+            EXPECT_EQ(a[i].channel, b[i].channel);
+            EXPECT_EQ(a[i].cell_id, b[i].cell_id);
+            EXPECT_EQ(a[i].sample, b[i].sample);
+            EXPECT_EQ(a[i].ssb_index, b[i].ssb_index);
+            EXPECT_EQ(a[i].subframe, b[i].subframe);
+            EXPECT_EQ(a[i].symbol, b[i].symbol);
+            EXPECT_NEAR(a[i].pss_metric, b[i].pss_metric, 1e-3 * a[i].pss_metric);
+            EXPECT_NEAR(a[i].cfo_hz, b[i].cfo_hz, 1.0);
+        }
+    }
+}
+
+// The same with three periods combined along the drift paths: NR and 5GTF rows with cells
+// under a +-20 ppm sample clock at -3 dB, and noise.
+TEST(cell_search, cuda_matches_cpu_combining)
+{
+    GPUOFDM_REQUIRE_GPU();
+    for (auto standard : { cell_standard::nr, cell_standard::fivegtf }) {
+        core::cell_search_params sp;
+        sp.standard = standard;
+        sp.combine_periods = 3;
+        const auto layout = core::make_cell_search_layout(standard, sp.scs_khz);
+        auto on_cpu = core::make_cell_search(sp, cpu);
+        auto on_gpu = core::make_cell_search(sp, core::device_spec{ core::backend::cuda, 0 });
+        const size_t n = on_cpu->history() + sp.period_samples() / 2 + on_cpu->lookahead();
+        const int rows = 4;
+        std::vector<cf> x(rows * n);
+        for (int c = 0; c < rows; c++) {
+            core::synth_params p;
+            p.standard = standard;
+            p.sample_rate = layout.rate_hz;
+            p.seed = 700 + c;
+            p.sro_ppm = c % 2 == 0 ? 20 : -20;
+            if (c != 3) {
+                p.cells = { { 50 * c + 17, 0, 0, 3e3 * c - 4e3, 0.3e-3 + 0.6e-3 * c } };
+            }
+            p.noise_power = core::synth_noise_power_for_snr(p, -3.0);
+            core::sync_signal_synth(p).generate(x.data() + c * n, n);
+        }
+        const auto a = on_cpu->search(x.data(), n, rows, n, 0);
+        const auto b = on_gpu->search(x.data(), n, rows, n, 0);
         ASSERT_FALSE(a.empty()) << core::cell_standard_name(standard);
         ASSERT_EQ(a.size(), b.size()) << core::cell_standard_name(standard);
         for (size_t i = 0; i < a.size(); i++) {
