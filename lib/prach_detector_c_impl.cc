@@ -103,6 +103,9 @@ struct device_batches {
     device_batches(int cuda_index, size_t batch_samples, size_t n_bins)
         : rows(2 * batch_samples), bins(n_bins), pinned(cuda_index)
     {
+        // Zeroed once: work() does not upload the cyclic prefixes (the front end skips
+        // them), but cell 0's rows are copied to the other cells whole.
+        GPUOFDM_CUDA_CHECK(cudaMemset(rows.get(), 0, rows.size() * sizeof(cf)));
     }
     core::cuda_stream upload;     // work()'s copies
     core::device_buffer<cf> rows; // the two batches
