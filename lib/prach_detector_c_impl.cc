@@ -451,12 +451,12 @@ private:
         for (const auto& d : found) {
             const size_t t = size_t(d.occasion) / d_n_fd;
             if (t < refs.size()) // the zeroed rows of a partial batch have none
-                post(d, refs[t], long(size_t(d.occasion) % d_n_fd));
+                post_detection(d, refs[t], long(size_t(d.occasion) % d_n_fd));
         }
         d_processed += refs.size();
     }
 
-    void post(const core::prach_detection& d, const occasion_ref& r, long fd_occasion)
+    void post_detection(const core::prach_detection& d, const occasion_ref& r, long fd_occasion)
     {
         pmt::pmt_t m = pmt::make_dict();
         auto add = [&m](const char* k, const pmt::pmt_t& v) {
