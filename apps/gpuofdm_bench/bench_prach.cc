@@ -176,45 +176,38 @@ void detector_rows(const options& o,
             auto gpu = core::make_prach_detector(p, dev);
             core::pinned_ranges pinned(dev.cuda_index);
             pinned.pin(bins.data(), bins.size() * sizeof(cf));
-            std::vector<core::prach_detection> got;
-            const timing tg =
-                time_repeated([&] { got = gpu->detect(bins.data(), gpu->channel_bins()); },
-                              o.quick ? 0.02 : o.core_seconds, 10);
-            row gr = cr;
-            gr.impl = "cuda";
-            gr.device = dev.to_string();
-            gr.ms_per_batch = tg.median_ms;
-            gr.iterations = got.size();
-            gr.seconds = tg.seconds;
-            gr.ratio = tc.median_ms / tg.median_ms;
-            gr.equals_cpu_twin = same(got, want) ? 1 : 0;
-            rows.push_back(gr);
-            print_prach_row(gr, cells * slot_s * 1e3 / tg.median_ms);
-            if (!gr.equals_cpu_twin)
-                notes.push_back("prach_detector " + cr.config + ", " + std::to_string(cells) +
-                                " cells: CUDA's detections differ from the CPU twin's");
+            // One CUDA row: its timing, checked against the twin's detections.
+            const auto cuda_row =
+                [&](const char* impl, const std::string& config,
+                    const std::function<std::vector<core::prach_detection>()>& detect) {
+                    std::vector<core::prach_detection> got;
+                    const timing tg =
+                        time_repeated([&] { got = detect(); }, o.quick ? 0.02 : o.core_seconds, 10);
+                    row gr = cr;
+                    gr.impl = impl;
+                    gr.device = dev.to_string();
+                    gr.config = config;
+                    gr.ms_per_batch = tg.median_ms;
+                    gr.iterations = got.size();
+                    gr.seconds = tg.seconds;
+                    gr.ratio = tc.median_ms / tg.median_ms;
+                    gr.equals_cpu_twin = same(got, want) ? 1 : 0;
+                    rows.push_back(gr);
+                    print_prach_row(gr, cells * slot_s * 1e3 / tg.median_ms);
+                    if (!gr.equals_cpu_twin)
+                        notes.push_back("prach_detector " + config + ", " + std::to_string(cells) +
+                                        " cells: CUDA's detections differ from the CPU twin's");
+                };
+            cuda_row("cuda", cr.config,
+                     [&] { return gpu->detect(bins.data(), gpu->channel_bins()); });
 #ifdef GPUOFDM_HAVE_CUDA
             // The bins already on the device, as a fronthaul NIC writing into GPU memory
             // delivers them: the latency without the upload.
             core::device_buffer<cf> d_bins(bins.size());
             GPUOFDM_CUDA_CHECK(cudaMemcpy(d_bins.get(), bins.data(), bins.size() * sizeof(cf),
                                           cudaMemcpyHostToDevice));
-            const timing td =
-                time_repeated([&] { got = gpu->detect_device(d_bins.get(), gpu->channel_bins()); },
-                              o.quick ? 0.02 : o.core_seconds, 10);
-            row dr = gr;
-            dr.impl = "cuda dev";
-            dr.config = std::string(f.name) + ", 4 antennas, bins on the GPU";
-            dr.ms_per_batch = td.median_ms;
-            dr.iterations = got.size();
-            dr.seconds = td.seconds;
-            dr.ratio = tc.median_ms / td.median_ms;
-            dr.equals_cpu_twin = same(got, want) ? 1 : 0;
-            rows.push_back(dr);
-            print_prach_row(dr, cells * slot_s * 1e3 / td.median_ms);
-            if (!dr.equals_cpu_twin)
-                notes.push_back("prach_detector " + dr.config + ", " + std::to_string(cells) +
-                                " cells: CUDA's detections differ from the CPU twin's");
+            cuda_row("cuda dev", std::string(f.name) + ", 4 antennas, bins on the GPU",
+                     [&] { return gpu->detect_device(d_bins.get(), gpu->channel_bins()); });
 #endif
         }
     }
