@@ -96,6 +96,9 @@ struct row {
     double paired_z = not_applicable;
     //! overlap study rows: decoded data bits that differ from the reference's, -1 n/a
     int64_t differing_bits = -1;
+    //! receiver flowgraph rows: Msps / the Msps of the source alone (file_source ->
+    //! null_sink on the same recording, measured in the same run)
+    double of_ceiling = not_applicable;
 };
 
 //! Default batch list of one size: 2^12, 2^16, 2^18, 2^20, 2^22 samples of FFT

@@ -10,7 +10,11 @@
 // wifi_receiver fed the stream in 65536-sample pieces as a block's work() would, then
 // finish(), for several batch sizes, CPU twin and CUDA; the frames decoded are compared
 // (CUDA must decode the same frames as the CPU twin). Flowgraph level, where GNU Radio is
-// built: vector_source -> wifi_rx -> message_debug, the whole stream, CPU and CUDA.
+// built: file_source (or vector_source) -> wifi_rx -> message_debug, the whole stream, CPU
+// and CUDA, each CUDA row also as a fraction of file_source -> null_sink on the same
+// recording in the same run (the ceiling); by default the CUDA block uploads straight from
+// GNU Radio's page-locked buffer, and rows with GPUOFDM_PIN_BUFFERS=0 show the block
+// copying into page-locked chunks of its own first.
 
 #include "bench.h"
 
@@ -31,6 +35,7 @@
 
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <stdexcept>
@@ -146,10 +151,12 @@ void print_header(const char* level)
 {
     std::printf("\nReceiver wifi_rx (--stages rx), %s level: 1500-octet 54 Mb/s frames back to "
                 "back, 30 dB, 20 kHz CFO.\nMsps = samples per second end to end; x RT = Msps / "
-                "20; ratio = Msps / the CPU twin's at the same level.\n",
+                "20; ratio = Msps / the CPU twin's at the same level; %% ceil = Msps / "
+                "file_source -> null_sink's (same run).\n",
                 level);
-    std::printf("%-9s %-10s %-9s %-7s %-36s %9s %8s %9s %9s %7s %7s\n", "level", "stage", "impl",
-                "device", "input", "batch", "frames", "Msps", "Mbit/s", "x RT", "ratio");
+    std::printf("%-9s %-10s %-9s %-7s %-52s %9s %8s %9s %9s %7s %7s %7s\n", "level", "stage",
+                "impl", "device", "input", "batch", "frames", "Msps", "Mbit/s", "x RT", "ratio",
+                "% ceil");
     std::fflush(stdout);
 }
 
@@ -167,11 +174,14 @@ row rx_row(const std::string& level,
 
 void print_rx_row(const row& r)
 {
-    std::printf("%-9s %-10s %-9s %-7s %-36s %9zu %8llu %9.1f %9.1f %7.2f %7s\n", r.level.c_str(),
-                r.stage.c_str(), r.impl.c_str(), r.device.c_str(), r.config.c_str(), r.batch,
-                static_cast<unsigned long long>(r.iterations), r.msps, r.mbit_s,
-                r.msps * 1e6 / air_rate,
-                std::isnan(r.ratio) ? "-" : std::to_string(r.ratio).substr(0, 5).c_str());
+    char pct[16] = "-";
+    if (std::isfinite(r.of_ceiling))
+        std::snprintf(pct, sizeof(pct), "%.1f", 100.0 * r.of_ceiling);
+    std::printf("%-9s %-10s %-9s %-7s %-52s %9zu %8llu %9.1f %9.1f %7.2f %7s %7s\n",
+                r.level.c_str(), r.stage.c_str(), r.impl.c_str(), r.device.c_str(),
+                r.config.c_str(), r.batch, static_cast<unsigned long long>(r.iterations), r.msps,
+                r.mbit_s, r.msps * 1e6 / air_rate,
+                std::isnan(r.ratio) ? "-" : std::to_string(r.ratio).substr(0, 5).c_str(), pct);
     std::fflush(stdout);
 }
 
@@ -182,6 +192,39 @@ struct flowgraph_setup {
     int repeat = 1;           //!< the stream is this many copies of the frames
     int upstream_batches = 0; //!< source min_output_buffer in batches; 0: GNU Radio's default
     bool consumer = true;     //!< message_debug stores the PDUs (else the port is unconnected)
+    //! false: GPUOFDM_PIN_BUFFERS=0 for the run (the block copies into chunks of its own)
+    bool pin_buffers = true;
+};
+
+//! GPUOFDM_PIN_BUFFERS=0 for one scope (the block reads it in start()).
+class pinning_off
+{
+public:
+    explicit pinning_off(bool off) : d_off(off)
+    {
+        if (!d_off)
+            return;
+        const char* old = std::getenv("GPUOFDM_PIN_BUFFERS");
+        d_had = old != nullptr;
+        if (d_had)
+            d_old = old;
+        setenv("GPUOFDM_PIN_BUFFERS", "0", 1);
+    }
+    ~pinning_off()
+    {
+        if (!d_off)
+            return;
+        if (d_had)
+            setenv("GPUOFDM_PIN_BUFFERS", d_old.c_str(), 1);
+        else
+            unsetenv("GPUOFDM_PIN_BUFFERS");
+    }
+    pinning_off(const pinning_off&) = delete;
+    pinning_off& operator=(const pinning_off&) = delete;
+
+private:
+    bool d_off, d_had = false;
+    std::string d_old;
 };
 
 //! The harness's own ceiling: file_source -> null_sink over the same recording, no receiver.
@@ -225,6 +268,7 @@ row run_flowgraph_once(const std::string& device,
     tb->connect(src, 0, rx, 0);
     if (f.consumer)
         tb->msg_connect(rx, "pdus", sink, "store");
+    const pinning_off no_pin(!f.pin_buffers);
     const auto t0 = clock::now();
     tb->start();
     const double start_secs = seconds_since(t0);
@@ -248,7 +292,7 @@ row run_flowgraph_once(const std::string& device,
         std::string(f.file.empty() ? "vector" : "file") + " " + std::to_string(f.repeat) + "x, " +
         (f.upstream_batches > 0 ? "src buffer " + std::to_string(f.upstream_batches) + " batches"
                                 : "default buffer") +
-        (f.consumer ? "" : ", no PDU consumer");
+        (f.consumer ? "" : ", no PDU consumer") + (f.pin_buffers ? "" : ", GPUOFDM_PIN_BUFFERS=0");
     char buf[200];
     std::snprintf(buf, sizeof(buf),
                   "rx flowgraph %s batch %zu (%s): %zu of %zu frames, %.3f s (start() %.3f s)",
@@ -294,9 +338,9 @@ void run_rx(const options& o,
         notes.push_back("rx: CUDA rows skipped (no usable GPU)");
     } else {
         const core::device_spec dev = core::resolve_device(o.device);
-        // As the block runs it (its sample chunks page-locked: the samples go to the device
-        // without a host copy), and at 2^20 also from ordinary memory (a host copy into
-        // pinned staging first).
+        // From page-locked memory (a DMA straight from it, as from the block's page-locked
+        // chunks with GPUOFDM_PIN_BUFFERS=0), and at 2^20 also from ordinary memory (a host
+        // copy into pinned staging first).
         std::vector<std::pair<size_t, bool>> runs;
         for (size_t batch : batches)
             runs.push_back({ batch, true });
@@ -360,18 +404,28 @@ void run_rx(const options& o,
                 runs.push_back({ b, { once, 1, 0, true } });            // one copy
                 runs.push_back({ b, { "", 1, 0, true } });              // vector_source
                 runs.push_back({ b, { many, o.rx_repeat, 0, false } }); // no PDU consumer
+                // The block copying into page-locked chunks of its own (the path before
+                // uploads straight from GNU Radio's buffer, and the fallback).
+                for (size_t batch : { size_t(1) << 18, b })
+                    runs.push_back({ batch, { many, o.rx_repeat, 0, true, false } });
+                runs.push_back({ b, { many, o.rx_repeat, 4, true, false } });
             }
+            // What GNU Radio moves through the same flowgraph with no receiver at all, first:
+            // the rows below are fractions of it.
+            row c = run_source_ceiling(many, x.size() * size_t(o.rx_repeat), notes);
+            c.ratio = c.msps / f.msps;
+            c.of_ceiling = 1.0;
+            rows.push_back(c);
+            print_rx_row(c);
             for (const auto& [batch, setup] : runs) {
                 row g = run_flowgraph_once(o.device, batch, x, psdus, setup, notes);
                 g.ratio = g.msps / f.msps;
+                // The 1x and vector_source rows read less or otherwise than the ceiling.
+                if (setup.repeat == o.rx_repeat && !setup.file.empty())
+                    g.of_ceiling = g.msps / c.msps;
                 rows.push_back(g);
                 print_rx_row(g);
             }
-            // What GNU Radio moves through the same flowgraph with no receiver at all.
-            row c = run_source_ceiling(many, x.size() * size_t(o.rx_repeat), notes);
-            c.ratio = c.msps / f.msps;
-            rows.push_back(c);
-            print_rx_row(c);
             if (many != once)
                 std::remove(many.c_str());
         }

@@ -139,6 +139,8 @@ void write_json(const std::string& path,
             j << ", \"config\": " << json_string(r.config)
               << ", \"mbit_s\": " << json_number(r.mbit_s)
               << ", \"frames_s\": " << json_number(r.frames_s);
+        if (std::isfinite(r.of_ceiling))
+            j << ", \"of_ceiling\": " << json_number(r.of_ceiling);
         if (r.stage.rfind("viterbi_ber", 0) == 0) {
             j << ", \"ebn0_db\": " << json_number(r.ebn0_db);
             if (r.stage == "viterbi_ber")

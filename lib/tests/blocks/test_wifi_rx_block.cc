@@ -187,6 +187,87 @@ TEST(WifiRxBlock, CudaAndCpuGiveTheSamePdus)
     }
 }
 
+//! vector_source (its buffer at least \p min_buffer items; 0: GNU Radio's) -> rx -> message_debug.
+std::vector<received> receive_buffered(const wifi_rx::sptr& rx,
+                                       const std::vector<gr_complex>& x,
+                                       long min_buffer)
+{
+    auto tb = gr::make_top_block("gpuofdm_wifi_rx_buffers");
+    auto src = gr::blocks::vector_source<gr_complex>::make(x, false);
+    if (min_buffer > 0)
+        src->set_min_output_buffer(min_buffer);
+    auto dbg = gr::blocks::message_debug::make();
+    tb->connect(src, 0, rx, 0);
+    tb->msg_connect(rx, "pdus", dbg, "store");
+    run_bounded(tb);
+    std::vector<received> out;
+    for (size_t i = 0; i < dbg->num_messages(); i++) {
+        const pmt::pmt_t m = dbg->get_message(i);
+        received r;
+        r.payload = pmt::u8vector_elements(pmt::cdr(m));
+        const pmt::pmt_t items = pmt::dict_items(pmt::car(m));
+        for (size_t k = 0; k < pmt::length(items); k++) {
+            const pmt::pmt_t kv = pmt::nth(k, items);
+            r.meta[pmt::symbol_to_string(pmt::car(kv))] = pmt::cdr(kv);
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+/*
+ * The CUDA block's input path against the CPU twin's, over a stream of more than 2 M samples
+ * (GNU Radio's default buffer of 8192 items wraps about 300 times; frames straddle the
+ * edges of the 131072-sample batches and of the 65536-sample chunks; the last frame ends on
+ * the stream's last sample): with GNU Radio's default buffer (work() calls of a few
+ * thousand samples) and with one of 200000 items (calls that fill several chunks). With
+ * GNU Radio's buffers page-locked the samples are uploaded straight from them; with
+ * GPUOFDM_PIN_BUFFERS=0 they are copied into host chunks first. Both must give every frame
+ * sent, and the CPU twin's PDUs.
+ */
+void cuda_input_paths_equal_cpu_twin()
+{
+    auto frames = some_frames(300, 1500);
+    frames.push_back({ psdu_with_fcs(4095, 79), 6 }); // the longest frame, across batches
+    frames.push_back({ psdu_with_fcs(200, 80), 48 });
+    auto x = transmit(frames, 150, 700, false);
+    impair(x, 3e-3f, 2 * M_PI * 30e3 / 20e6, 7);
+    ASSERT_GT(x.size(), size_t(1) << 21);
+    const auto ref = receive(wifi_rx::make(131072, 0.56f, true, "", "cpu"), x);
+    expect_all_back(frames, ref, 30e3, 2);
+    for (long min_buffer : { 0L, 200000L }) {
+        auto rx = wifi_rx::make(131072, 0.56f, true, "", gpu_device());
+        const auto got = receive_buffered(rx, x, min_buffer);
+        SCOPED_TRACE("source buffer " + std::to_string(min_buffer));
+        expect_all_back(frames, got, 30e3, 2);
+        EXPECT_EQ(rx->samples(), x.size());
+        EXPECT_EQ(rx->truncated(), 0u);
+        ASSERT_EQ(got.size(), ref.size());
+        for (size_t i = 0; i < ref.size(); i++) {
+            EXPECT_EQ(got[i].payload, ref[i].payload) << "PDU " << i;
+            for (const char* k : { "rate", "psdu_len", "seed", "start", "crc_ok" })
+                EXPECT_TRUE(pmt::equal(got[i].meta.at(k), ref[i].meta.at(k))) << k << ", PDU " << i;
+            EXPECT_NEAR(pmt::to_double(got[i].meta.at("cfo_hz")),
+                        pmt::to_double(ref[i].meta.at("cfo_hz")), 50.0);
+            EXPECT_NEAR(pmt::to_double(got[i].meta.at("snr_db")),
+                        pmt::to_double(ref[i].meta.at("snr_db")), 0.05);
+        }
+    }
+}
+
+TEST(WifiRxBlock, CudaUploadsFromPinnedBuffersGiveTheCpuTwinsPdus)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    cuda_input_paths_equal_cpu_twin();
+}
+
+TEST(WifiRxBlock, CudaWithoutPinnedBuffersGivesTheCpuTwinsPdus)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    scoped_env no_pin("GPUOFDM_PIN_BUFFERS", "0");
+    cuda_input_paths_equal_cpu_twin();
+}
+
 TEST(WifiRxBlock, NoFrameLostAtTheEndOfTheStream)
 {
     // One batch is larger than the whole stream: every frame is decoded at the end of the
