@@ -223,12 +223,14 @@ void expect_found(const recording_case& c, const std::vector<detection>& dets)
     EXPECT_EQ(found.size(), c.truth.size()) << dets.size() << " detections";
 }
 
-// The CUDA backend on the same recording: the same detections.
+// The CUDA backend on the same recording: the cell found, and the same detections as the
+// CPU twin.
 void expect_cuda_matches(const recording_case& c)
 {
     SCOPED_TRACE(c.name);
     const auto a = search_stream(c, cpu);
     const auto b = search_stream(c, core::device_spec{ core::backend::cuda, 0 });
+    expect_found(c, b);
     ASSERT_FALSE(a.empty());
     ASSERT_EQ(a.size(), b.size());
     for (size_t i = 0; i < a.size(); i++) {
