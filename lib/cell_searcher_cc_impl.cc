@@ -184,7 +184,8 @@ cell_searcher_cc::sptr cell_searcher_cc::make(const std::string& standard,
                                               double sss_threshold,
                                               int combine_periods,
                                               double window_ms,
-                                              const std::string& device)
+                                              const std::string& device,
+                                              double sro_ppm)
 {
     return with_block_names<sptr>(
         [&]() -> sptr {
@@ -201,6 +202,7 @@ cell_searcher_cc::sptr cell_searcher_cc::make(const std::string& standard,
             s.pss_threshold = pss_threshold;
             s.sss_threshold = sss_threshold;
             s.combine_periods = combine_periods;
+            s.sro_ppm = sro_ppm;
             if (!(window_ms >= 5 && window_ms <= 1000)) {
                 throw std::invalid_argument("window_ms: 5..1000, got " + std::to_string(window_ms));
             }

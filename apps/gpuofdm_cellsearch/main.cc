@@ -43,6 +43,7 @@ struct options {
     std::string json;
     std::string device = "auto";
     int periods = 1;
+    double sro_ppm = 20;
     double pss_threshold = 0, sss_threshold = 0, cfo_range = 0;
     double window_ms = 0;
     int expect = -1;
@@ -75,6 +76,9 @@ void usage()
               "  --device S       auto (default), cpu, cuda, cuda:N\n"
               "  --periods K      sync periods whose PSS metrics are averaged, 1..16 (default 1;\n"
               "                   more finds weaker cells)\n"
+              "  --sro-ppm PPM    sample-clock offset the combining follows, 0..100 (default\n"
+              "                   20): the periods' PSS metrics are added along the best drift\n"
+              "                   path up to it\n"
               "  --pss-threshold T, --sss-threshold T   detection thresholds (metrics are 1 on\n"
               "                   average in noise; defaults 16 and 14.75:\n"
               "                   1e-5 false alarms per sync period and candidate)\n"
@@ -115,6 +119,7 @@ options parse(int argc, char** argv)
                   value("--json", o.json),
                   value("--device", o.device),
                   value("--periods", o.periods),
+                  value("--sro-ppm", o.sro_ppm),
                   value("--pss-threshold", o.pss_threshold),
                   value("--sss-threshold", o.sss_threshold),
                   value("--cfo-range", o.cfo_range),
@@ -137,6 +142,9 @@ options parse(int argc, char** argv)
     }
     if (!(o.window_ms == 0 || (o.window_ms >= 1 && o.window_ms <= 10000))) {
         throw std::invalid_argument("--window-ms: 1..10000");
+    }
+    if (!(o.sro_ppm >= 0 && o.sro_ppm <= 100)) {
+        throw std::invalid_argument("--sro-ppm: 0..100, got " + std::to_string(o.sro_ppm));
     }
     return o;
 }
@@ -245,6 +253,7 @@ int search(const options& o)
     sp.standard = rp.standard;
     sp.scs_khz = o.scs;
     sp.combine_periods = o.periods;
+    sp.sro_ppm = o.sro_ppm;
     sp.cfo_range_hz = o.cfo_range;
     if (o.pss_threshold > 0) {
         sp.pss_threshold = o.pss_threshold;

@@ -50,6 +50,9 @@ public:
      * \param combine_periods sync periods whose PSS metrics are averaged, 1..16.
      * \param window_ms stream searched per call, 5..1000 ms.
      * \param device "auto", "cpu", "cuda" or "cuda:N".
+     * \param sro_ppm the sample-clock offset combining allows for, 0..100 ppm: with
+     *        combine_periods > 1 the periods' PSS metrics are added along the best drift
+     *        path up to +-sro_ppm (unused with one period).
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter.
      */
     static sptr make(const std::string& standard = "nr",
@@ -62,7 +65,8 @@ public:
                      double sss_threshold = 14.75,
                      int combine_periods = 1,
                      double window_ms = 20,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     double sro_ppm = 20);
 
     //! The device the search runs on: "cpu" or "cuda:N".
     virtual std::string device() const = 0;

@@ -32,6 +32,30 @@ std::vector<raster_candidate> channel_candidates(const raster_params& raster, do
     return out;
 }
 
+// A recording's DC offset (the receiver's carrier leakage, a constant) is, in the row of a
+// candidate \p cycles_per_sample x rate from the centre, a tone at minus that offset: its
+// amplitude over the window (a mean, in which the sync signals' share is negligible: a
+// burst a few tens of microseconds long on one of their subcarriers) is subtracted, so
+// that it neither correlates with the PSS nor raises the power its metric is normalised by.
+void remove_capture_dc(std::complex<float>* row, size_t n, double cycles_per_sample)
+{
+    if (n == 0) {
+        return;
+    }
+    const std::complex<double> step = std::polar(1.0, 2 * M_PI * cycles_per_sample);
+    std::complex<double> rot = 1, sum = 0;
+    for (size_t j = 0; j < n; j++) {
+        sum += std::complex<double>(row[j]) * rot;
+        rot *= step;
+    }
+    const std::complex<double> amplitude = sum / static_cast<double>(n);
+    rot = 1;
+    for (size_t j = 0; j < n; j++) {
+        row[j] -= std::complex<float>(amplitude * std::conj(rot));
+        rot *= step;
+    }
+}
+
 } // namespace
 
 cell_search_stream::cell_search_stream(const raster_params& raster,
@@ -73,7 +97,11 @@ cell_search_stream::cell_search_stream(const raster_params& raster,
 void cell_search_stream::reset()
 {
     d_channelizer->reset();
-    d_rows.assign(d_candidates.size(), {});
+    // Zeros before the stream's first sample, as many as the search looks back (the LTE
+    // SSS before its PSS, TDD's three symbols earlier): a sync block at the very start of a
+    // recording is searched too.
+    d_rows.assign(d_candidates.size(),
+                  std::vector<std::complex<float>>(d_search->history(), { 0.0f, 0.0f }));
     d_row_start = d_pushed = d_decided = 0;
 }
 
@@ -118,9 +146,18 @@ void cell_search_stream::search_rows(bool last, std::vector<detection>& out)
         for (size_t c = 0; c < d_rows.size(); c++) {
             std::copy(d_rows[c].begin(), d_rows[c].end(),
                       flat.begin() + static_cast<ptrdiff_t>(c * n));
+            const double offset = d_candidates[c].offset_hz;
+            if (std::abs(offset) < d_layout.rate_hz / 2) {
+                // The zeros before the stream stay zeros.
+                const size_t skip = d_row_start == 0 ? d_search->history() : 0;
+                remove_capture_dc(flat.data() + c * n + skip, n - std::min(n, skip),
+                                  offset / d_layout.rate_hz);
+            }
         }
-        for (const auto& d : d_search->search(flat.data(), n, static_cast<int>(d_rows.size()), n,
-                                              static_cast<int64_t>(d_row_start))) {
+        const int64_t first_sample =
+            static_cast<int64_t>(d_row_start) - static_cast<int64_t>(d_search->history());
+        for (const auto& d :
+             d_search->search(flat.data(), n, static_cast<int>(d_rows.size()), n, first_sample)) {
             detection f;
             f.cell = d;
             f.candidate = d_candidates[d.channel];
@@ -136,8 +173,9 @@ void cell_search_stream::search_rows(bool last, std::vector<detection>& out)
         r.erase(r.begin(), r.begin() + static_cast<ptrdiff_t>(drop));
     }
     d_row_start += drop;
-    // No later detection starts before the next window's first timing, less a symbol.
-    const uint64_t first = d_row_start + d_search->history();
+    // No later detection starts before the next window's first timing, less a symbol (row
+    // sample d_row_start is stream sample d_row_start - history()).
+    const uint64_t first = d_row_start;
     const uint64_t safe = first > static_cast<uint64_t>(d_layout.fft_size)
                               ? first - static_cast<uint64_t>(d_layout.fft_size)
                               : 0;

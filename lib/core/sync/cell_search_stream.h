@@ -9,8 +9,11 @@
 
 // A stream searched for cells, piece by piece: the capture channelized to every raster
 // candidate whose whole channel fits the band, the candidate rows searched a window at a
-// time with the overlap the search needs (every timing searched once), detections in
-// stream samples. What cell_searcher_cc and gpuofdm_cellsearch share.
+// time with the overlap the search needs (every timing searched once, from the stream's
+// first sample: the rows start with the search's history() in zeros), detections in
+// stream samples. In the rows whose band holds the capture's centre the recording's DC
+// offset is removed (its tone's amplitude over each window subtracted). What
+// cell_searcher_cc and gpuofdm_cellsearch share.
 //
 // (runtime/stream_batcher.h serves the single-stream detectors; here the windows run over
 // many channelized rows at a lower rate, so the bookkeeping is this class's own.)
@@ -72,6 +75,8 @@ private:
     uint64_t d_p = 1, d_q = 1; //!< row sample j is stream sample j p / q
     size_t d_window = 0, d_overlap = 0;
     std::vector<std::vector<std::complex<float>>> d_rows;
+    //! d_rows[c][0] is candidate sample d_row_start - history() (the rows start with
+    //! history() zeros before the stream)
     uint64_t d_row_start = 0, d_pushed = 0, d_decided = 0;
 };
 

@@ -7,6 +7,7 @@
 #include "runtime/param_error.h"
 #include "sync/sync_raster.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -130,8 +131,13 @@ double sync_signal_bandwidth(cell_standard standard, int scs_khz)
 std::vector<raster_candidate> raster_candidates(const raster_params& params)
 {
     params.validate();
-    const double reach = params.usable_fraction * params.sample_rate / 2 -
-                         sync_signal_bandwidth(params.standard, params.ssb_scs_khz) / 2;
+    // The sync signal inside the usable band; where the rate leaves it no room there (NR
+    // 30 kHz at 7.68 Msps, 15 kHz at 3.84 Msps: the SSB fills 94 % of the band), still at
+    // the centre when it fits the whole band.
+    const double bandwidth = sync_signal_bandwidth(params.standard, params.ssb_scs_khz);
+    const double reach = std::max(params.usable_fraction * params.sample_rate / 2,
+                                  std::min(params.sample_rate / 2, bandwidth / 2)) -
+                         bandwidth / 2;
     const bool centre_known = params.center_hz > 0;
     std::vector<raster_candidate> out;
     auto add = [&](double offset, int raster_number) {
@@ -144,6 +150,11 @@ std::vector<raster_candidate> raster_candidates(const raster_params& params)
 
     if (!params.offsets_hz.empty()) {
         for (double offset : params.offsets_hz) {
+            if (reach < 0) {
+                throw_param_error("offsets_hz",
+                                  "none: the sync signal is wider than the band at this rate",
+                                  offset);
+            }
             if (std::abs(offset) > reach) {
                 std::ostringstream range;
                 range << "within +-" << reach << " Hz of the centre for this rate and standard";

@@ -14,7 +14,8 @@
 //   5GTF: the offset the caller gives (its sync signals sit on the carrier's centre)
 // or an explicit list of offsets for any standard. A candidate fits when the whole sync
 // signal (NR: 240 SSB subcarriers; LTE/5GTF: 72 subcarriers) lies inside the usable part of
-// the captured band.
+// the captured band (or, where that part is narrower than the sync signal, at the centre of
+// a band that holds it: NR 30 kHz at 7.68 Msps, 15 kHz at 3.84 Msps).
 
 #include <cstdint>
 #include <string>

@@ -24,14 +24,15 @@ void bind_cell_searcher_cc(py::module& m)
              py::arg("ssb_scs_khz") = 30, py::arg("cfo_range_hz") = 0.0,
              py::arg("pss_threshold") = 16.0, py::arg("sss_threshold") = 14.75,
              py::arg("combine_periods") = 1, py::arg("window_ms") = 20.0,
-             py::arg("device") = "auto",
+             py::arg("device") = "auto", py::arg("sro_ppm") = 20.0,
              "Make a cell_searcher_cc. standard nr, lte or 5gtf; samp_rate whole Hz "
              "1.92e6..245.76e6; center_freq the stream's centre (0: unknown; NR then needs "
              "offsets_hz); offsets_hz the candidates (empty: the standard's raster: NR GSCNs, "
              "LTE 100 kHz points, the 5GTF centre); ssb_scs_khz 15 or 30 (NR); cfo_range_hz "
              "(0: one subcarrier spacing); pss_threshold and sss_threshold (> 1; metrics are 1 "
              "on average in noise); combine_periods 1..16; window_ms 5..1000; device auto, "
-             "cpu, cuda or cuda:N.")
+             "cpu, cuda or cuda:N; sro_ppm 0..100, the sample-clock offset that combining "
+             "periods allows for (the periods' PSS metrics added along the best drift path).")
         .def("device", &searcher::device, "The device the search runs on: cpu or cuda:N.")
         .def("candidates", &searcher::candidates, "How many raster candidates are searched.");
 }
