@@ -30,6 +30,10 @@ constexpr int channel_smoothing = 12;
 // match at 0.3 to 0.4 of the PSS's own, too weak to win its peak).
 constexpr int max_alias_shift = 2;
 const int alias_shifts[] = { 0, -max_alias_shift, max_alias_shift };
+// finish() spreads the candidates over up to this many threads, at least
+// min_candidates_per_thread each (one costs tens to hundreds of microseconds).
+constexpr unsigned max_finish_threads = 16;
+constexpr size_t min_candidates_per_thread = 4;
 
 // The tail of the mean of k unit exponentials, P(mean > t): the metrics' law in noise.
 double mean_exponential_tail(int k, double t)
@@ -169,6 +173,13 @@ int cell_search_params::drift_reach(int k) const
 
 //! What the host needs at every peak: the sequences and an FFT of one symbol.
 struct cell_search::examiner {
+    //! The same tables with a plan of its own, for another thread.
+    examiner(const examiner& o)
+        : layout(o.layout), pss(o.pss), sss(o.sss), symbol_fwd(o.layout.fft_size, true),
+          alias_margin(o.alias_margin), fine_per_nid2(o.fine_per_nid2), fine(o.fine)
+    {
+    }
+
     examiner(const cell_search_params& params, const cell_search_layout& l)
         : layout(l), symbol_fwd(l.fft_size, true)
     {
@@ -430,7 +441,6 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
     std::vector<cf> samples;
     rows.read(requests, samples);
 
-    std::vector<cell_detection> out;
     size_t at = 0;
     for (size_t c = 0; c < kept.size(); c++) {
         for (auto& r : readings[c]) {
@@ -441,11 +451,33 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                 at += before + after;
             }
         }
-        cell_detection det;
-        det.channel = kept[c]->channel;
-        if (!examine(*d_examiner, readings[c], *kept[c], det)) {
+    }
+    // The candidates are independent: examined on the worker threads, each with its own
+    // examiner (its FFT plan is scratch), the results kept in candidate order.
+    if (kept.size() >= min_candidates_per_thread * 2 && !d_pool) {
+        d_pool = make_worker_pool(max_finish_threads);
+    }
+    while (d_examiners.size() < max_slices(d_pool.get())) {
+        d_examiners.push_back(d_examiners.empty() ? d_examiner
+                                                  : std::make_shared<examiner>(*d_examiner));
+    }
+    std::vector<cell_detection> dets(kept.size());
+    std::vector<char> found(kept.size(), 0);
+    parallel_slices_indexed(d_pool.get(), kept.size(), min_candidates_per_thread,
+                            [&](size_t slice, size_t begin, size_t end) {
+                                for (size_t c = begin; c < end; c++) {
+                                    dets[c].channel = kept[c]->channel;
+                                    found[c] = examine(*d_examiners[slice], readings[c], *kept[c],
+                                                       dets[c]);
+                                }
+                            });
+
+    std::vector<cell_detection> out;
+    for (size_t c = 0; c < kept.size(); c++) {
+        if (!found[c]) {
             continue;
         }
+        cell_detection det = dets[c];
         det.sample += first_sample;
         // A peak and its alias may both lead to the same PSS: report it once (the
         // detections come channel by channel).

@@ -12,6 +12,7 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
 #include "runtime/cufft_plans.h"
+#include "runtime/cuda_phase_timer.h"
 #include "sync/cell_search.h"
 #include "sync/cell_search_common.h"
 
@@ -298,19 +299,26 @@ private:
             }
             auto& o = d_owner;
             const cudaStream_t s = o.d_ctx->stream();
-            device_buffer<unsigned long long> d_starts(starts.size()), d_offsets(offsets.size());
-            device_buffer<float2> d_out(total);
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_starts.get(), starts.data(),
+            // Kept between calls: a cudaFree would wait for the whole device.
+            if (starts.size() > o.d_window_starts.size()) {
+                o.d_window_starts = device_buffer<unsigned long long>(2 * starts.size());
+                o.d_window_offsets = device_buffer<unsigned long long>(2 * starts.size());
+            }
+            if (total > o.d_window_samples.size()) {
+                o.d_window_samples = device_buffer<float2>(2 * total);
+            }
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(o.d_window_starts.get(), starts.data(),
                                                starts.size() * sizeof(unsigned long long),
                                                cudaMemcpyHostToDevice, s));
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_offsets.get(), offsets.data(),
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(o.d_window_offsets.get(), offsets.data(),
                                                offsets.size() * sizeof(unsigned long long),
                                                cudaMemcpyHostToDevice, s));
             windows_kernel<<<grid_for(total), 256, 0, s>>>(
-                o.d_x.get(), d_starts.get(), d_offsets.get(), d_out.get(), windows.size(), count);
+                o.d_x.get(), o.d_window_starts.get(), o.d_window_offsets.get(),
+                o.d_window_samples.get(), windows.size(), count);
             GPUOFDM_CUDA_CHECK_LAUNCH("windows_kernel");
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out.data(), d_out.get(), total * sizeof(float2),
-                                               cudaMemcpyDeviceToHost, s));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out.data(), o.d_window_samples.get(),
+                                               total * sizeof(float2), cudaMemcpyDeviceToHost, s));
             o.d_ctx->synchronize();
         }
 
@@ -339,22 +347,26 @@ private:
         const size_t count = span.corr_hi - span.lo;
         const size_t nb = (count + hop - 1) / hop;
         reserve(ch, n, nb, count);
+        cuda_phase_timer timer("cell_search", s);
 
         GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_x.get(), n * sizeof(float2), x,
                                              stride * sizeof(float2), n * sizeof(float2), ch, kind,
                                              s));
         sanitize_kernel<<<grid_for(ch * n), 256, 0, s>>>(d_x.get(), ch * n);
         GPUOFDM_CUDA_CHECK_LAUNCH("sanitize_kernel");
+        timer.mark("rows");
         const size_t blocks_total = ch * nb * d_block;
         gather_kernel<<<grid_for(blocks_total), 256, 0, s>>>(d_x.get(), d_blocks.get(), n, span.lo,
                                                              hop, nb, d_block, blocks_total);
         GPUOFDM_CUDA_CHECK_LAUNCH("gather_kernel");
         auto* blocks = reinterpret_cast<cufftComplex*>(d_blocks.get());
         d_plans->exec(blocks, blocks, ch * nb, CUFFT_FORWARD);
+        timer.mark("blocks+fft");
         const size_t tiles = ch * ((count + energy_tile - 1) / energy_tile);
         energy_kernel<<<grid_for(tiles), 256, 0, s>>>(d_x.get(), d_energy.get(), n, span.lo, count,
                                                       fft, ch);
         GPUOFDM_CUDA_CHECK_LAUNCH("energy_kernel");
+        timer.mark("energy");
         // Every replica at once for a group of channels: the products, one batched inverse
         // FFT, one pass for the metric; groups sized to the work area.
         const size_t hyps = d_hyp.size();
@@ -370,13 +382,16 @@ private:
                                                               d_spectra.get(), d_product.get(),
                                                               d_block, reps, spectra);
             GPUOFDM_CUDA_CHECK_LAUNCH("products_kernel");
+            timer.mark("products");
             d_product_plans->exec(product, product, g * nb * reps, CUFFT_INVERSE);
+            timer.mark("ifft");
             const size_t timings = g * count;
             metric_kernel<<<grid_for(timings), 256, 0, s>>>(
                 d_product.get(), d_energy.get() + c0 * count, d_replica_energy.get(),
                 d_metric.get() + c0 * nid2_count * count, d_best.get() + c0 * nid2_count * count,
                 nb, hop, d_block, fft, count, hyps, timings);
             GPUOFDM_CUDA_CHECK_LAUNCH("metric_kernel");
+            timer.mark("metric");
         }
 
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_found.get(), 0, sizeof(unsigned int), s));
@@ -385,6 +400,7 @@ private:
             d_metric.get(), d_best.get(), d_candidates.get(), d_found.get(), span, count,
             make_pss_combining(*this), d_pss_threshold, timings);
         GPUOFDM_CUDA_CHECK_LAUNCH("candidates_kernel");
+        timer.mark("candidates");
         unsigned int found = 0;
         GPUOFDM_CUDA_CHECK(
             cudaMemcpyAsync(&found, d_found.get(), sizeof(found), cudaMemcpyDeviceToHost, s));
@@ -413,7 +429,11 @@ private:
             pk.drift.assign(d.drift, d.drift + d_params.combine_periods);
             candidates.push_back(std::move(pk));
         }
-        return finish(reader, n, first_sample, std::move(candidates));
+        const auto host0 = std::chrono::steady_clock::now();
+        auto detections = finish(reader, n, first_sample, std::move(candidates));
+        timer.host("finish(host)", cuda_phase_timer::ms_since(host0));
+        timer.report();
+        return detections;
     }
 
     void reserve_products(size_t batches)
@@ -455,6 +475,8 @@ private:
     size_t d_plan_batch = 0, d_product_batch = 0;
     std::unique_ptr<cufft_batch_plans> d_plans, d_product_plans;
     device_buffer<double> d_replica_energy;
+    device_buffer<unsigned long long> d_window_starts, d_window_offsets;
+    device_buffer<float2> d_window_samples;
 };
 
 } // namespace

@@ -10,6 +10,7 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
 #include "runtime/cufft_plans.h"
+#include "runtime/cuda_phase_timer.h"
 #include "sync/wideband_channelizer.h"
 #include "sync/wideband_channelizer_common.h"
 
@@ -158,12 +159,16 @@ public:
         const size_t produced = blocks * d_plan.hop_out;
         reserve(blocks);
         const cudaStream_t s = d_ctx->stream();
+        cuda_phase_timer timer("wideband_channelizer", s);
         const size_t samples = (blocks - 1) * d_plan.hop_in + d_plan.fft_in;
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_in.get(), 0, samples * sizeof(float2), s));
         GPUOFDM_CUDA_CHECK(
             cudaMemcpyAsync(d_in.get() + lead, in, n * sizeof(float2), cudaMemcpyHostToDevice, s));
+        timer.mark("upload");
         enqueue_blocks(blocks, 0, 0, produced);
+        timer.mark("channelize");
         d_ctx->synchronize();
+        timer.report();
         device_rows r;
         r.rows = reinterpret_cast<const std::complex<float>*>(d_out.get());
         r.stride = produced;
