@@ -10,6 +10,7 @@
 #include "sync/cell_search_common.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
@@ -461,16 +462,18 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
         d_examiners.push_back(d_examiners.empty() ? d_examiner
                                                   : std::make_shared<examiner>(*d_examiner));
     }
+    // Each thread takes the next candidate (their costs differ: one to three readings).
     std::vector<cell_detection> dets(kept.size());
     std::vector<char> found(kept.size(), 0);
-    parallel_slices_indexed(d_pool.get(), kept.size(), min_candidates_per_thread,
-                            [&](size_t slice, size_t begin, size_t end) {
-                                for (size_t c = begin; c < end; c++) {
-                                    dets[c].channel = kept[c]->channel;
-                                    found[c] = examine(*d_examiners[slice], readings[c], *kept[c],
-                                                       dets[c]);
-                                }
-                            });
+    std::atomic<size_t> next{ 0 };
+    const size_t threads = std::max<size_t>(
+        1, std::min(max_slices(d_pool.get()), kept.size() / min_candidates_per_thread));
+    parallel_slices_indexed(d_pool.get(), threads, 1, [&](size_t slice, size_t, size_t) {
+        for (size_t c = next++; c < kept.size(); c = next++) {
+            dets[c].channel = kept[c]->channel;
+            found[c] = examine(*d_examiners[slice], readings[c], *kept[c], dets[c]);
+        }
+    });
 
     std::vector<cell_detection> out;
     for (size_t c = 0; c < kept.size(); c++) {

@@ -8,6 +8,11 @@
 // on the device (overlap-save cuFFT, one replica after another so the best hypothesis is
 // chosen in the CPU twin's order), the candidates compacted there; only they come back to
 // the host, for cell_search::finish().
+//
+// The inverse FFTs of the correlation carry cuFFT LTO callbacks where cuFFT takes them
+// (cell_search_lto_callbacks.cuh): the replica products are formed as the FFT loads and
+// the metric as it stores. Where planning with them fails (or GPUOFDM_CELLSEARCH_NO_CALLBACKS
+// is set, to compare), the products go through device memory: the same arithmetic.
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
@@ -15,14 +20,24 @@
 #include "runtime/cuda_phase_timer.h"
 #include "sync/cell_search.h"
 #include "sync/cell_search_common.h"
+#include "sync/cell_search_lto_callbacks.cuh"
+#include "sync/cell_search_lto_fatbin.h"
+
+#include <cub/block/block_scan.cuh>
+#include <cufftXt.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 namespace gr::gpuofdm::core {
 
 namespace {
 
 constexpr unsigned int max_candidates = 1u << 16;
-constexpr size_t energy_tile = 64;                 // timings one thread slides its window over
 constexpr size_t product_budget = size_t(1) << 27; // complex replica products held at once
+constexpr size_t callback_piece = size_t(1) << 24; // FFT points of one callback FFT call
+constexpr size_t metric_budget = size_t(1) << 28;  // per-replica metrics held at once
 
 struct device_candidate {
     int channel, nid2;
@@ -69,30 +84,48 @@ __global__ void gather_kernel(const float2* __restrict__ x,
     }
 }
 
-// Window energy of timings lo + i (i < count), each thread sliding over a tile of them.
-__global__ void energy_kernel(const float2* __restrict__ x,
-                              double* __restrict__ energy,
-                              size_t n,
-                              size_t lo,
-                              size_t count,
-                              size_t fft,
-                              size_t channels)
+// Window energy of timings lo + u (u < count): a block takes a tile of timings of one
+// row, the running sum of |x|^2 over the tile and one window past it (a block scan in
+// double), each energy the difference of two of those sums.
+constexpr int energy_threads = 256;
+constexpr int energy_items = 8; // samples per thread: the tile and one window (<= 256)
+constexpr size_t energy_span = energy_threads * energy_items;
+
+__global__ void __launch_bounds__(energy_threads) energy_kernel(const float2* __restrict__ x,
+                                                                double* __restrict__ energy,
+                                                                size_t n,
+                                                                size_t lo,
+                                                                size_t count,
+                                                                size_t fft,
+                                                                size_t tiles)
 {
-    const size_t tiles = (count + energy_tile - 1) / energy_tile;
-    for (size_t i = global_index(); i < channels * tiles; i += grid_stride()) {
-        const size_t c = i / tiles, first = (i % tiles) * energy_tile;
-        const float2* row = x + c * n + lo;
-        double e = 0;
-        for (size_t t = 0; t < fft; t++) {
-            e += double(row[first + t].x) * row[first + t].x +
-                 double(row[first + t].y) * row[first + t].y;
-        }
-        for (size_t u = first; u < first + energy_tile && u < count; u++) {
-            energy[c * count + u] = e;
-            const float2 out = row[u], in = row[u + fft];
-            e += double(in.x) * in.x + double(in.y) * in.y -
-                 (double(out.x) * out.x + double(out.y) * out.y);
-        }
+    using block_scan = cub::BlockScan<double, energy_threads>;
+    __shared__ typename block_scan::TempStorage scan_storage;
+    __shared__ double sums[energy_span + 1]; // sums[i]: |x|^2 of the tile's first i samples
+    const size_t tile = energy_span - fft;
+    const size_t c = blockIdx.x / tiles, first = (blockIdx.x % tiles) * tile;
+    const float2* row = x + c * n;
+    for (size_t i = threadIdx.x; i < energy_span; i += energy_threads) {
+        const size_t at = lo + first + i;
+        const float2 v = at < n ? row[at] : make_float2(0.0f, 0.0f);
+        sums[i + 1] = double(v.x) * v.x + double(v.y) * v.y;
+    }
+    __syncthreads();
+    double items[energy_items];
+    for (int k = 0; k < energy_items; k++) {
+        items[k] = sums[threadIdx.x * energy_items + k + 1];
+    }
+    block_scan(scan_storage).InclusiveSum(items, items);
+    __syncthreads();
+    for (int k = 0; k < energy_items; k++) {
+        sums[threadIdx.x * energy_items + k + 1] = items[k];
+    }
+    if (threadIdx.x == 0) {
+        sums[0] = 0.0;
+    }
+    __syncthreads();
+    for (size_t i = threadIdx.x; i < tile && first + i < count; i += energy_threads) {
+        energy[c * count + first + i] = sums[i + fft] - sums[i];
     }
 }
 
@@ -144,6 +177,41 @@ __global__ void metric_kernel(const float2* __restrict__ products,
                 const float m = pss_metric(p.x, p.y, block, fft, replica_energy[r], e);
                 if (m > m_best) {
                     m_best = m;
+                    h_best = static_cast<int>(h);
+                }
+            }
+            const size_t at = (c * nid2_count + nid2) * count + u;
+            metric[at] = m_best;
+            best[at] = h_best;
+        }
+    }
+}
+
+// One piece of the callback FFTs: where it starts (read by the callbacks).
+__global__ void set_piece_kernel(pss_callback_info* info, pss_callback_info value)
+{
+    *info = value;
+}
+
+// The callback path's end of metric_kernel: per N_ID^(2) the best replica's metric, in the
+// CPU twin's order (the first of equal values wins).
+__global__ void best_replica_kernel(const float* __restrict__ replica_metric, // [c][r][u]
+                                    float* __restrict__ metric,
+                                    int* __restrict__ best,
+                                    size_t count,
+                                    size_t hyps,
+                                    size_t total) // channels x count
+{
+    for (size_t i = global_index(); i < total; i += grid_stride()) {
+        const size_t c = i / count, u = i % count;
+        const float* m = replica_metric + c * nid2_count * hyps * count + u;
+        for (int nid2 = 0; nid2 < nid2_count; nid2++) {
+            float m_best = 0.0f;
+            int h_best = 0;
+            for (size_t h = 0; h < hyps; h++) {
+                const float v = m[(static_cast<size_t>(nid2) * hyps + h) * count];
+                if (v > m_best) {
+                    m_best = v;
                     h_best = static_cast<int>(h);
                 }
             }
@@ -254,6 +322,16 @@ public:
                                            energies.size() * sizeof(double), cudaMemcpyHostToDevice,
                                            s));
         d_ctx->synchronize();
+        if (std::getenv("GPUOFDM_CELLSEARCH_NO_CALLBACKS") == nullptr) {
+            make_callback_plan();
+        }
+    }
+
+    ~cell_search_cuda() override
+    {
+        if (d_callback_plan_made) {
+            cufftDestroy(d_callback_plan);
+        }
     }
 
     std::vector<cell_detection> search(const std::complex<float>* x,
@@ -362,36 +440,41 @@ private:
         auto* blocks = reinterpret_cast<cufftComplex*>(d_blocks.get());
         d_plans->exec(blocks, blocks, ch * nb, CUFFT_FORWARD);
         timer.mark("blocks+fft");
-        const size_t tiles = ch * ((count + energy_tile - 1) / energy_tile);
-        energy_kernel<<<grid_for(tiles), 256, 0, s>>>(d_x.get(), d_energy.get(), n, span.lo, count,
-                                                      fft, ch);
+        const size_t energy_tiles = (count + energy_span - fft - 1) / (energy_span - fft);
+        energy_kernel<<<static_cast<unsigned int>(ch * energy_tiles), energy_threads, 0, s>>>(
+            d_x.get(), d_energy.get(), n, span.lo, count, fft, energy_tiles);
         GPUOFDM_CUDA_CHECK_LAUNCH("energy_kernel");
         timer.mark("energy");
-        // Every replica at once for a group of channels: the products, one batched inverse
-        // FFT, one pass for the metric; groups sized to the work area.
         const size_t hyps = d_hyp.size();
         const size_t reps = d_replicas.size();
-        const size_t group =
-            std::max<size_t>(1, std::min(ch, product_budget / (nb * reps * d_block)));
-        reserve_products(group * nb * reps);
-        auto* product = reinterpret_cast<cufftComplex*>(d_product.get());
-        for (size_t c0 = 0; c0 < ch; c0 += group) {
-            const size_t g = std::min(group, ch - c0);
-            const size_t spectra = g * nb * d_block;
-            products_kernel<<<grid_for(spectra), 256, 0, s>>>(d_blocks.get() + c0 * nb * d_block,
-                                                              d_spectra.get(), d_product.get(),
-                                                              d_block, reps, spectra);
-            GPUOFDM_CUDA_CHECK_LAUNCH("products_kernel");
-            timer.mark("products");
-            d_product_plans->exec(product, product, g * nb * reps, CUFFT_INVERSE);
-            timer.mark("ifft");
-            const size_t timings = g * count;
-            metric_kernel<<<grid_for(timings), 256, 0, s>>>(
-                d_product.get(), d_energy.get() + c0 * count, d_replica_energy.get(),
-                d_metric.get() + c0 * nid2_count * count, d_best.get() + c0 * nid2_count * count,
-                nb, hop, d_block, fft, count, hyps, timings);
-            GPUOFDM_CUDA_CHECK_LAUNCH("metric_kernel");
-            timer.mark("metric");
+        if (d_callback_plan_made) {
+            correlate_with_callbacks(ch, nb, hop, count, timer);
+        } else {
+            // Every replica at once for a group of channels: the products, one batched
+            // inverse FFT, one pass for the metric; groups sized to the work area.
+            const size_t group =
+                std::max<size_t>(1, std::min(ch, product_budget / (nb * reps * d_block)));
+            reserve_products(group * nb * reps);
+            auto* product = reinterpret_cast<cufftComplex*>(d_product.get());
+            for (size_t c0 = 0; c0 < ch; c0 += group) {
+                const size_t g = std::min(group, ch - c0);
+                const size_t spectra = g * nb * d_block;
+                products_kernel<<<grid_for(spectra), 256, 0, s>>>(
+                    d_blocks.get() + c0 * nb * d_block, d_spectra.get(), d_product.get(), d_block,
+                    reps, spectra);
+                GPUOFDM_CUDA_CHECK_LAUNCH("products_kernel");
+                timer.mark("products");
+                d_product_plans->exec(product, product, g * nb * reps, CUFFT_INVERSE);
+                timer.mark("ifft");
+                const size_t timings = g * count;
+                metric_kernel<<<grid_for(timings), 256, 0, s>>>(
+                    d_product.get(), d_energy.get() + c0 * count, d_replica_energy.get(),
+                    d_metric.get() + c0 * nid2_count * count,
+                    d_best.get() + c0 * nid2_count * count, nb, hop, d_block, fft, count, hyps,
+                    timings);
+                GPUOFDM_CUDA_CHECK_LAUNCH("metric_kernel");
+                timer.mark("metric");
+            }
         }
 
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_found.get(), 0, sizeof(unsigned int), s));
@@ -436,6 +519,95 @@ private:
         return detections;
     }
 
+    // The callback FFT plan: a fixed batch of whole blocks (every replica of each), so one
+    // plan serves every call; a piece past the call's end loads zeros and stores nothing.
+    void make_callback_plan()
+    {
+        const size_t reps = d_replicas.size();
+        d_piece_blocks = std::max<size_t>(1, callback_piece / (reps * d_block));
+        const long long batch = static_cast<long long>(d_piece_blocks * reps);
+        d_callback_info = device_buffer<pss_callback_info>(1);
+        void* info = d_callback_info.get();
+        const int n = static_cast<int>(d_block);
+        size_t work = 0;
+        cufftResult r = cufftCreate(&d_callback_plan);
+        if (r == CUFFT_SUCCESS) {
+            r = cufftXtSetJITCallback(d_callback_plan, "cell_search_product_load",
+                                      cell_search_lto_fatbin, sizeof(cell_search_lto_fatbin),
+                                      CUFFT_CB_LD_COMPLEX, &info);
+            if (r == CUFFT_SUCCESS) {
+                r = cufftXtSetJITCallback(d_callback_plan, "cell_search_metric_store",
+                                          cell_search_lto_fatbin, sizeof(cell_search_lto_fatbin),
+                                          CUFFT_CB_ST_COMPLEX, &info);
+            }
+            if (r == CUFFT_SUCCESS) {
+                int dims[1] = { n };
+                r = cufftMakePlanMany(d_callback_plan, 1, dims, nullptr, 1, n, nullptr, 1, n,
+                                      CUFFT_C2C, static_cast<int>(batch), &work);
+            }
+            if (r == CUFFT_SUCCESS) {
+                r = cufftSetStream(d_callback_plan, d_ctx->stream());
+            }
+            if (r != CUFFT_SUCCESS) {
+                cufftDestroy(d_callback_plan);
+            }
+        }
+        cudaGetLastError(); // a failed plan leaves nothing to report later
+        if (r != CUFFT_SUCCESS) {
+            std::fprintf(stderr,
+                         "cell search: cuFFT LTO callbacks not available (cufftResult %d); "
+                         "the correlation products go through device memory\n",
+                         static_cast<int>(r));
+            return;
+        }
+        d_callback_scratch = device_buffer<float2>(d_piece_blocks * reps * d_block);
+        d_callback_plan_made = true;
+    }
+
+    // The replicas' metrics by the callback FFTs, a group of channels at a time (sized to
+    // the metric buffer), then the best replica of each N_ID^(2).
+    void correlate_with_callbacks(
+        size_t ch, size_t nb, size_t hop, size_t count, cuda_phase_timer& timer)
+    {
+        const cudaStream_t s = d_ctx->stream();
+        const size_t reps = d_replicas.size(), hyps = d_hyp.size();
+        const size_t group = std::max<size_t>(1, std::min(ch, metric_budget / (reps * count)));
+        if (group * reps * count > d_replica_metric.size()) {
+            d_replica_metric = device_buffer<float>(group * reps * count);
+        }
+        auto* scratch = reinterpret_cast<cufftComplex*>(d_callback_scratch.get());
+        for (size_t c0 = 0; c0 < ch; c0 += group) {
+            const size_t g = std::min(group, ch - c0);
+            pss_callback_info info{};
+            info.spectra = d_blocks.get();
+            info.replica_spectra = d_spectra.get();
+            info.energy = d_energy.get();
+            info.replica_energy = d_replica_energy.get();
+            info.metric = d_replica_metric.get();
+            info.block = d_block;
+            info.hop = hop;
+            info.blocks = nb;
+            info.replicas = reps;
+            info.count = count;
+            info.fft = static_cast<unsigned long long>(d_layout.fft_size);
+            info.channel_lo = c0;
+            info.channel_hi = c0 + g;
+            for (size_t b = c0 * nb; b < (c0 + g) * nb; b += d_piece_blocks) {
+                info.first = b * reps * d_block;
+                set_piece_kernel<<<1, 1, 0, s>>>(d_callback_info.get(), info);
+                GPUOFDM_CUDA_CHECK_LAUNCH("set_piece_kernel");
+                GPUOFDM_CUFFT_CHECK(cufftExecC2C(d_callback_plan, scratch, scratch, CUFFT_INVERSE));
+            }
+            timer.mark("ifft+callbacks");
+            const size_t timings = g * count;
+            best_replica_kernel<<<grid_for(timings), 256, 0, s>>>(
+                d_replica_metric.get(), d_metric.get() + c0 * nid2_count * count,
+                d_best.get() + c0 * nid2_count * count, count, hyps, timings);
+            GPUOFDM_CUDA_CHECK_LAUNCH("best_replica_kernel");
+            timer.mark("best replica");
+        }
+    }
+
     void reserve_products(size_t batches)
     {
         if (batches > d_product_batch) {
@@ -475,6 +647,12 @@ private:
     size_t d_plan_batch = 0, d_product_batch = 0;
     std::unique_ptr<cufft_batch_plans> d_plans, d_product_plans;
     device_buffer<double> d_replica_energy;
+    bool d_callback_plan_made = false;
+    cufftHandle d_callback_plan = 0;
+    size_t d_piece_blocks = 0;
+    device_buffer<pss_callback_info> d_callback_info;
+    device_buffer<float2> d_callback_scratch;
+    device_buffer<float> d_replica_metric;
     device_buffer<unsigned long long> d_window_starts, d_window_offsets;
     device_buffer<float2> d_window_samples;
 };
