@@ -55,14 +55,13 @@ unsigned int grid_for(size_t total)
     return static_cast<unsigned int>(std::min<size_t>((total + 255) / 256, 65535));
 }
 
-// Non-finite samples to zero (the CPU twin does the same before it correlates).
-__global__ void sanitize_kernel(float2* x, size_t total)
+// The rows (channel c at src + c * stride) into x, non-finite samples as zeros (the CPU
+// twin does the same before it correlates); src may be x itself.
+__global__ void sanitize_kernel(const float2* src, size_t stride, float2* x, size_t n, size_t total)
 {
     for (size_t i = global_index(); i < total; i += grid_stride()) {
-        const float2 v = x[i];
-        if (!isfinite(v.x) || !isfinite(v.y)) {
-            x[i] = make_float2(0.0f, 0.0f);
-        }
+        const float2 v = src[(i / n) * stride + i % n];
+        x[i] = isfinite(v.x) && isfinite(v.y) ? v : make_float2(0.0f, 0.0f);
     }
 }
 
@@ -427,10 +426,17 @@ private:
         reserve(ch, n, nb, count);
         cuda_phase_timer timer("cell_search", s);
 
-        GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_x.get(), n * sizeof(float2), x,
-                                             stride * sizeof(float2), n * sizeof(float2), ch, kind,
-                                             s));
-        sanitize_kernel<<<grid_for(ch * n), 256, 0, s>>>(d_x.get(), ch * n);
+        // Rows on the device are read once, by the kernel that sanitizes them.
+        const float2* src = reinterpret_cast<const float2*>(x);
+        size_t src_stride = stride;
+        if (kind == cudaMemcpyHostToDevice) {
+            GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_x.get(), n * sizeof(float2), x,
+                                                 stride * sizeof(float2), n * sizeof(float2), ch,
+                                                 kind, s));
+            src = d_x.get();
+            src_stride = n;
+        }
+        sanitize_kernel<<<grid_for(ch * n), 256, 0, s>>>(src, src_stride, d_x.get(), n, ch * n);
         GPUOFDM_CUDA_CHECK_LAUNCH("sanitize_kernel");
         timer.mark("rows");
         const size_t blocks_total = ch * nb * d_block;
