@@ -8,11 +8,6 @@
 // on the device (overlap-save cuFFT, one replica after another so the best hypothesis is
 // chosen in the CPU twin's order), the candidates compacted there; only they come back to
 // the host, for cell_search::finish().
-//
-// The inverse FFTs of the correlation carry cuFFT LTO callbacks where cuFFT takes them
-// (cell_search_lto_callbacks.cuh): the replica products are formed as the FFT loads and
-// the metric as it stores. Where planning with them fails (or GPUOFDM_CELLSEARCH_NO_CALLBACKS
-// is set, to compare), the products go through device memory: the same arithmetic.
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
@@ -20,15 +15,11 @@
 #include "runtime/cuda_phase_timer.h"
 #include "sync/cell_search.h"
 #include "sync/cell_search_common.h"
-#include "sync/cell_search_lto_callbacks.cuh"
-#include "sync/cell_search_lto_fatbin.h"
 
 #include <cub/block/block_scan.cuh>
-#include <cufftXt.h>
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 
 namespace gr::gpuofdm::core {
 
@@ -36,8 +27,6 @@ namespace {
 
 constexpr unsigned int max_candidates = 1u << 16;
 constexpr size_t product_budget = size_t(1) << 27; // complex replica products held at once
-constexpr size_t callback_piece = size_t(1) << 24; // FFT points of one callback FFT call
-constexpr size_t metric_budget = size_t(1) << 28;  // per-replica metrics held at once
 
 struct device_candidate {
     int channel, nid2;
@@ -186,41 +175,6 @@ __global__ void metric_kernel(const float2* __restrict__ products,
     }
 }
 
-// One piece of the callback FFTs: where it starts (read by the callbacks).
-__global__ void set_piece_kernel(pss_callback_info* info, pss_callback_info value)
-{
-    *info = value;
-}
-
-// The callback path's end of metric_kernel: per N_ID^(2) the best replica's metric, in the
-// CPU twin's order (the first of equal values wins).
-__global__ void best_replica_kernel(const float* __restrict__ replica_metric, // [c][r][u]
-                                    float* __restrict__ metric,
-                                    int* __restrict__ best,
-                                    size_t count,
-                                    size_t hyps,
-                                    size_t total) // channels x count
-{
-    for (size_t i = global_index(); i < total; i += grid_stride()) {
-        const size_t c = i / count, u = i % count;
-        const float* m = replica_metric + c * nid2_count * hyps * count + u;
-        for (int nid2 = 0; nid2 < nid2_count; nid2++) {
-            float m_best = 0.0f;
-            int h_best = 0;
-            for (size_t h = 0; h < hyps; h++) {
-                const float v = m[(static_cast<size_t>(nid2) * hyps + h) * count];
-                if (v > m_best) {
-                    m_best = v;
-                    h_best = static_cast<int>(h);
-                }
-            }
-            const size_t at = (c * nid2_count + nid2) * count + u;
-            metric[at] = m_best;
-            best[at] = h_best;
-        }
-    }
-}
-
 __global__ void candidates_kernel(const float* __restrict__ metric,
                                   const int* __restrict__ best,
                                   device_candidate* __restrict__ out,
@@ -321,16 +275,6 @@ public:
                                            energies.size() * sizeof(double), cudaMemcpyHostToDevice,
                                            s));
         d_ctx->synchronize();
-        if (std::getenv("GPUOFDM_CELLSEARCH_NO_CALLBACKS") == nullptr) {
-            make_callback_plan();
-        }
-    }
-
-    ~cell_search_cuda() override
-    {
-        if (d_callback_plan_made) {
-            cufftDestroy(d_callback_plan);
-        }
     }
 
     std::vector<cell_detection> search(const std::complex<float>* x,
@@ -453,34 +397,29 @@ private:
         timer.mark("energy");
         const size_t hyps = d_hyp.size();
         const size_t reps = d_replicas.size();
-        if (d_callback_plan_made) {
-            correlate_with_callbacks(ch, nb, hop, count, timer);
-        } else {
-            // Every replica at once for a group of channels: the products, one batched
-            // inverse FFT, one pass for the metric; groups sized to the work area.
-            const size_t group =
-                std::max<size_t>(1, std::min(ch, product_budget / (nb * reps * d_block)));
-            reserve_products(group * nb * reps);
-            auto* product = reinterpret_cast<cufftComplex*>(d_product.get());
-            for (size_t c0 = 0; c0 < ch; c0 += group) {
-                const size_t g = std::min(group, ch - c0);
-                const size_t spectra = g * nb * d_block;
-                products_kernel<<<grid_for(spectra), 256, 0, s>>>(
-                    d_blocks.get() + c0 * nb * d_block, d_spectra.get(), d_product.get(), d_block,
-                    reps, spectra);
-                GPUOFDM_CUDA_CHECK_LAUNCH("products_kernel");
-                timer.mark("products");
-                d_product_plans->exec(product, product, g * nb * reps, CUFFT_INVERSE);
-                timer.mark("ifft");
-                const size_t timings = g * count;
-                metric_kernel<<<grid_for(timings), 256, 0, s>>>(
-                    d_product.get(), d_energy.get() + c0 * count, d_replica_energy.get(),
-                    d_metric.get() + c0 * nid2_count * count,
-                    d_best.get() + c0 * nid2_count * count, nb, hop, d_block, fft, count, hyps,
-                    timings);
-                GPUOFDM_CUDA_CHECK_LAUNCH("metric_kernel");
-                timer.mark("metric");
-            }
+        // Every replica at once for a group of channels: the products, one batched
+        // inverse FFT, one pass for the metric; groups sized to the work area.
+        const size_t group =
+            std::max<size_t>(1, std::min(ch, product_budget / (nb * reps * d_block)));
+        reserve_products(group * nb * reps);
+        auto* product = reinterpret_cast<cufftComplex*>(d_product.get());
+        for (size_t c0 = 0; c0 < ch; c0 += group) {
+            const size_t g = std::min(group, ch - c0);
+            const size_t spectra = g * nb * d_block;
+            products_kernel<<<grid_for(spectra), 256, 0, s>>>(d_blocks.get() + c0 * nb * d_block,
+                                                              d_spectra.get(), d_product.get(),
+                                                              d_block, reps, spectra);
+            GPUOFDM_CUDA_CHECK_LAUNCH("products_kernel");
+            timer.mark("products");
+            d_product_plans->exec(product, product, g * nb * reps, CUFFT_INVERSE);
+            timer.mark("ifft");
+            const size_t timings = g * count;
+            metric_kernel<<<grid_for(timings), 256, 0, s>>>(
+                d_product.get(), d_energy.get() + c0 * count, d_replica_energy.get(),
+                d_metric.get() + c0 * nid2_count * count, d_best.get() + c0 * nid2_count * count,
+                nb, hop, d_block, fft, count, hyps, timings);
+            GPUOFDM_CUDA_CHECK_LAUNCH("metric_kernel");
+            timer.mark("metric");
         }
 
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_found.get(), 0, sizeof(unsigned int), s));
@@ -525,95 +464,6 @@ private:
         return detections;
     }
 
-    // The callback FFT plan: a fixed batch of whole blocks (every replica of each), so one
-    // plan serves every call; a piece past the call's end loads zeros and stores nothing.
-    void make_callback_plan()
-    {
-        const size_t reps = d_replicas.size();
-        d_piece_blocks = std::max<size_t>(1, callback_piece / (reps * d_block));
-        const long long batch = static_cast<long long>(d_piece_blocks * reps);
-        d_callback_info = device_buffer<pss_callback_info>(1);
-        void* info = d_callback_info.get();
-        const int n = static_cast<int>(d_block);
-        size_t work = 0;
-        cufftResult r = cufftCreate(&d_callback_plan);
-        if (r == CUFFT_SUCCESS) {
-            r = cufftXtSetJITCallback(d_callback_plan, "cell_search_product_load",
-                                      cell_search_lto_fatbin, sizeof(cell_search_lto_fatbin),
-                                      CUFFT_CB_LD_COMPLEX, &info);
-            if (r == CUFFT_SUCCESS) {
-                r = cufftXtSetJITCallback(d_callback_plan, "cell_search_metric_store",
-                                          cell_search_lto_fatbin, sizeof(cell_search_lto_fatbin),
-                                          CUFFT_CB_ST_COMPLEX, &info);
-            }
-            if (r == CUFFT_SUCCESS) {
-                int dims[1] = { n };
-                r = cufftMakePlanMany(d_callback_plan, 1, dims, nullptr, 1, n, nullptr, 1, n,
-                                      CUFFT_C2C, static_cast<int>(batch), &work);
-            }
-            if (r == CUFFT_SUCCESS) {
-                r = cufftSetStream(d_callback_plan, d_ctx->stream());
-            }
-            if (r != CUFFT_SUCCESS) {
-                cufftDestroy(d_callback_plan);
-            }
-        }
-        cudaGetLastError(); // a failed plan leaves nothing to report later
-        if (r != CUFFT_SUCCESS) {
-            std::fprintf(stderr,
-                         "cell search: cuFFT LTO callbacks not available (cufftResult %d); "
-                         "the correlation products go through device memory\n",
-                         static_cast<int>(r));
-            return;
-        }
-        d_callback_scratch = device_buffer<float2>(d_piece_blocks * reps * d_block);
-        d_callback_plan_made = true;
-    }
-
-    // The replicas' metrics by the callback FFTs, a group of channels at a time (sized to
-    // the metric buffer), then the best replica of each N_ID^(2).
-    void correlate_with_callbacks(
-        size_t ch, size_t nb, size_t hop, size_t count, cuda_phase_timer& timer)
-    {
-        const cudaStream_t s = d_ctx->stream();
-        const size_t reps = d_replicas.size(), hyps = d_hyp.size();
-        const size_t group = std::max<size_t>(1, std::min(ch, metric_budget / (reps * count)));
-        if (group * reps * count > d_replica_metric.size()) {
-            d_replica_metric = device_buffer<float>(group * reps * count);
-        }
-        auto* scratch = reinterpret_cast<cufftComplex*>(d_callback_scratch.get());
-        for (size_t c0 = 0; c0 < ch; c0 += group) {
-            const size_t g = std::min(group, ch - c0);
-            pss_callback_info info{};
-            info.spectra = d_blocks.get();
-            info.replica_spectra = d_spectra.get();
-            info.energy = d_energy.get();
-            info.replica_energy = d_replica_energy.get();
-            info.metric = d_replica_metric.get();
-            info.block = d_block;
-            info.hop = hop;
-            info.blocks = nb;
-            info.replicas = reps;
-            info.count = count;
-            info.fft = static_cast<unsigned long long>(d_layout.fft_size);
-            info.channel_lo = c0;
-            info.channel_hi = c0 + g;
-            for (size_t b = c0 * nb; b < (c0 + g) * nb; b += d_piece_blocks) {
-                info.first = b * reps * d_block;
-                set_piece_kernel<<<1, 1, 0, s>>>(d_callback_info.get(), info);
-                GPUOFDM_CUDA_CHECK_LAUNCH("set_piece_kernel");
-                GPUOFDM_CUFFT_CHECK(cufftExecC2C(d_callback_plan, scratch, scratch, CUFFT_INVERSE));
-            }
-            timer.mark("ifft+callbacks");
-            const size_t timings = g * count;
-            best_replica_kernel<<<grid_for(timings), 256, 0, s>>>(
-                d_replica_metric.get(), d_metric.get() + c0 * nid2_count * count,
-                d_best.get() + c0 * nid2_count * count, count, hyps, timings);
-            GPUOFDM_CUDA_CHECK_LAUNCH("best_replica_kernel");
-            timer.mark("best replica");
-        }
-    }
-
     void reserve_products(size_t batches)
     {
         if (batches > d_product_batch) {
@@ -653,12 +503,6 @@ private:
     size_t d_plan_batch = 0, d_product_batch = 0;
     std::unique_ptr<cufft_batch_plans> d_plans, d_product_plans;
     device_buffer<double> d_replica_energy;
-    bool d_callback_plan_made = false;
-    cufftHandle d_callback_plan = 0;
-    size_t d_piece_blocks = 0;
-    device_buffer<pss_callback_info> d_callback_info;
-    device_buffer<float2> d_callback_scratch;
-    device_buffer<float> d_replica_metric;
     device_buffer<unsigned long long> d_window_starts, d_window_offsets;
     device_buffer<float2> d_window_samples;
 };
