@@ -176,8 +176,9 @@ int cell_search_params::drift_reach(int k) const
 struct cell_search::examiner {
     //! The same tables with a plan of its own, for another thread.
     examiner(const examiner& o)
-        : layout(o.layout), pss(o.pss), sss(o.sss), symbol_fwd(o.layout.fft_size, true),
-          alias_margin(o.alias_margin), fine_per_nid2(o.fine_per_nid2), fine(o.fine)
+        : layout(o.layout), pss(o.pss), sss(o.sss), sss_by_element(o.sss_by_element),
+          symbol_fwd(o.layout.fft_size, true), alias_margin(o.alias_margin),
+          fine_per_nid2(o.fine_per_nid2), fine(o.fine)
     {
     }
 
@@ -212,6 +213,13 @@ struct cell_search::examiner {
                     }
                 }
             }
+            std::vector<double> by_element(s.empty() ? 0 : s[0].size() * s.size());
+            for (size_t h = 0; h < s.size(); h++) {
+                for (size_t e = 0; e < s[h].size(); e++) {
+                    by_element[e * s.size() + h] = s[h][e];
+                }
+            }
+            sss_by_element.push_back(std::move(by_element));
             sss.push_back(std::move(s));
         }
     }
@@ -229,6 +237,8 @@ struct cell_search::examiner {
     const cell_search_layout& layout;
     std::vector<std::vector<cd>> pss;                 // [nid2][element]
     std::vector<std::vector<std::vector<float>>> sss; // [nid2][hypothesis][element]
+    std::vector<std::vector<double>> sss_by_element;  // [nid2][element * hypotheses + h]
+    std::vector<double> sss_re, sss_im;               // scratch: a sum per hypothesis
     fftw_plan_1d symbol_fwd;
     // The replicas on the hypotheses' half-subcarrier grid, extended by the aliases' reach.
     int alias_margin = 0;
@@ -577,14 +587,27 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
                 z[e] = ys[d_layout.sss_bins[e]] * std::conj(fivegtf ? mean_h : h[e]);
                 sss_norm[p] += std::norm(z[e]);
             }
-            for (size_t hyp = 0; hyp < sss.size(); hyp++) {
+            // Every hypothesis's correlation at once, element by element (each sum adds its
+            // terms in element order, as one hypothesis at a time would: the same result;
+            // the sums are independent, so the loop over hypotheses vectorizes).
+            const size_t hyps = sss.size();
+            const double* table = ex.sss_by_element[pk.nid2].data();
+            ex.sss_re.assign(hyps, 0.0);
+            ex.sss_im.assign(hyps, 0.0);
+            double* re = ex.sss_re.data();
+            double* im = ex.sss_im.data();
+            for (size_t e = 0; e < z.size(); e++) {
+                const double zr = z[e].real(), zi = z[e].imag();
+                const double* row = table + e * hyps;
+                for (size_t hyp = 0; hyp < hyps; hyp++) {
+                    re[hyp] += zr * row[hyp];
+                    im[hyp] += zi * row[hyp];
+                }
+            }
+            for (size_t hyp = 0; hyp < hyps; hyp++) {
                 // LTE / 5GTF: a period later the other half frame's SSS is sent.
                 const size_t h_k = nr || k % 2 == 0 ? hyp : (hyp ^ 1u);
-                cd sum = 0;
-                for (size_t e = 0; e < z.size(); e++) {
-                    sum += z[e] * static_cast<double>(sss[h_k][e]);
-                }
-                sss_score[p * sss.size() + hyp] += std::norm(sum);
+                sss_score[p * hyps + hyp] += std::norm(cd(re[h_k], im[h_k]));
             }
         }
     }
