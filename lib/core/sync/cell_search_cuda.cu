@@ -27,6 +27,10 @@ namespace {
 
 constexpr unsigned int max_candidates = 1u << 16;
 constexpr size_t product_budget = size_t(1) << 27; // complex replica products held at once
+// The correlation blocks here are this many times the CPU twin's (16 symbols): cuFFT
+// takes them in one pass as well, and the overlap each block repeats is half the share.
+// Still a power of two (pss_metric): the metric is the same up to rounding.
+constexpr size_t device_block_factor = 2;
 
 struct device_candidate {
     int channel, nid2;
@@ -239,8 +243,8 @@ public:
                      const device_spec& dev,
                      const cuda_context_ptr& ctx)
         : cell_search(params), d_ctx(cuda_context::for_stage(dev, ctx)),
-          d_block(pss_block_size(d_layout)), d_spectra(d_replicas.size() * d_block),
-          d_candidates(max_candidates), d_found(1)
+          d_block(device_block_factor * pss_block_size(d_layout)),
+          d_spectra(d_replicas.size() * d_block), d_candidates(max_candidates), d_found(1)
     {
         d_device = dev;
         // The replicas' conjugate spectra, zero-padded to the block (cuFFT, as they are used).
