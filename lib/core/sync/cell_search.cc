@@ -10,6 +10,7 @@
 #include "sync/cell_search_common.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
@@ -30,6 +31,10 @@ constexpr int channel_smoothing = 12;
 // match at 0.3 to 0.4 of the PSS's own, too weak to win its peak).
 constexpr int max_alias_shift = 2;
 const int alias_shifts[] = { 0, -max_alias_shift, max_alias_shift };
+// finish() spreads the candidates over up to this many threads, at least
+// min_candidates_per_thread each (one costs tens to hundreds of microseconds).
+constexpr unsigned max_finish_threads = 16;
+constexpr size_t min_candidates_per_thread = 4;
 
 // The tail of the mean of k unit exponentials, P(mean > t): the metrics' law in noise.
 double mean_exponential_tail(int k, double t)
@@ -169,6 +174,14 @@ int cell_search_params::drift_reach(int k) const
 
 //! What the host needs at every peak: the sequences and an FFT of one symbol.
 struct cell_search::examiner {
+    //! The same tables with a plan of its own, for another thread.
+    examiner(const examiner& o)
+        : layout(o.layout), pss(o.pss), sss(o.sss), sss_by_element(o.sss_by_element),
+          symbol_fwd(o.layout.fft_size, true), alias_margin(o.alias_margin),
+          fine_per_nid2(o.fine_per_nid2), fine(o.fine)
+    {
+    }
+
     examiner(const cell_search_params& params, const cell_search_layout& l)
         : layout(l), symbol_fwd(l.fft_size, true)
     {
@@ -200,6 +213,13 @@ struct cell_search::examiner {
                     }
                 }
             }
+            std::vector<double> by_element(s.empty() ? 0 : s[0].size() * s.size());
+            for (size_t h = 0; h < s.size(); h++) {
+                for (size_t e = 0; e < s[h].size(); e++) {
+                    by_element[e * s.size() + h] = s[h][e];
+                }
+            }
+            sss_by_element.push_back(std::move(by_element));
             sss.push_back(std::move(s));
         }
     }
@@ -217,6 +237,8 @@ struct cell_search::examiner {
     const cell_search_layout& layout;
     std::vector<std::vector<cd>> pss;                 // [nid2][element]
     std::vector<std::vector<std::vector<float>>> sss; // [nid2][hypothesis][element]
+    std::vector<std::vector<double>> sss_by_element;  // [nid2][element * hypotheses + h]
+    std::vector<double> sss_re, sss_im;               // scratch: a sum per hypothesis
     fftw_plan_1d symbol_fwd;
     // The replicas on the hypotheses' half-subcarrier grid, extended by the aliases' reach.
     int alias_margin = 0;
@@ -430,7 +452,6 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
     std::vector<cf> samples;
     rows.read(requests, samples);
 
-    std::vector<cell_detection> out;
     size_t at = 0;
     for (size_t c = 0; c < kept.size(); c++) {
         for (auto& r : readings[c]) {
@@ -441,11 +462,35 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                 at += before + after;
             }
         }
-        cell_detection det;
-        det.channel = kept[c]->channel;
-        if (!examine(*d_examiner, readings[c], *kept[c], det)) {
+    }
+    // The candidates are independent: examined on the worker threads, each with its own
+    // examiner (its FFT plan is scratch), the results kept in candidate order.
+    if (kept.size() >= min_candidates_per_thread * 2 && !d_pool) {
+        d_pool = make_worker_pool(max_finish_threads);
+    }
+    while (d_examiners.size() < max_slices(d_pool.get())) {
+        d_examiners.push_back(d_examiners.empty() ? d_examiner
+                                                  : std::make_shared<examiner>(*d_examiner));
+    }
+    // Each thread takes the next candidate (their costs differ: one to three readings).
+    std::vector<cell_detection> dets(kept.size());
+    std::vector<char> found(kept.size(), 0);
+    std::atomic<size_t> next{ 0 };
+    const size_t threads = std::max<size_t>(
+        1, std::min(max_slices(d_pool.get()), kept.size() / min_candidates_per_thread));
+    parallel_slices_indexed(d_pool.get(), threads, 1, [&](size_t slice, size_t, size_t) {
+        for (size_t c = next++; c < kept.size(); c = next++) {
+            dets[c].channel = kept[c]->channel;
+            found[c] = examine(*d_examiners[slice], readings[c], *kept[c], dets[c]);
+        }
+    });
+
+    std::vector<cell_detection> out;
+    for (size_t c = 0; c < kept.size(); c++) {
+        if (!found[c]) {
             continue;
         }
+        cell_detection det = dets[c];
         det.sample += first_sample;
         // A peak and its alias may both lead to the same PSS: report it once (the
         // detections come channel by channel).
@@ -542,14 +587,27 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
                 z[e] = ys[d_layout.sss_bins[e]] * std::conj(fivegtf ? mean_h : h[e]);
                 sss_norm[p] += std::norm(z[e]);
             }
-            for (size_t hyp = 0; hyp < sss.size(); hyp++) {
+            // Every hypothesis's correlation at once, element by element (each sum adds its
+            // terms in element order, as one hypothesis at a time would: the same result;
+            // the sums are independent, so the loop over hypotheses vectorizes).
+            const size_t hyps = sss.size();
+            const double* table = ex.sss_by_element[pk.nid2].data();
+            ex.sss_re.assign(hyps, 0.0);
+            ex.sss_im.assign(hyps, 0.0);
+            double* re = ex.sss_re.data();
+            double* im = ex.sss_im.data();
+            for (size_t e = 0; e < z.size(); e++) {
+                const double zr = z[e].real(), zi = z[e].imag();
+                const double* row = table + e * hyps;
+                for (size_t hyp = 0; hyp < hyps; hyp++) {
+                    re[hyp] += zr * row[hyp];
+                    im[hyp] += zi * row[hyp];
+                }
+            }
+            for (size_t hyp = 0; hyp < hyps; hyp++) {
                 // LTE / 5GTF: a period later the other half frame's SSS is sent.
                 const size_t h_k = nr || k % 2 == 0 ? hyp : (hyp ^ 1u);
-                cd sum = 0;
-                for (size_t e = 0; e < z.size(); e++) {
-                    sum += z[e] * static_cast<double>(sss[h_k][e]);
-                }
-                sss_score[p * sss.size() + hyp] += std::norm(sum);
+                sss_score[p * hyps + hyp] += std::norm(cd(re[h_k], im[h_k]));
             }
         }
     }

@@ -25,6 +25,7 @@
 // candidate rate, counted from the candidate stream's start.
 
 #include "runtime/device.h"
+#include "runtime/worker_pool.h"
 #include "sync/sync_raster.h"
 #include "sync/sync_sequences.h"
 
@@ -201,6 +202,10 @@ private:
                  cell_detection& det);
 
     std::shared_ptr<examiner> d_examiner;
+    //! finish() examines the candidates on these threads, one examiner each (the first is
+    //! d_examiner); made at the first call with enough candidates.
+    std::unique_ptr<worker_pool> d_pool;
+    std::vector<std::shared_ptr<examiner>> d_examiners;
 };
 
 std::unique_ptr<cell_search> make_cell_search(const cell_search_params& params,

@@ -51,7 +51,8 @@ inline std::vector<sss_position> sss_positions(const cell_search_layout& layout,
     return {};
 }
 
-//! The PSS correlation block: overlap-save FFTs of 8 symbols.
+//! The PSS correlation block: overlap-save FFTs of 8 symbols (a power of two: the symbol
+//! sizes are).
 inline size_t pss_block_size(const cell_search_layout& layout)
 {
     return 8 * static_cast<size_t>(layout.fft_size);
@@ -145,8 +146,11 @@ GPUOFDM_HD inline float pss_metric(float re_raw,
     if (!(window_energy > 0)) {
         return 0.0f;
     }
-    const double re = static_cast<double>(re_raw) / static_cast<double>(block);
-    const double im = static_cast<double>(im_raw) / static_cast<double>(block);
+    // The block is a power of two (pss_block_size): its reciprocal is exact, so this is the
+    // division, bit for bit, without its cost per value.
+    const double inv_block = 1.0 / static_cast<double>(block);
+    const double re = static_cast<double>(re_raw) * inv_block;
+    const double im = static_cast<double>(im_raw) * inv_block;
     return static_cast<float>(static_cast<double>(fft) * (re * re + im * im) /
                               (replica_energy * window_energy));
 }

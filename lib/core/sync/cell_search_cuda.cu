@@ -12,16 +12,25 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
 #include "runtime/cufft_plans.h"
+#include "runtime/cuda_phase_timer.h"
 #include "sync/cell_search.h"
 #include "sync/cell_search_common.h"
+
+#include <cub/block/block_scan.cuh>
+
+#include <chrono>
+#include <cstdio>
 
 namespace gr::gpuofdm::core {
 
 namespace {
 
 constexpr unsigned int max_candidates = 1u << 16;
-constexpr size_t energy_tile = 64;                 // timings one thread slides its window over
 constexpr size_t product_budget = size_t(1) << 27; // complex replica products held at once
+// The correlation blocks here are this many times the CPU twin's (16 symbols): cuFFT
+// takes them in one pass as well, and the overlap each block repeats is half the share.
+// Still a power of two (pss_metric): the metric is the same up to rounding.
+constexpr size_t device_block_factor = 2;
 
 struct device_candidate {
     int channel, nid2;
@@ -39,14 +48,13 @@ unsigned int grid_for(size_t total)
     return static_cast<unsigned int>(std::min<size_t>((total + 255) / 256, 65535));
 }
 
-// Non-finite samples to zero (the CPU twin does the same before it correlates).
-__global__ void sanitize_kernel(float2* x, size_t total)
+// The rows (channel c at src + c * stride) into x, non-finite samples as zeros (the CPU
+// twin does the same before it correlates); src may be x itself.
+__global__ void sanitize_kernel(const float2* src, size_t stride, float2* x, size_t n, size_t total)
 {
     for (size_t i = global_index(); i < total; i += grid_stride()) {
-        const float2 v = x[i];
-        if (!isfinite(v.x) || !isfinite(v.y)) {
-            x[i] = make_float2(0.0f, 0.0f);
-        }
+        const float2 v = src[(i / n) * stride + i % n];
+        x[i] = isfinite(v.x) && isfinite(v.y) ? v : make_float2(0.0f, 0.0f);
     }
 }
 
@@ -68,30 +76,48 @@ __global__ void gather_kernel(const float2* __restrict__ x,
     }
 }
 
-// Window energy of timings lo + i (i < count), each thread sliding over a tile of them.
-__global__ void energy_kernel(const float2* __restrict__ x,
-                              double* __restrict__ energy,
-                              size_t n,
-                              size_t lo,
-                              size_t count,
-                              size_t fft,
-                              size_t channels)
+// Window energy of timings lo + u (u < count): a block takes a tile of timings of one
+// row, the running sum of |x|^2 over the tile and one window past it (a block scan in
+// double), each energy the difference of two of those sums.
+constexpr int energy_threads = 256;
+constexpr int energy_items = 8; // samples per thread: the tile and one window (<= 256)
+constexpr size_t energy_span = energy_threads * energy_items;
+
+__global__ void __launch_bounds__(energy_threads) energy_kernel(const float2* __restrict__ x,
+                                                                double* __restrict__ energy,
+                                                                size_t n,
+                                                                size_t lo,
+                                                                size_t count,
+                                                                size_t fft,
+                                                                size_t tiles)
 {
-    const size_t tiles = (count + energy_tile - 1) / energy_tile;
-    for (size_t i = global_index(); i < channels * tiles; i += grid_stride()) {
-        const size_t c = i / tiles, first = (i % tiles) * energy_tile;
-        const float2* row = x + c * n + lo;
-        double e = 0;
-        for (size_t t = 0; t < fft; t++) {
-            e += double(row[first + t].x) * row[first + t].x +
-                 double(row[first + t].y) * row[first + t].y;
-        }
-        for (size_t u = first; u < first + energy_tile && u < count; u++) {
-            energy[c * count + u] = e;
-            const float2 out = row[u], in = row[u + fft];
-            e += double(in.x) * in.x + double(in.y) * in.y -
-                 (double(out.x) * out.x + double(out.y) * out.y);
-        }
+    using block_scan = cub::BlockScan<double, energy_threads>;
+    __shared__ typename block_scan::TempStorage scan_storage;
+    __shared__ double sums[energy_span + 1]; // sums[i]: |x|^2 of the tile's first i samples
+    const size_t tile = energy_span - fft;
+    const size_t c = blockIdx.x / tiles, first = (blockIdx.x % tiles) * tile;
+    const float2* row = x + c * n;
+    for (size_t i = threadIdx.x; i < energy_span; i += energy_threads) {
+        const size_t at = lo + first + i;
+        const float2 v = at < n ? row[at] : make_float2(0.0f, 0.0f);
+        sums[i + 1] = double(v.x) * v.x + double(v.y) * v.y;
+    }
+    __syncthreads();
+    double items[energy_items];
+    for (int k = 0; k < energy_items; k++) {
+        items[k] = sums[threadIdx.x * energy_items + k + 1];
+    }
+    block_scan(scan_storage).InclusiveSum(items, items);
+    __syncthreads();
+    for (int k = 0; k < energy_items; k++) {
+        sums[threadIdx.x * energy_items + k + 1] = items[k];
+    }
+    if (threadIdx.x == 0) {
+        sums[0] = 0.0;
+    }
+    __syncthreads();
+    for (size_t i = threadIdx.x; i < tile && first + i < count; i += energy_threads) {
+        energy[c * count + first + i] = sums[i + fft] - sums[i];
     }
 }
 
@@ -217,8 +243,8 @@ public:
                      const device_spec& dev,
                      const cuda_context_ptr& ctx)
         : cell_search(params), d_ctx(cuda_context::for_stage(dev, ctx)),
-          d_block(pss_block_size(d_layout)), d_spectra(d_replicas.size() * d_block),
-          d_candidates(max_candidates), d_found(1)
+          d_block(device_block_factor * pss_block_size(d_layout)),
+          d_spectra(d_replicas.size() * d_block), d_candidates(max_candidates), d_found(1)
     {
         d_device = dev;
         // The replicas' conjugate spectra, zero-padded to the block (cuFFT, as they are used).
@@ -298,19 +324,26 @@ private:
             }
             auto& o = d_owner;
             const cudaStream_t s = o.d_ctx->stream();
-            device_buffer<unsigned long long> d_starts(starts.size()), d_offsets(offsets.size());
-            device_buffer<float2> d_out(total);
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_starts.get(), starts.data(),
+            // Kept between calls: a cudaFree would wait for the whole device.
+            if (starts.size() > o.d_window_starts.size()) {
+                o.d_window_starts = device_buffer<unsigned long long>(2 * starts.size());
+                o.d_window_offsets = device_buffer<unsigned long long>(2 * starts.size());
+            }
+            if (total > o.d_window_samples.size()) {
+                o.d_window_samples = device_buffer<float2>(2 * total);
+            }
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(o.d_window_starts.get(), starts.data(),
                                                starts.size() * sizeof(unsigned long long),
                                                cudaMemcpyHostToDevice, s));
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_offsets.get(), offsets.data(),
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(o.d_window_offsets.get(), offsets.data(),
                                                offsets.size() * sizeof(unsigned long long),
                                                cudaMemcpyHostToDevice, s));
             windows_kernel<<<grid_for(total), 256, 0, s>>>(
-                o.d_x.get(), d_starts.get(), d_offsets.get(), d_out.get(), windows.size(), count);
+                o.d_x.get(), o.d_window_starts.get(), o.d_window_offsets.get(),
+                o.d_window_samples.get(), windows.size(), count);
             GPUOFDM_CUDA_CHECK_LAUNCH("windows_kernel");
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out.data(), d_out.get(), total * sizeof(float2),
-                                               cudaMemcpyDeviceToHost, s));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out.data(), o.d_window_samples.get(),
+                                               total * sizeof(float2), cudaMemcpyDeviceToHost, s));
             o.d_ctx->synchronize();
         }
 
@@ -339,26 +372,37 @@ private:
         const size_t count = span.corr_hi - span.lo;
         const size_t nb = (count + hop - 1) / hop;
         reserve(ch, n, nb, count);
+        cuda_phase_timer timer("cell_search", s);
 
-        GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_x.get(), n * sizeof(float2), x,
-                                             stride * sizeof(float2), n * sizeof(float2), ch, kind,
-                                             s));
-        sanitize_kernel<<<grid_for(ch * n), 256, 0, s>>>(d_x.get(), ch * n);
+        // Rows on the device are read once, by the kernel that sanitizes them.
+        const float2* src = reinterpret_cast<const float2*>(x);
+        size_t src_stride = stride;
+        if (kind == cudaMemcpyHostToDevice) {
+            GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_x.get(), n * sizeof(float2), x,
+                                                 stride * sizeof(float2), n * sizeof(float2), ch,
+                                                 kind, s));
+            src = d_x.get();
+            src_stride = n;
+        }
+        sanitize_kernel<<<grid_for(ch * n), 256, 0, s>>>(src, src_stride, d_x.get(), n, ch * n);
         GPUOFDM_CUDA_CHECK_LAUNCH("sanitize_kernel");
+        timer.mark("rows");
         const size_t blocks_total = ch * nb * d_block;
         gather_kernel<<<grid_for(blocks_total), 256, 0, s>>>(d_x.get(), d_blocks.get(), n, span.lo,
                                                              hop, nb, d_block, blocks_total);
         GPUOFDM_CUDA_CHECK_LAUNCH("gather_kernel");
         auto* blocks = reinterpret_cast<cufftComplex*>(d_blocks.get());
         d_plans->exec(blocks, blocks, ch * nb, CUFFT_FORWARD);
-        const size_t tiles = ch * ((count + energy_tile - 1) / energy_tile);
-        energy_kernel<<<grid_for(tiles), 256, 0, s>>>(d_x.get(), d_energy.get(), n, span.lo, count,
-                                                      fft, ch);
+        timer.mark("blocks+fft");
+        const size_t energy_tiles = (count + energy_span - fft - 1) / (energy_span - fft);
+        energy_kernel<<<static_cast<unsigned int>(ch * energy_tiles), energy_threads, 0, s>>>(
+            d_x.get(), d_energy.get(), n, span.lo, count, fft, energy_tiles);
         GPUOFDM_CUDA_CHECK_LAUNCH("energy_kernel");
-        // Every replica at once for a group of channels: the products, one batched inverse
-        // FFT, one pass for the metric; groups sized to the work area.
+        timer.mark("energy");
         const size_t hyps = d_hyp.size();
         const size_t reps = d_replicas.size();
+        // Every replica at once for a group of channels: the products, one batched
+        // inverse FFT, one pass for the metric; groups sized to the work area.
         const size_t group =
             std::max<size_t>(1, std::min(ch, product_budget / (nb * reps * d_block)));
         reserve_products(group * nb * reps);
@@ -370,13 +414,16 @@ private:
                                                               d_spectra.get(), d_product.get(),
                                                               d_block, reps, spectra);
             GPUOFDM_CUDA_CHECK_LAUNCH("products_kernel");
+            timer.mark("products");
             d_product_plans->exec(product, product, g * nb * reps, CUFFT_INVERSE);
+            timer.mark("ifft");
             const size_t timings = g * count;
             metric_kernel<<<grid_for(timings), 256, 0, s>>>(
                 d_product.get(), d_energy.get() + c0 * count, d_replica_energy.get(),
                 d_metric.get() + c0 * nid2_count * count, d_best.get() + c0 * nid2_count * count,
                 nb, hop, d_block, fft, count, hyps, timings);
             GPUOFDM_CUDA_CHECK_LAUNCH("metric_kernel");
+            timer.mark("metric");
         }
 
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_found.get(), 0, sizeof(unsigned int), s));
@@ -385,6 +432,7 @@ private:
             d_metric.get(), d_best.get(), d_candidates.get(), d_found.get(), span, count,
             make_pss_combining(*this), d_pss_threshold, timings);
         GPUOFDM_CUDA_CHECK_LAUNCH("candidates_kernel");
+        timer.mark("candidates");
         unsigned int found = 0;
         GPUOFDM_CUDA_CHECK(
             cudaMemcpyAsync(&found, d_found.get(), sizeof(found), cudaMemcpyDeviceToHost, s));
@@ -413,7 +461,11 @@ private:
             pk.drift.assign(d.drift, d.drift + d_params.combine_periods);
             candidates.push_back(std::move(pk));
         }
-        return finish(reader, n, first_sample, std::move(candidates));
+        const auto host0 = std::chrono::steady_clock::now();
+        auto detections = finish(reader, n, first_sample, std::move(candidates));
+        timer.host("finish(host)", cuda_phase_timer::ms_since(host0));
+        timer.report();
+        return detections;
     }
 
     void reserve_products(size_t batches)
@@ -455,6 +507,8 @@ private:
     size_t d_plan_batch = 0, d_product_batch = 0;
     std::unique_ptr<cufft_batch_plans> d_plans, d_product_plans;
     device_buffer<double> d_replica_energy;
+    device_buffer<unsigned long long> d_window_starts, d_window_offsets;
+    device_buffer<float2> d_window_samples;
 };
 
 } // namespace

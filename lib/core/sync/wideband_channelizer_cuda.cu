@@ -10,6 +10,7 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
 #include "runtime/cufft_plans.h"
+#include "runtime/cuda_phase_timer.h"
 #include "sync/wideband_channelizer.h"
 #include "sync/wideband_channelizer_common.h"
 
@@ -82,6 +83,8 @@ __global__ void output_kernel(const float2* __restrict__ slices,
         out[c * produced + k * hop_out + j] = make_float2(r.real(), r.imag());
     }
 }
+
+constexpr size_t upload_parts = 4; // capture_device() uploads and channelizes in parts
 
 unsigned int grid_for(size_t total)
 {
@@ -158,12 +161,35 @@ public:
         const size_t produced = blocks * d_plan.hop_out;
         reserve(blocks);
         const cudaStream_t s = d_ctx->stream();
+        cuda_phase_timer timer("wideband_channelizer", s);
         const size_t samples = (blocks - 1) * d_plan.hop_in + d_plan.fft_in;
-        GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_in.get(), 0, samples * sizeof(float2), s));
-        GPUOFDM_CUDA_CHECK(
-            cudaMemcpyAsync(d_in.get() + lead, in, n * sizeof(float2), cudaMemcpyHostToDevice, s));
-        enqueue_blocks(blocks, 0, 0, produced);
+        // The capture goes up in parts on a stream of its own, each part's blocks
+        // channelized as soon as their samples are there: the upload overlaps the work.
+        if (!d_copy_stream) {
+            d_copy_stream = std::make_unique<cuda_stream>();
+        }
+        const cudaStream_t up = d_copy_stream->get();
+        GPUOFDM_CUDA_CHECK(cudaEventRecord(d_idle.get(), s)); // earlier work on d_in is done
+        GPUOFDM_CUDA_CHECK(cudaStreamWaitEvent(up, d_idle.get(), 0));
+        GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_in.get(), 0, samples * sizeof(float2), up));
+        const size_t parts = blocks >= 4 * upload_parts ? upload_parts : 1;
+        size_t uploaded = lead; // d_in index up to which the capture is queued
+        for (size_t k = 0; k < parts; k++) {
+            const size_t b0 = blocks * k / parts, b1 = blocks * (k + 1) / parts;
+            const size_t need = std::min(lead + n, (b1 - 1) * d_plan.hop_in + d_plan.fft_in);
+            if (need > uploaded) {
+                GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in.get() + uploaded, in + (uploaded - lead),
+                                                   (need - uploaded) * sizeof(float2),
+                                                   cudaMemcpyHostToDevice, up));
+                uploaded = need;
+            }
+            GPUOFDM_CUDA_CHECK(cudaEventRecord(d_uploaded[k].get(), up));
+            GPUOFDM_CUDA_CHECK(cudaStreamWaitEvent(s, d_uploaded[k].get(), 0));
+            enqueue_range(b0, b1, 0, 0, produced);
+        }
+        timer.mark("upload+channelize");
         d_ctx->synchronize();
+        timer.report();
         device_rows r;
         r.rows = reinterpret_cast<const std::complex<float>*>(d_out.get());
         r.stride = produced;
@@ -175,25 +201,36 @@ private:
     // The blocks of d_in into d_out (channel-major, stride produced), on the stream.
     void enqueue_blocks(size_t blocks, size_t first_block, size_t first_output, size_t produced)
     {
+        enqueue_range(0, blocks, first_block, first_output, produced);
+    }
+
+    // Blocks b0 .. b1 - 1 of them.
+    void enqueue_range(
+        size_t b0, size_t b1, size_t first_block, size_t first_output, size_t produced)
+    {
         const cudaStream_t s = d_ctx->stream();
         const size_t ch = static_cast<size_t>(channels());
+        const size_t blocks = b1 - b0;
         const channel_geometry g = channel_geometry::of(d_plan);
+        float2* spectra = d_spectra.get() + b0 * d_plan.fft_in;
+        float2* slices = d_slices.get() + b0 * ch * d_plan.fft_out;
         const size_t n_blocks = blocks * d_plan.fft_in;
         gather_blocks_kernel<<<grid_for(n_blocks), 256, 0, s>>>(
-            d_in.get(), d_spectra.get(), d_plan.hop_in, d_plan.fft_in, n_blocks);
+            d_in.get() + b0 * d_plan.hop_in, spectra, d_plan.hop_in, d_plan.fft_in, n_blocks);
         GPUOFDM_CUDA_CHECK_LAUNCH("gather_blocks_kernel");
-        d_fwd->exec(reinterpret_cast<cufftComplex*>(d_spectra.get()),
-                    reinterpret_cast<cufftComplex*>(d_spectra.get()), blocks, CUFFT_FORWARD);
+        d_fwd->exec(reinterpret_cast<cufftComplex*>(spectra),
+                    reinterpret_cast<cufftComplex*>(spectra), blocks, CUFFT_FORWARD);
         const size_t n_slices = blocks * ch * d_plan.fft_out;
-        slice_kernel<<<grid_for(n_slices), 256, 0, s>>>(
-            d_spectra.get(), d_slices.get(), d_centers.get(), d_window.get(), g, ch, n_slices);
+        slice_kernel<<<grid_for(n_slices), 256, 0, s>>>(spectra, slices, d_centers.get(),
+                                                        d_window.get(), g, ch, n_slices);
         GPUOFDM_CUDA_CHECK_LAUNCH("slice_kernel");
-        d_inv->exec(reinterpret_cast<cufftComplex*>(d_slices.get()),
-                    reinterpret_cast<cufftComplex*>(d_slices.get()), blocks * ch, CUFFT_INVERSE);
-        const size_t n_out = ch * produced;
+        d_inv->exec(reinterpret_cast<cufftComplex*>(slices),
+                    reinterpret_cast<cufftComplex*>(slices), blocks * ch, CUFFT_INVERSE);
+        const size_t n_out = ch * blocks * d_plan.hop_out;
         output_kernel<<<grid_for(n_out), 256, 0, s>>>(
-            d_slices.get(), d_out.get(), d_centers.get(), d_residual.get(), g, ch, d_plan.hop_out,
-            d_plan.overlap_out, first_block, first_output, produced, d_params.output_rate, n_out);
+            slices, d_out.get() + b0 * d_plan.hop_out, d_centers.get(), d_residual.get(), g, ch,
+            d_plan.hop_out, d_plan.overlap_out, first_block + b0,
+            first_output + b0 * d_plan.hop_out, produced, d_params.output_rate, n_out);
         GPUOFDM_CUDA_CHECK_LAUNCH("output_kernel");
     }
 
@@ -204,6 +241,9 @@ private:
     size_t d_capacity = 0;
     device_buffer<float2> d_in, d_spectra, d_slices, d_out;
     std::unique_ptr<cufft_batch_plans> d_fwd, d_inv;
+    std::unique_ptr<cuda_stream> d_copy_stream; // capture_device()'s upload
+    cuda_event d_idle;
+    cuda_event d_uploaded[upload_parts];
 };
 
 } // namespace
