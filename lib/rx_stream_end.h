@@ -17,18 +17,13 @@
 //
 // rx_stream_end holds that logic; rx_sink_block<Iface, Packet> is the impl's base class that
 // makes start(), stop(), forecast() and work() of it, leaving the block its receiver's calls and the
-// PDUs' contents. work() only puts the samples into chunks (sample_chunks.h) and waits for
-// that: a CUDA receiver's chunks are device memory, uploaded straight from GNU Radio's input
-// buffer (page-locked from start() to stop()); otherwise, or where that buffer cannot be
-// page-locked or GPUOFDM_PIN_BUFFERS=0, host memory of the block's own the samples are
-// copied into (page-locked for a GPU receiver). A feed thread hands the chunks to the
-// receiver and a publishing thread posts the PDUs, so the upstream is never held up by a
-// batch being decoded, whatever its buffer (a live source held up for a batch would
-// overflow).
+// PDUs' contents. work() only copies the samples into chunks of memory of the block's own
+// (page-locked for a GPU receiver); a feed thread hands them to the receiver and a
+// publishing thread posts the PDUs, so the upstream is never held up by a batch being
+// decoded, whatever its buffer (a live source held up for a batch would overflow).
 
 #include "ordered_worker.h"
 #include "runtime/device.h" // core::cuda_error
-#include "sample_chunks.h"
 #include "stream_end.h"
 
 #include <gnuradio/block.h>
@@ -47,7 +42,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -96,19 +90,27 @@ public:
     template <typename F>
     bool guarded(const char* what, F&& f)
     {
-        return run_guarded(what, f, true);
-    }
-
-    /*!
-     * As guarded(), for a step of work() itself (uploading the samples) on work()'s
-     * thread: a failure counts towards max_failures, a success does not reset the count of
-     * the receiver's failures, and the counters are not refreshed (the receiver's calls
-     * run on the feed thread meanwhile).
-     */
-    template <typename F>
-    bool guarded_step(const char* what, F&& f)
-    {
-        return run_guarded(what, f, false);
+        if (d_stopped)
+            return false; // a CUDA error stopped the block: no more calls, no more messages
+        bool ok = false;
+        try {
+            f();
+            ok = true;
+        } catch (const boost::thread_interrupted&) {
+            throw; // the scheduler's own way of stopping a thread
+        } catch (const core::cuda_error& e) {
+            // The device's state is unknown: stop now rather than fail max_failures times.
+            d_logger->error("{}: {}; the block stops", what, e.what());
+            d_stopped = true;
+        } catch (const std::exception& e) {
+            d_logger->error("{}: {}", what, e.what());
+        } catch (...) {
+            d_logger->error("{}: unknown exception", what);
+        }
+        d_failures = ok ? 0 : d_failures.load() + 1;
+        if (d_refresh)
+            d_refresh();
+        return ok;
     }
 
     /*!
@@ -155,35 +157,6 @@ public:
     }
 
 private:
-    template <typename F>
-    bool run_guarded(const char* what, F& f, bool receiver_call)
-    {
-        if (d_stopped)
-            return false; // a CUDA error stopped the block: no more calls, no more messages
-        bool ok = false;
-        try {
-            f();
-            ok = true;
-        } catch (const boost::thread_interrupted&) {
-            throw; // the scheduler's own way of stopping a thread
-        } catch (const core::cuda_error& e) {
-            // The device's state is unknown: stop now rather than fail max_failures times.
-            d_logger->error("{}: {}; the block stops", what, e.what());
-            d_stopped = true;
-        } catch (const std::exception& e) {
-            d_logger->error("{}: {}", what, e.what());
-        } catch (...) {
-            d_logger->error("{}: unknown exception", what);
-        }
-        if (!ok)
-            d_failures++;
-        else if (receiver_call)
-            d_failures = 0;
-        if (receiver_call && d_refresh)
-            d_refresh();
-        return ok;
-    }
-
     template <typename Finish>
     void finish_locked(const char* where, Finish& finish)
     {
@@ -202,13 +175,56 @@ private:
 };
 
 /*!
+ * \brief Chunks of samples of the block's own, filled by work() and handed to the feed
+ * thread; acquire() waits while every chunk is taken (the back-pressure on the upstream).
+ */
+class sample_chunks
+{
+public:
+    sample_chunks(size_t chunk_samples, size_t n_chunks)
+        : d_samples(chunk_samples), d_mem(chunk_samples * n_chunks)
+    {
+        for (size_t i = 0; i < n_chunks; i++)
+            d_free.push_back(d_mem.data() + i * chunk_samples);
+    }
+
+    size_t chunk_samples() const { return d_samples; }
+    //! All chunks, one range (to page-lock).
+    gr_complex* memory() { return d_mem.data(); }
+    size_t bytes() const { return d_mem.size() * sizeof(gr_complex); }
+
+    gr_complex* acquire()
+    {
+        std::unique_lock<std::mutex> lock(d_mutex);
+        d_released.wait(lock, [this] { return !d_free.empty(); });
+        gr_complex* c = d_free.back();
+        d_free.pop_back();
+        return c;
+    }
+
+    void release(gr_complex* c)
+    {
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            d_free.push_back(c);
+        }
+        d_released.notify_one();
+    }
+
+private:
+    const size_t d_samples;
+    std::vector<gr_complex> d_mem;
+    std::mutex d_mutex;
+    std::condition_variable d_released;
+    std::vector<gr_complex*> d_free;
+};
+
+/*!
  * \brief start(), stop(), forecast() and work() of a receiver sink over an rx_stream_end: the block's
  * impl derives from rx_sink_block<its public interface, its receiver's packet type>, calls
  * size_chunks() in its constructor and supplies receive(), receive_end(), samples_fed(),
- * publish(), refresh_counters() and log_end() (and, for a GPU receiver, upload_device() and
- * receive_device(), or pin_samples()/unpin_samples()). work() puts the samples into chunks
- * (uploads them, on a GPU receiver whose input buffer is page-locked) and waits for
- * that before it consumes them; the receiver calls run on the feed
+ * publish(), refresh_counters() and log_end() (and pin_samples()/unpin_samples() for a GPU
+ * receiver). work() copies the samples into chunks; the receiver calls run on the feed
  * thread, in order; publish() runs on a publishing thread, in order. Everything is decoded
  * and published before the end of a stream returns from work() or stop(), so no
  * subscriber misses a PDU.
@@ -220,8 +236,7 @@ public:
     bool start() override
     {
         d_end.start();
-        d_chunks = d_host_chunks.get();
-        if (!upload_directly() && !pin_samples(d_host_chunks->memory(), d_host_chunks->bytes()))
+        if (!pin_samples(d_chunks->memory(), d_chunks->bytes()))
             this->d_logger->debug("sample chunks not page-locked: the receiver copies them");
         return Iface::start();
     }
@@ -233,15 +248,6 @@ public:
         d_end.finish_once("stop", [this](const char* where) { finish_stream(where); });
         drain_workers();
         unpin_samples();
-#ifdef GPUOFDM_HAVE_CUDA
-        if (d_chunks == d_device_chunks.get()) {
-            try {
-                d_device_chunks->unpin();
-            } catch (const std::exception& e) {
-                this->d_logger->debug("releasing the page-locked input buffer: {}", e.what());
-            }
-        }
-#endif
         return Iface::stop();
     }
 
@@ -257,9 +263,7 @@ public:
     {
         return d_end.work(
             *this, noutput_items, static_cast<const gr_complex*>(input_items[0]),
-            [this](const gr_complex* x, size_t n) {
-                d_end.guarded_step("taking the samples", [&] { take(x, n); });
-            },
+            [this](const gr_complex* x, size_t n) { take(x, n); },
             [this](const char* where) { finish_stream(where); });
     }
 
@@ -287,9 +291,7 @@ protected:
     {
         const size_t chunk = std::clamp(batch / 2, size_t(1) << 14, size_t(1) << 19);
         const size_t n = std::clamp(4 * batch / chunk, size_t(4), size_t(8));
-        d_host_chunks = std::make_unique<sample_chunks>(chunk, n);
-        d_chunks = d_host_chunks.get();
-        d_n_chunks = n;
+        d_chunks = std::make_unique<sample_chunks>(chunk, n);
     }
 
     //! The impl's destructor calls this first: no receiver call and no publish() may run
@@ -300,18 +302,7 @@ protected:
         d_publisher.drain();
     }
 
-    /*!
-     * The CUDA device of a receiver that takes samples in device memory (receive_device()),
-     * whose work() then uploads straight from GNU Radio's page-locked input buffer; -1:
-     * the samples go through host chunks (receive()).
-     */
-    virtual int upload_device() const { return -1; }
-    //! The receiver's process_device(x, n): \p x a chunk of device memory.
-    virtual std::vector<Packet> receive_device(const gr_complex* /*x*/, size_t /*n*/)
-    {
-        throw std::logic_error("receive_device: this receiver takes host samples only");
-    }
-    //! Page-locks the host chunks for the receiver (start()); false: it copies them.
+    //! Page-locks the chunks for the receiver (start()); false: it copies them.
     virtual bool pin_samples(const void* /*p*/, size_t /*bytes*/) { return false; }
     //! Undoes pin_samples() (stop()).
     virtual void unpin_samples() {}
@@ -346,14 +337,13 @@ private:
                 d_fill = 0;
             }
             const size_t m = std::min(n, d_chunks->chunk_samples() - d_fill);
-            d_chunks->fill(d_chunk, d_fill, x, m);
+            std::memcpy(d_chunk + d_fill, x, m * sizeof(gr_complex));
             d_fill += m;
             x += m;
             n -= m;
             if (d_fill == d_chunks->chunk_samples())
                 hand_over();
         }
-        d_chunks->wait_fills(); // GNU Radio may overwrite the input once work() returns
     }
 
     //! The chunk being filled (if any) to the feed thread.
@@ -363,22 +353,13 @@ private:
             return;
         gr_complex* const c = d_chunk;
         const size_t n = d_fill;
-        chunk_pool* const pool = d_chunks;
         d_chunk = nullptr;
         d_fill = 0;
-        // The receiver reads the chunk on its own stream: its uploads must have landed.
-        if (!d_end.guarded_step("taking the samples", [pool] { pool->wait_fills(); })) {
-            pool->release(c);
-            return;
-        }
-        d_feeder.post([this, pool, c, n] {
+        d_feeder.post([this, c, n] {
             std::vector<Packet> got;
-            const bool ok = pool->on_device()
-                                ? d_end.guarded("receiver", [&] { got = receive_device(c, n); })
-                                : d_end.guarded("receiver", [&] { got = receive(c, n); });
-            if (ok)
+            if (d_end.guarded("receiver", [&] { got = receive(c, n); }))
                 publish_later(std::move(got));
-            pool->release(c);
+            d_chunks->release(c);
         });
     }
 
@@ -404,47 +385,12 @@ private:
         log_end(where);
     }
 
-    //! start(): uploads straight from GNU Radio's page-locked input buffer into device
-    //! chunks, if the receiver takes them and the buffer can be page-locked.
-    bool upload_directly()
-    {
-#ifdef GPUOFDM_HAVE_CUDA
-        const int dev = upload_device();
-        if (dev < 0 || !pin_buffers_enabled())
-            return false;
-        try {
-            if (!d_device_chunks)
-                d_device_chunks = std::make_unique<device_sample_chunks>(
-                    dev, d_host_chunks->chunk_samples(), d_n_chunks);
-            if (!d_device_chunks->pin_input(this->detail()->input(0)->buffer())) {
-                this->d_logger->debug("could not page-lock the input buffer: samples copied "
-                                      "into page-locked chunks");
-                return false;
-            }
-        } catch (const std::exception& e) {
-            this->d_logger->debug("no device chunks ({}): samples copied into host chunks",
-                                  e.what());
-            return false;
-        }
-        d_chunks = d_device_chunks.get();
-        this->d_logger->debug("samples uploaded straight from the page-locked input buffer");
-        return true;
-#else
-        return false;
-#endif
-    }
-
-    std::unique_ptr<sample_chunks> d_host_chunks; //!< size_chunks()
-    size_t d_n_chunks = 0;                        //!< chunks in a pool
-#ifdef GPUOFDM_HAVE_CUDA
-    std::unique_ptr<device_sample_chunks> d_device_chunks; //!< made at the first start()
-#endif
-    chunk_pool* d_chunks = nullptr; //!< the pool of this run (start())
-    gr_complex* d_chunk = nullptr;  //!< the chunk work() fills, if any
-    size_t d_fill = 0;              //!< samples in it
-    uint64_t d_base = 0;            //!< samples fed before the last end of stream (feed thread)
-    ordered_worker d_feeder;        //!< the receiver's calls
-    ordered_worker d_publisher;     //!< publish()
+    std::unique_ptr<sample_chunks> d_chunks; //!< size_chunks()
+    gr_complex* d_chunk = nullptr;           //!< the chunk work() fills, if any
+    size_t d_fill = 0;                       //!< samples in it
+    uint64_t d_base = 0;        //!< samples fed before the last end of stream (feed thread)
+    ordered_worker d_feeder;    //!< the receiver's calls
+    ordered_worker d_publisher; //!< publish()
 };
 
 } // namespace gpuofdm

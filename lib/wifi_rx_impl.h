@@ -49,16 +49,7 @@ public:
     bool pilot_interpolation() const override { return d_rx->params().pilot_interpolation; }
 
 private:
-    //! On CUDA work() uploads straight from GNU Radio's page-locked input buffer.
-    int upload_device() const override
-    {
-        return d_rx->device().is_cuda() ? d_rx->device().cuda_index : -1;
-    }
-    std::vector<core::wifi_rx_packet> receive_device(const gr_complex* x, size_t n) override
-    {
-        return d_rx->process_device(x, n);
-    }
-    //! Else, on CUDA, the host chunks are page-locked: the samples go from there to the device.
+    //! On CUDA the chunks are page-locked: the samples go from there to the device.
     bool pin_samples(const void* p, size_t bytes) override
     {
         return d_rx->pin_host_range(p, bytes);
