@@ -143,29 +143,6 @@ std::vector<wifi_rx_packet> wifi_receiver::process(const cfloat* x, size_t n)
     return d_batcher.process(x, n);
 }
 
-std::vector<wifi_rx_packet> wifi_receiver::process_device(const cfloat* x, size_t n)
-{
-    if (!device().is_cuda())
-        throw std::logic_error("process_device: the CPU twin takes host samples (process())");
-    if (!x && n > 0)
-        throw std::invalid_argument("x: null pointer with " + std::to_string(n) + " samples");
-    d_stats.samples += n;
-    d_input_on_device = true;
-    try {
-        auto out = d_batcher.process(x, n);
-        d_input_on_device = false;
-        return out;
-    } catch (...) {
-        d_input_on_device = false;
-        throw;
-    }
-}
-
-void wifi_receiver::append_device(const cfloat*, size_t, size_t)
-{
-    throw std::logic_error("append_device: this backend takes host samples only");
-}
-
 std::vector<wifi_rx_packet> wifi_receiver::finish() { return d_batcher.finish(); }
 
 stream_detector<wifi_rx_packet> wifi_receiver::stream_hooks()
@@ -173,10 +150,7 @@ stream_detector<wifi_rx_packet> wifi_receiver::stream_hooks()
     stream_detector<wifi_rx_packet> d;
     d.append = [this](const cfloat* x, size_t n, size_t at) {
         const auto t0 = timer::now();
-        if (d_input_on_device)
-            append_device(x, n, at);
-        else
-            append(x, n, at);
+        append(x, n, at);
         d_stats.t_input += since(t0);
     };
     d.keep = [this](size_t from, size_t n) { keep(from, n); };

@@ -175,13 +175,6 @@ public:
      * when batch_samples samples are held). Non-finite samples are read as 0.
      */
     std::vector<wifi_rx_packet> process(const cfloat* x, size_t n);
-    /*!
-     * As process(), for \p n samples already in device memory of the receiver's GPU (a
-     * block's upload of GNU Radio's page-locked buffer): the CUDA backend copies them into
-     * its batch on the device, and \p x may be reused once this returns. The CPU twin
-     * throws std::logic_error.
-     */
-    std::vector<wifi_rx_packet> process_device(const cfloat* x, size_t n);
     //! End of stream: decodes every complete frame held; frames cut off are counted.
     std::vector<wifi_rx_packet> finish();
 
@@ -252,11 +245,6 @@ protected:
      * device, straight from \p x when it is page-locked through pin_host_range()).
      */
     virtual void append(const cfloat* x, size_t n, size_t at) = 0;
-    /*!
-     * Backend: as append(), \p x in device memory (process_device()); returns once \p x
-     * may be reused. The CPU twin has none: it throws std::logic_error.
-     */
-    virtual void append_device(const cfloat* x, size_t n, size_t at);
     //! Backend: samples [from, from + n) of the batch become its first n.
     virtual void keep(size_t from, size_t n) = 0;
     //! Backend: the batch's first \p n samples are all there; the next calls read them.
@@ -294,7 +282,6 @@ private:
                                             batch_decision& decision);
 
     stream_batcher<wifi_rx_packet> d_batcher;
-    bool d_input_on_device = false; //!< during process_device(): the batcher's appends
 };
 
 /*!

@@ -5,9 +5,8 @@
  */
 
 // CUDA 802.11a receiver front end. The batch's samples go to the device once (straight from
-// the caller's memory when it is page-locked, else through a pinned staging copy, or from
-// the caller's device memory with process_device(); non-finite values cleared on the
-// device), and what a batch leaves for the next stays there; one kernel
+// the caller's memory when it is page-locked, else through a pinned staging copy; non-finite
+// values cleared on the device), and what a batch leaves for the next stays there; one kernel
 // estimates the channel and equalizes SIGNAL for every frame (a block of 64 threads a
 // frame: derotation, 64-point DFT of T1, T2 and SIGNAL, wifi_rx_common.h's estimate and
 // equalizer) and decodes SIGNAL's 24 bits (decode_signal_bits's trellis, a state a thread),
@@ -276,7 +275,10 @@ protected:
             // caller may reuse x once this returns: wait for the copy.
             GPUOFDM_CUDA_CHECK(
                 cudaMemcpyAsync(d_x.get() + at, x, bytes, cudaMemcpyHostToDevice, s));
-            scrub(at, n);
+            const size_t words = 2 * n;
+            const unsigned blocks = unsigned(std::min<size_t>((words + 255) / 256, 1024));
+            scrub_kernel<<<blocks, 256, 0, s>>>(reinterpret_cast<uint32_t*>(d_x.get() + at), words);
+            GPUOFDM_CUDA_CHECK(cudaGetLastError());
             d_ctx->synchronize();
         } else {
             // Through this batch's own part of the staging buffer, which no copy of the
@@ -285,19 +287,6 @@ protected:
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_x.get() + at, d_host_x.get() + at, bytes,
                                                cudaMemcpyHostToDevice, s));
         }
-    }
-
-    void append_device(const cfloat* x, size_t n, size_t at) override
-    {
-        if (n == 0)
-            return;
-        use_device(d_device.cuda_index);
-        const cudaStream_t s = d_ctx->stream();
-        GPUOFDM_CUDA_CHECK(
-            cudaMemcpyAsync(d_x.get() + at, x, n * sizeof(cfloat), cudaMemcpyDeviceToDevice, s));
-        scrub(at, n);
-        // The caller reuses x (its next upload) once this returns.
-        d_ctx->synchronize();
     }
 
     void keep(size_t from, size_t n) override
@@ -413,16 +402,6 @@ protected:
     }
 
 private:
-    //! Non-finite values of batch samples [at, at + n) as 0, queued on the stream.
-    void scrub(size_t at, size_t n)
-    {
-        const size_t words = 2 * n;
-        const unsigned blocks = unsigned(std::min<size_t>((words + 255) / 256, 1024));
-        scrub_kernel<<<blocks, 256, 0, d_ctx->stream()>>>(
-            reinterpret_cast<uint32_t*>(d_x.get() + at), words);
-        GPUOFDM_CUDA_CHECK(cudaGetLastError());
-    }
-
     device_spec d_device;
     cuda_context_ptr d_ctx; //!< the chain's: this front end, d_sync and d_decoder
     std::unique_ptr<wifi_decoder> d_decoder;

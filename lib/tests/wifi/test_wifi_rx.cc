@@ -20,10 +20,6 @@
 #include "wifi/wifi_rx_bits.h"
 #include "wifi/wifi_tx.h"
 
-#ifdef GPUOFDM_HAVE_CUDA
-#include "runtime/cuda_context.h"
-#endif
-
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -322,10 +318,6 @@ TEST(wifi_rx, bad_parameters_throw_naming_them)
     expect_invalid([&] { core::make_wifi_receiver(p, cpu); }, "batch_samples");
     auto rx = core::make_wifi_receiver(core::wifi_rx_params{}, cpu);
     expect_invalid([&] { rx->process(nullptr, 5); }, "x:");
-    // Device input is the CUDA backend's only; the CPU twin says so and holds nothing.
-    std::vector<cfloat> x(1000);
-    EXPECT_THROW(rx->process_device(x.data(), x.size()), std::logic_error);
-    EXPECT_EQ(rx->stats().samples, 0u);
 }
 
 TEST(wifi_rx, cuda_equals_cpu_twin)
@@ -348,33 +340,15 @@ TEST(wifi_rx, cuda_equals_cpu_twin)
     }
     core::wifi_rx_params p;
     p.batch_samples = size_t(1) << 17;
-    enum class input { pageable, pinned, on_device };
-    auto run = [&](const core::device_spec& d, input in) {
+    auto run = [&](const core::device_spec& d, bool pin) {
         auto rx = core::make_wifi_receiver(p, d);
         // Page-locked, the samples go straight to the device (as from a block's buffer).
-        if (in == input::pinned) {
+        if (pin) {
             EXPECT_TRUE(rx->pin_host_range(x.data(), x.size() * sizeof(cfloat)));
         }
         std::vector<core::wifi_rx_packet> got;
-#ifdef GPUOFDM_HAVE_CUDA
-        // On the device already (a block's upload): one piece reused for every call, as a
-        // block reuses its upload chunks.
-        core::device_buffer<cfloat> piece(50000);
-#endif
         for (size_t at = 0; at < x.size(); at += 50000) {
-            const size_t n = std::min<size_t>(50000, x.size() - at);
-            std::vector<core::wifi_rx_packet> g;
-            if (in != input::on_device) {
-                g = rx->process(x.data() + at, n);
-            } else {
-#ifdef GPUOFDM_HAVE_CUDA
-                core::use_device(d.cuda_index);
-                EXPECT_EQ(cudaMemcpy(piece.get(), x.data() + at, n * sizeof(cfloat),
-                                     cudaMemcpyHostToDevice),
-                          cudaSuccess);
-                g = rx->process_device(piece.get(), n);
-#endif
-            }
+            auto g = rx->process(x.data() + at, std::min<size_t>(50000, x.size() - at));
             got.insert(got.end(), g.begin(), g.end());
         }
         auto g = rx->finish();
@@ -382,11 +356,10 @@ TEST(wifi_rx, cuda_equals_cpu_twin)
         rx->unpin_host_ranges();
         return got;
     };
-    const auto a = run(cpu, input::pageable);
-    for (input in : { input::pageable, input::pinned, input::on_device }) {
-        const int pin = int(in);
-        const auto b = run(dev, in);
-        ASSERT_EQ(a.size(), b.size()) << "input " << pin;
+    const auto a = run(cpu, false);
+    for (bool pin : { false, true }) {
+        const auto b = run(dev, pin);
+        ASSERT_EQ(a.size(), b.size()) << "pinned " << pin;
         for (size_t i = 0; i < a.size(); i++) {
             EXPECT_EQ(a[i].ltf_start, b[i].ltf_start);
             EXPECT_NEAR(a[i].cfo, b[i].cfo, 1e-4);
@@ -395,7 +368,7 @@ TEST(wifi_rx, cuda_equals_cpu_twin)
             EXPECT_EQ(a[i].data.psdu, b[i].data.psdu);
             EXPECT_EQ(a[i].data.fcs_ok, b[i].data.fcs_ok);
         }
-        EXPECT_EQ(count_received(frames, b), frames.size()) << "input " << pin;
+        EXPECT_EQ(count_received(frames, b), frames.size()) << "pinned " << pin;
     }
 }
 
