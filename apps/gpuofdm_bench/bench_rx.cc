@@ -12,9 +12,7 @@
 // (CUDA must decode the same frames as the CPU twin). Flowgraph level, where GNU Radio is
 // built: file_source (or vector_source) -> wifi_rx -> message_debug, the whole stream, CPU
 // and CUDA, each CUDA row also as a fraction of file_source -> null_sink on the same
-// recording in the same run (the ceiling); by default the CUDA block uploads straight from
-// GNU Radio's page-locked buffer, and rows with GPUOFDM_PIN_BUFFERS=0 show the block
-// copying into page-locked chunks of its own first.
+// recording in the same run (the ceiling).
 
 #include "bench.h"
 
@@ -35,7 +33,6 @@
 
 #include <complex>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <stdexcept>
@@ -192,39 +189,6 @@ struct flowgraph_setup {
     int repeat = 1;           //!< the stream is this many copies of the frames
     int upstream_batches = 0; //!< source min_output_buffer in batches; 0: GNU Radio's default
     bool consumer = true;     //!< message_debug stores the PDUs (else the port is unconnected)
-    //! false: GPUOFDM_PIN_BUFFERS=0 for the run (the block copies into chunks of its own)
-    bool pin_buffers = true;
-};
-
-//! GPUOFDM_PIN_BUFFERS=0 for one scope (the block reads it in start()).
-class pinning_off
-{
-public:
-    explicit pinning_off(bool off) : d_off(off)
-    {
-        if (!d_off)
-            return;
-        const char* old = std::getenv("GPUOFDM_PIN_BUFFERS");
-        d_had = old != nullptr;
-        if (d_had)
-            d_old = old;
-        setenv("GPUOFDM_PIN_BUFFERS", "0", 1);
-    }
-    ~pinning_off()
-    {
-        if (!d_off)
-            return;
-        if (d_had)
-            setenv("GPUOFDM_PIN_BUFFERS", d_old.c_str(), 1);
-        else
-            unsetenv("GPUOFDM_PIN_BUFFERS");
-    }
-    pinning_off(const pinning_off&) = delete;
-    pinning_off& operator=(const pinning_off&) = delete;
-
-private:
-    bool d_off, d_had = false;
-    std::string d_old;
 };
 
 //! The harness's own ceiling: file_source -> null_sink over the same recording, no receiver.
@@ -268,7 +232,6 @@ row run_flowgraph_once(const std::string& device,
     tb->connect(src, 0, rx, 0);
     if (f.consumer)
         tb->msg_connect(rx, "pdus", sink, "store");
-    const pinning_off no_pin(!f.pin_buffers);
     const auto t0 = clock::now();
     tb->start();
     const double start_secs = seconds_since(t0);
@@ -292,7 +255,7 @@ row run_flowgraph_once(const std::string& device,
         std::string(f.file.empty() ? "vector" : "file") + " " + std::to_string(f.repeat) + "x, " +
         (f.upstream_batches > 0 ? "src buffer " + std::to_string(f.upstream_batches) + " batches"
                                 : "default buffer") +
-        (f.consumer ? "" : ", no PDU consumer") + (f.pin_buffers ? "" : ", GPUOFDM_PIN_BUFFERS=0");
+        (f.consumer ? "" : ", no PDU consumer");
     char buf[200];
     std::snprintf(buf, sizeof(buf),
                   "rx flowgraph %s batch %zu (%s): %zu of %zu frames, %.3f s (start() %.3f s)",
@@ -338,9 +301,9 @@ void run_rx(const options& o,
         notes.push_back("rx: CUDA rows skipped (no usable GPU)");
     } else {
         const core::device_spec dev = core::resolve_device(o.device);
-        // From page-locked memory (a DMA straight from it, as from the block's page-locked
-        // chunks with GPUOFDM_PIN_BUFFERS=0), and at 2^20 also from ordinary memory (a host
-        // copy into pinned staging first).
+        // As the block runs it (its sample chunks page-locked: the samples go to the device
+        // without a host copy), and at 2^20 also from ordinary memory (a host copy into
+        // pinned staging first).
         std::vector<std::pair<size_t, bool>> runs;
         for (size_t batch : batches)
             runs.push_back({ batch, true });
@@ -404,11 +367,6 @@ void run_rx(const options& o,
                 runs.push_back({ b, { once, 1, 0, true } });            // one copy
                 runs.push_back({ b, { "", 1, 0, true } });              // vector_source
                 runs.push_back({ b, { many, o.rx_repeat, 0, false } }); // no PDU consumer
-                // The block copying into page-locked chunks of its own (the path before
-                // uploads straight from GNU Radio's buffer, and the fallback).
-                for (size_t batch : { size_t(1) << 18, b })
-                    runs.push_back({ batch, { many, o.rx_repeat, 0, true, false } });
-                runs.push_back({ b, { many, o.rx_repeat, 4, true, false } });
             }
             // What GNU Radio moves through the same flowgraph with no receiver at all, first:
             // the rows below are fractions of it.
