@@ -44,7 +44,8 @@ public:
      * \param center_freq the stream's centre frequency; 0: unknown (NR then needs offsets).
      * \param offsets_hz candidates' offsets from the centre; empty: the standard's raster.
      * \param ssb_scs_khz NR SSB subcarrier spacing, 15 or 30.
-     * \param cfo_range_hz frequency search range; 0: one subcarrier spacing.
+     * \param cfo_range_hz frequency search range; 0: +-10 ppm of the carrier when
+     *        center_freq is known, at least one subcarrier spacing.
      * \param pss_threshold, sss_threshold detection thresholds (metrics are 1 on average in
      *        noise); > 1.
      * \param combine_periods sync periods whose PSS metrics are averaged, 1..16.

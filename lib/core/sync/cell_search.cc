@@ -141,6 +141,12 @@ void cell_search_params::validate() const
     }
 }
 
+double default_cfo_range_hz(const cell_search_params& p, double carrier_hz)
+{
+    const double scs = make_cell_search_layout(p.standard, p.scs_khz).scs_hz;
+    return std::clamp(default_cfo_ppm * 1e-6 * carrier_hz, scs, 64 * scs);
+}
+
 std::vector<double> cell_search_params::cfo_hypotheses() const
 {
     const double scs = make_cell_search_layout(standard, scs_khz).scs_hz;

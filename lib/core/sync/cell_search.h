@@ -56,7 +56,8 @@ struct cell_search_params {
     cell_standard standard = cell_standard::nr;
     int scs_khz = 30; //!< NR SSB subcarrier spacing 15 or 30 (LTE 15 and 5GTF 75 fixed)
     //! Frequency hypotheses: -range..+range in steps of half a subcarrier (integer
-    //! subcarrier offsets included); 0 Hz: +-1 subcarrier spacing. Up to 64 subcarriers.
+    //! subcarrier offsets included); 0 Hz: +-1 subcarrier spacing, or where
+    //! cell_search_stream knows the carrier, default_cfo_range_hz(). Up to 64 subcarriers.
     double cfo_range_hz = 0;
     double pss_threshold = 16;    //!< PSS metric (mean 1 in noise) a peak must pass, > 1
     double sss_threshold = 14.75; //!< SSS metric (mean 1 in noise) a detection must pass, > 1
@@ -81,6 +82,15 @@ struct cell_search_params {
     //! How far period k's PSS may have drifted from k periods after period 0's, samples.
     int drift_reach(int k) const;
 };
+
+//! Oscillator error the default frequency search allows for, in ppm of the carrier.
+constexpr double default_cfo_ppm = 10;
+
+/*!
+ * The default frequency search range at carrier \p carrier_hz: +-default_cfo_ppm of it, at
+ * least one subcarrier spacing of \p p's standard, at most 64 (the range's limit).
+ */
+double default_cfo_range_hz(const cell_search_params& p, double carrier_hz);
 
 //! One cell heard at one candidate.
 struct cell_detection {

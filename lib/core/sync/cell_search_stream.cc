@@ -76,7 +76,16 @@ cell_search_stream::cell_search_stream(const raster_params& raster,
         throw_param_error("sample_rate", "whole Hz", raster.sample_rate);
     }
     d_candidates = channel_candidates(raster, d_layout.rate_hz);
-    d_search = make_cell_search(search, dev);
+    cell_search_params sp = search;
+    if (sp.cfo_range_hz == 0 && raster.center_hz > 0) {
+        // The default range follows the oscillator's error at the highest candidate.
+        double carrier = 0;
+        for (const auto& c : d_candidates) {
+            carrier = std::max(carrier, raster.center_hz + c.offset_hz);
+        }
+        sp.cfo_range_hz = default_cfo_range_hz(sp, carrier);
+    }
+    d_search = make_cell_search(sp, dev);
     channelizer_params cp;
     cp.sample_rate = raster.sample_rate;
     cp.output_rate = d_layout.rate_hz;

@@ -518,6 +518,28 @@ TEST(cell_search_recordings, cfo_tens_of_khz)
     }
 }
 
+// With the carrier known and no range given, the search covers +-10 ppm of it: an NR cell
+// at 3.5 GHz whose oscillator is 40 kHz (11.4 ppm) off is beyond one subcarrier (30 kHz)
+// and is found with the default range (+-35 kHz, hypotheses to +-45 kHz); with the centre
+// unknown the default stays one subcarrier.
+TEST(cell_search_recordings, default_cfo_range_follows_the_carrier)
+{
+    auto c = centre_case(cell_standard::nr, 10.0, 3 * 77 + 1, 40e3);
+    c.raster.center_hz = 3.5e9;
+    {
+        core::cell_search_stream stream(c.raster, c.search, c.window_s, cpu);
+        EXPECT_DOUBLE_EQ(stream.searcher().params().cfo_range_hz, 35e3);
+        EXPECT_EQ(stream.searcher().params().cfo_hypotheses().size(), 7u);
+    }
+    expect_found(c, search_stream(c, cpu));
+    c.raster.center_hz = 0;
+    core::cell_search_stream unknown(c.raster, c.search, c.window_s, cpu);
+    EXPECT_EQ(unknown.searcher().params().cfo_hypotheses().size(), 5u);
+    c.raster.center_hz = 0.5e9; // 10 ppm is 5 kHz: one subcarrier is the floor
+    core::cell_search_stream low(c.raster, c.search, c.window_s, cpu);
+    EXPECT_DOUBLE_EQ(low.searcher().params().cfo_range_hz, 30e3);
+}
+
 // A sample clock 20 ppm off and drifting by 100 ppm/s (20 to 40 ppm over 200 ms): LTE at
 // 1.92 Msps at 10 dB, every PSS of the 200 ms within 1.5 samples of its drifted timing
 // (the drift alone moves the last one 3.8 samples from where a steady 20 ppm clock puts

@@ -29,7 +29,8 @@ void bind_cell_searcher_cc(py::module& m)
              "1.92e6..245.76e6; center_freq the stream's centre (0: unknown; NR then needs "
              "offsets_hz); offsets_hz the candidates (empty: the standard's raster: NR GSCNs, "
              "LTE 100 kHz points, the 5GTF centre); ssb_scs_khz 15 or 30 (NR); cfo_range_hz "
-             "(0: one subcarrier spacing); pss_threshold and sss_threshold (> 1; metrics are 1 "
+             "(0: +-10 ppm of the carrier when center_freq is known, at least one subcarrier "
+             "spacing); pss_threshold and sss_threshold (> 1; metrics are 1 "
              "on average in noise); combine_periods 1..16; window_ms 5..1000; device auto, "
              "cpu, cuda or cuda:N; sro_ppm 0..100, the sample-clock offset that combining "
              "periods allows for (the periods' PSS metrics added along the best drift path).")
