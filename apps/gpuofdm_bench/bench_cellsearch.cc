@@ -23,6 +23,7 @@
 #include "sync/sync_signal_synth.h"
 #include "sync/wideband_channelizer.h"
 
+#include <algorithm>
 #include <complex>
 #include <cstdio>
 #include <string>
@@ -41,6 +42,7 @@ struct workload {
     double seconds;
     std::vector<double> offsets;
     std::vector<core::synth_cell> cells;
+    double center_hz = 0; //!< capture centre; 0: unknown (the frequency range is then 1 SCS)
 };
 
 std::vector<workload> workloads(bool quick)
@@ -59,7 +61,8 @@ std::vector<workload> workloads(bool quick)
                   122.88e6,
                   quick ? 10e-3 : 40e-3,
                   gscn,
-                  { { 17, 0, gscn[5], 2e3, 1e-3 }, { 902, 0, gscn[40], -4e3, 6e-3 } } });
+                  { { 17, 0, gscn[5], 2e3, 1e-3 }, { 902, 0, gscn[40], -4e3, 6e-3 } },
+                  nr.center_hz });
     w.push_back({ "5GTF 153.6 Msps, unknown timing",
                   core::cell_standard::fivegtf,
                   153.6e6,
@@ -178,7 +181,8 @@ void run_cellsearch(const options& o,
     std::printf("\nCell search (--stages cellsearch), core level: capture channelized to every "
                 "candidate and searched in one call.\nMsps = capture samples per second; x RT = "
                 "capture seconds per wall second; ms = one call (latency of the batch);\n"
-                "cells = detections; ratio = x RT / the CPU twin's.\n");
+                "cells = detections; ratio = x RT / the CPU twin's. Frequency range: the\n"
+                "default (NR at 3.5 GHz: +-10 ppm, 7 hypotheses; the others +-1 subcarrier, 5).\n");
     std::printf("%-9s %-7s %10s %9s %10s %6s %7s  %s\n", "impl", "device", "Msps", "x RT", "ms",
                 "cells", "ratio", "workload");
     for (const auto& w : workloads(o.quick)) {
@@ -193,6 +197,10 @@ void run_cellsearch(const options& o,
 
         core::cell_search_params search_params;
         search_params.standard = w.standard;
+        // The default range a user gets with the centre known: +-10 ppm of the carrier.
+        if (w.center_hz > 0)
+            search_params.cfo_range_hz = core::default_cfo_range_hz(
+                search_params, w.center_hz + *std::max_element(w.offsets.begin(), w.offsets.end()));
         const auto layout = core::make_cell_search_layout(w.standard, search_params.scs_khz);
         core::channelizer_params cp;
         cp.sample_rate = w.rate;
