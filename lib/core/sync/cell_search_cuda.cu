@@ -19,7 +19,6 @@
 #include <cub/block/block_scan.cuh>
 
 #include <chrono>
-#include <cstdio>
 
 namespace gr::gpuofdm::core {
 

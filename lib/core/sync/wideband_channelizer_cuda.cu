@@ -143,7 +143,7 @@ private:
         const size_t samples = (blocks - 1) * d_plan.hop_in + d_plan.fft_in;
         GPUOFDM_CUDA_CHECK(
             cudaMemcpyAsync(d_in.get(), in, samples * sizeof(float2), cudaMemcpyHostToDevice, s));
-        enqueue_blocks(blocks, first_block, first_output, produced);
+        enqueue_range(0, blocks, first_block, first_output, produced);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
             out, d_out.get(), static_cast<size_t>(channels()) * produced * sizeof(float2),
             cudaMemcpyDeviceToHost, s));
@@ -198,13 +198,7 @@ public:
     }
 
 private:
-    // The blocks of d_in into d_out (channel-major, stride produced), on the stream.
-    void enqueue_blocks(size_t blocks, size_t first_block, size_t first_output, size_t produced)
-    {
-        enqueue_range(0, blocks, first_block, first_output, produced);
-    }
-
-    // Blocks b0 .. b1 - 1 of them.
+    // Blocks b0 .. b1 - 1 of d_in into d_out (channel-major, stride produced), on the stream.
     void enqueue_range(
         size_t b0, size_t b1, size_t first_block, size_t first_output, size_t produced)
     {
