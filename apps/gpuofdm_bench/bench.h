@@ -62,6 +62,7 @@ struct options {
     //! study (run_ber_overlaps) instead of its decoder comparison
     std::vector<std::pair<size_t, size_t>> viterbi_overlaps;
     std::vector<size_t> viterbi_chunks{ 256 }; //!< --viterbi-chunks: the study's chunk lengths
+    std::string viterbi_rate = "1/2";          //!< --viterbi-rate: the study's code rate
 };
 
 //! One measured row, as printed and as written to the JSON file.

@@ -26,11 +26,15 @@
 // errors or 764 batches (200 Mbit); the points after one where the reference's BER fell
 // below 1e-6 are skipped. Per variant and point: errors, bits that differ from the
 // reference's, and the paired z of their error counts (per-frame differences, as for
-// fec.cc_decoder above).
+// fec.cc_decoder above). --viterbi-rate 2/3, 3/4 (802.11a) or 5/6 (802.16) punctures the
+// rate-1/2 stream as depuncture_pattern::make() does, restarting at each frame as a PPDU
+// does: the noise is set from Eb/N0 at the punctured rate, and every decoder gets LLR 0 at
+// the bits not sent (what depuncturer::process() hands it).
 
 #include "bench.h"
 
 #include "runtime/device.h"
+#include "fec/depuncture.h"
 #include "fec/viterbi.h"
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
@@ -169,11 +173,14 @@ void for_each_frame(const Fn& fn)
         t.join();
 }
 
-void reference_decode(const std::vector<float>& llr, std::vector<uint8_t>& out)
+void reference_decode(const std::vector<float>& llr,
+                      std::vector<uint8_t>& out,
+                      unsigned g0 = poly0,
+                      unsigned g1 = poly1)
 {
     for_each_frame([&](size_t f) {
         const auto b = core::viterbi_decode_reference(llr.data() + 2 * f * frame_steps, frame_steps,
-                                                      poly0, poly1, true);
+                                                      g0, g1, true);
         std::copy(b.begin(), b.end(), out.begin() + f * frame_steps);
     });
 }
@@ -186,11 +193,15 @@ void reference_decode(const std::vector<float>& llr, std::vector<uint8_t>& out)
 void make_llr_batch(std::vector<uint8_t>& bits,
                     std::vector<float>& llr,
                     double ebn0_db,
-                    uint64_t seed)
+                    uint64_t seed,
+                    const core::depuncture_pattern& pat,
+                    unsigned g0,
+                    unsigned g1)
 {
     bits.resize(frames_per_batch * frame_steps);
     llr.resize(2 * frames_per_batch * frame_steps);
-    const double s2 = 1.0 / (2.0 * code_rate * std::pow(10.0, ebn0_db / 10.0));
+    const double rate = double(pat.period) / double(pat.kept);
+    const double s2 = 1.0 / (2.0 * rate * std::pow(10.0, ebn0_db / 10.0));
     for_each_frame([&](size_t f) {
         std::seed_seq seq{ seed, uint64_t(f) };
         std::mt19937_64 rng(seq);
@@ -202,8 +213,10 @@ void make_llr_batch(std::vector<uint8_t>& bits,
             b[t] = t < data_bits ? uint8_t(rng() & 1) : 0;
             reg = (reg >> 1) | (unsigned(b[t]) << 6);
             for (unsigned k = 0; k < 2; k++) {
-                const unsigned c = unsigned(__builtin_popcount(reg & (k ? poly1 : poly0)) & 1);
-                l[2 * t + k] = float(2.0 * ((c ? -1.0 : 1.0) + g(rng)) / s2);
+                const unsigned c = unsigned(__builtin_popcount(reg & (k ? g1 : g0)) & 1);
+                const uint32_t q = uint32_t((2 * t + k) % (2 * pat.period));
+                l[2 * t + k] =
+                    (pat.mask >> q) & 1u ? float(2.0 * ((c ? -1.0 : 1.0) + g(rng)) / s2) : 0.0f;
             }
         }
     });
@@ -512,9 +525,18 @@ void run_ber_overlaps(const options& o, std::vector<row>& rows, std::vector<std:
     // batch, but the overlaps cost most there, and the paired z needs frames to rest on.
     const size_t min_batches = o.quick ? 1 : 8;
     const double skip_below = 1e-6; // the reference's BER after which the later points go
+    // 802.16 is the one of the two with 5/6 (802.11a-1999 stops at 3/4).
+    const std::string& rate = o.viterbi_rate;
+    const std::string protocol = rate == "5/6" ? "802.16" : "802.11a";
+    const auto pat = core::depuncture_pattern::make(protocol, rate);
+    auto defaults = core::viterbi_params::for_protocol(protocol, rate);
+    const unsigned g0 = defaults.poly0, g1 = defaults.poly1;
+    // The punctured codes need more Eb/N0 for the same BER: start where rate 1/2 is at
+    // about the same BER (BER about 5e-3 at the first point).
+    const double start_db = rate == "1/2" ? 2.0 : rate == "2/3" ? 2.5 : rate == "3/4" ? 3.0 : 3.5;
     std::vector<double> ebn0;
     for (int i = 0; i <= 8; i++)
-        ebn0.push_back(2.0 + 0.5 * i);
+        ebn0.push_back(start_db + 0.5 * i);
 
     struct variant {
         std::string name; // "L256 W32 T32"
@@ -526,7 +548,7 @@ void run_ber_overlaps(const options& o, std::vector<row>& rows, std::vector<std:
     std::vector<variant> vs;
     for (size_t len : o.viterbi_chunks)
         for (const auto& [w, t] : o.viterbi_overlaps) {
-            auto p = core::viterbi_params::for_protocol("80211a", "1/2");
+            auto p = defaults;
             p.chunk_len = len;
             p.warmup = w;
             p.traceback = t;
@@ -540,14 +562,16 @@ void run_ber_overlaps(const options& o, std::vector<row>& rows, std::vector<std:
         }
 
     std::printf(
-        "\nViterbi overlap study (--stages ber --viterbi-overlaps): K=7 rate 1/2, 802.11a\n"
-        "generators, BPSK over AWGN, terminated frames of 4096 steps (4090 data bits counted),\n"
+        "\nViterbi overlap study (--stages ber --viterbi-overlaps): K=7 rate %s, %s\n"
+        "generators and puncturing, BPSK over AWGN, terminated frames of 4096 steps (4090 data\n"
+        "bits counted, puncturing restarting at each frame; default overlaps %zu/%zu),\n"
         "batches of 64 frames. The chunked CPU twin with chunks of L steps, warm-up W and\n"
         "traceback T decodes the same noisy input as the full-length reference, at each point\n"
         "for at least %zu batches and until the reference has %llu errors or %zu batches (%.0f\n"
         "Mbit); the points after one where the reference's BER is below %.0e are skipped.\n"
         "Cells: bit errors.\n",
-        min_batches, (unsigned long long)min_errors, max_batches,
+        rate.c_str(), protocol.c_str(), defaults.warmup, defaults.traceback, min_batches,
+        (unsigned long long)min_errors, max_batches,
         double(max_batches * frames_per_batch * data_bits) / 1e6, skip_below);
     std::printf("%-6s %8s %-18s", "Eb/N0", "Mbit", "reference");
     for (const auto& v : vs)
@@ -571,8 +595,8 @@ void run_ber_overlaps(const options& o, std::vector<row>& rows, std::vector<std:
         paired ref_spread; // the reference's errors per frame: the error of its count
         const auto t0 = clock::now();
         for (size_t k = 0; k < max_batches && (ref.errors < min_errors || k < min_batches); k++) {
-            make_llr_batch(bits, llr, ebn0[i], 0x51ed270b27f5ea3full * (i + 1) + k);
-            reference_decode(llr, out_ref);
+            make_llr_batch(bits, llr, ebn0[i], 0x51ed270b27f5ea3full * (i + 1) + k, pat, g0, g1);
+            reference_decode(llr, out_ref, g0, g1);
             ref.errors += data_errors(out_ref, bits);
             ref.bits += frames_per_batch * data_bits;
             for (size_t f = 0; f < frames_per_batch; f++)
@@ -603,7 +627,7 @@ void run_ber_overlaps(const options& o, std::vector<row>& rows, std::vector<std:
             r.stage = "viterbi_ber";
             r.impl = impl;
             r.device = "cpu";
-            r.config = "K7 r1/2 BPSK soft " + config;
+            r.config = "K7 r" + rate + " BPSK soft " + config;
             r.batch = frames_per_batch * frame_steps;
             r.iterations = c.bits / (frames_per_batch * data_bits);
             r.samples = c.bits;
@@ -693,7 +717,7 @@ void run_ber_overlaps(const options& o, std::vector<row>& rows, std::vector<std:
         r.stage = "viterbi_ber_1e-5";
         r.impl = "chunked " + v.name;
         r.device = "cpu";
-        r.config = "K7 r1/2 BPSK soft " + v.name;
+        r.config = "K7 r" + rate + " BPSK soft " + v.name;
         r.ebn0_db = x;
         r.gap_to = "reference";
         r.gap_db = x - x_ref;

@@ -69,6 +69,9 @@ const char* usage_text =
     "                     reference errors (8 batches at least) or 200\n"
     "                     Mbit a point (--quick: 2 batches)\n"
     "  --viterbi-chunks LIST  the overlap study's chunk lengths (default 256)\n"
+    "  --viterbi-rate R   the overlap study's code rate: 1/2 (default), 2/3 or 3/4\n"
+    "                     (802.11a puncturing) or 5/6 (802.16); Eb/N0 from 2 dB plus\n"
+    "                     0.5, 1 and 1.5 dB for 2/3, 3/4 and 5/6\n"
     "  --cp N             CP of the core rows (default fft_len/4: 16 at 64, as 802.11a)\n"
     "  --seconds S        wall time of each flowgraph row (default 1.5; --quick 0.2)\n"
     "  --core-seconds S   time of each core row (default 0.5; --quick 0.05)\n"
@@ -229,6 +232,11 @@ options parse_options(int argc, char** argv)
             for (size_t c : o.viterbi_chunks)
                 if (c > 4096)
                     throw usage_error(a + ": chunk lengths are 1..4096, got " + std::to_string(c));
+        } else if (a == "--viterbi-rate") {
+            o.viterbi_rate = value();
+            if (o.viterbi_rate != "1/2" && o.viterbi_rate != "2/3" && o.viterbi_rate != "3/4" &&
+                o.viterbi_rate != "5/6")
+                throw usage_error(a + ": give 1/2, 2/3, 3/4 or 5/6");
         } else if (a == "--device") {
             o.device = value();
             if (o.device != "cuda" && o.device.rfind("cuda:", 0) != 0)
