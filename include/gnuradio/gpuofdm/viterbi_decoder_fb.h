@@ -30,7 +30,7 @@ namespace gpuofdm {
  * in whole puncturing periods (2, 4, 6 or 10 mother bits: 2, 3, 4 or 6 LLRs).
  *
  * The decoder cuts the trellis into chunks of 256 steps, each decoded from a 40-step
- * (rate 1/2) to 160-step (5/6) warm-up before it to a traceback tail of the same length
+ * (rate 1/2) to 128-step (5/6) warm-up before it to a traceback tail of the same length
  * after it; the chunks are independent, so the GPU decodes all of a call's at once. The
  * result does not depend on how the stream is cut into calls.
  *
@@ -67,7 +67,7 @@ public:
      * \param mode "stream" or "frame".
      * \param len_tag_key length tag key of the frames (mode "frame"; must not be empty then).
      * \param batch trellis steps per launch: 0 (2^20), or from a chunk and its two overlaps
-     *        (336, 448, 512, 576 at 1/2, 2/3, 3/4, 5/6) to 2^26
+     *        (336, 384, 416, 512 at 1/2, 2/3, 3/4, 5/6) to 2^26
      *        (core::depuncturing_decoder_params::validate()).
      * \param device "auto", "cpu", "cuda" or "cuda:N".
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter;

@@ -182,8 +182,8 @@ struct depuncturing_decoder_params {
     /*!
      * Trellis steps per launch (the decoder's viterbi_params::max_steps): 0 picks 2^20;
      * else from chunk_len + warmup + traceback of the rate's decoder
-     * (viterbi_params::for_protocol(): 256 + 40 + 40 = 336 at 1/2, 256 + 2 x 96, 128,
-     * 160 = 448 at 2/3, 512 at 3/4, 576 at 5/6) to 2^26 (2^26 steps take 512 MiB of mother-code LLRs).
+     * (viterbi_params::for_protocol(): 256 + 40 + 40 = 336 at 1/2, 256 + 2 x 64, 80,
+     * 128 = 384 at 2/3, 416 at 3/4, 512 at 5/6) to 2^26 (2^26 steps take 512 MiB of mother-code LLRs).
      */
     size_t batch = 0;
     //! The CPU twin's threads (viterbi_params::cpu_threads): 0 every core, else 1 .. 1024.

@@ -63,15 +63,17 @@ viterbi_params viterbi_params::for_protocol(const std::string& protocol, const s
         p.poly0 = 0171;
         p.poly1 = 0133;
     }
+    // Every rate's overlaps are the shortest that keep the full-length decoder's BER with
+    // chunks of 256 and of 128 steps (docs/BENCHMARKS.md, "Viterbi overlaps").
     if (rate == "1/2")
-        return p; // the default overlaps, measured at rate 1/2
+        return p; // the default overlaps
     size_t overlap;
     if (rate == "2/3")
-        overlap = 96;
+        overlap = 64;
     else if (rate == "3/4")
-        overlap = 128;
+        overlap = 80;
     else if (rate == "5/6")
-        overlap = 160;
+        overlap = 128;
     else
         throw std::invalid_argument("rate: must be \"1/2\", \"2/3\", \"3/4\" or \"5/6\", got \"" +
                                     rate + "\"");

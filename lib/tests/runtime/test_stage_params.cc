@@ -143,9 +143,9 @@ TEST(stage_params, depuncturing_decoder_batch_per_rate)
 {
     core::depuncturing_decoder_params p;
     const std::pair<core::code_rate, size_t> least[] = { { core::code_rate::r1_2, 336 },
-                                                         { core::code_rate::r2_3, 448 },
-                                                         { core::code_rate::r3_4, 512 },
-                                                         { core::code_rate::r5_6, 576 } };
+                                                         { core::code_rate::r2_3, 384 },
+                                                         { core::code_rate::r3_4, 416 },
+                                                         { core::code_rate::r5_6, 512 } };
     for (const auto& standard : { core::phy_standard::ieee80211a, core::phy_standard::ieee80216 })
         for (const auto& [rate, min_batch] : least) {
             p.standard = standard;
