@@ -529,10 +529,10 @@ void run_ber_overlaps(const options& o, std::vector<row>& rows, std::vector<std:
     const std::string& rate = o.viterbi_rate;
     const std::string protocol = rate == "5/6" ? "802.16" : "802.11a";
     const auto pat = core::depuncture_pattern::make(protocol, rate);
-    auto defaults = core::viterbi_params::for_protocol(protocol, rate);
+    const auto defaults = core::viterbi_params::for_protocol(protocol, rate);
     const unsigned g0 = defaults.poly0, g1 = defaults.poly1;
-    // The punctured codes need more Eb/N0 for the same BER: start where rate 1/2 is at
-    // about the same BER (BER about 5e-3 at the first point).
+    // The punctured codes need more Eb/N0 for the same BER: start where each is at about
+    // the BER of rate 1/2's first point (5e-3 to 8e-3).
     const double start_db = rate == "1/2" ? 2.0 : rate == "2/3" ? 2.5 : rate == "3/4" ? 3.0 : 3.5;
     std::vector<double> ebn0;
     for (int i = 0; i <= 8; i++)
