@@ -8,7 +8,8 @@
 //  (a) the detector on frequency-domain bins (as an O-RAN 7.2 radio unit delivers them),
 //      formats 0 and B4 (30 kHz), 4 antennas, one occasion per cell per 0.5 ms slot (30 kHz
 //      numerology): one slot's batch of C cells in one call. ms = the batch's latency
-//      (median; CUDA: bins uploaded from the host, detections back); cells RT = how many
+//      (median; CUDA: bins uploaded from the host, as floats or as 16-bit I/Q, detections
+//      back; or the bins already on the device); cells RT = how many
 //      cells one device keeps up with at that batch size, C x 0.5 ms / latency. The bar
 //      of the 38.104 work: 100 cells in real time with a batch under 0.2 ms.
 //  (b) the chain from time-domain samples, 4 antennas at 122.88 Msps: per occasion the
@@ -179,7 +180,8 @@ void detector_rows(const options& o,
             // One CUDA row: its timing, checked against the twin's detections.
             const auto cuda_row =
                 [&](const char* impl, const std::string& config,
-                    const std::function<std::vector<core::prach_detection>()>& detect) {
+                    const std::function<std::vector<core::prach_detection>()>& detect,
+                    const std::vector<core::prach_detection>& twin) {
                     std::vector<core::prach_detection> got;
                     const timing tg =
                         time_repeated([&] { got = detect(); }, o.quick ? 0.02 : o.core_seconds, 10);
@@ -191,23 +193,38 @@ void detector_rows(const options& o,
                     gr.iterations = got.size();
                     gr.seconds = tg.seconds;
                     gr.ratio = tc.median_ms / tg.median_ms;
-                    gr.equals_cpu_twin = same(got, want) ? 1 : 0;
+                    gr.equals_cpu_twin = same(got, twin) ? 1 : 0;
                     rows.push_back(gr);
                     print_prach_row(gr, cells * slot_s * 1e3 / tg.median_ms);
                     if (!gr.equals_cpu_twin)
                         notes.push_back("prach_detector " + config + ", " + std::to_string(cells) +
                                         " cells: CUDA's detections differ from the CPU twin's");
                 };
-            cuda_row("cuda", cr.config,
-                     [&] { return gpu->detect(bins.data(), gpu->channel_bins()); });
+            cuda_row(
+                "cuda", cr.config, [&] { return gpu->detect(bins.data(), gpu->channel_bins()); },
+                want);
+            // 16-bit I/Q bins, as an O-RAN 7.2 radio unit sends them uncompressed: half the
+            // bytes to upload. The twin's detections on the same integers.
+            const float scale = 1.0f / 1024; // unit noise: about 720 counts a part
+            std::vector<std::complex<int16_t>> bins16(bins.size());
+            for (size_t i = 0; i < bins.size(); i++)
+                bins16[i] = { int16_t(std::lround(bins[i].real() / scale)),
+                              int16_t(std::lround(bins[i].imag() / scale)) };
+            pinned.pin(bins16.data(), bins16.size() * sizeof(bins16[0]));
+            const auto want16 = cpu->detect_cs16(bins16.data(), cpu->channel_bins(), scale);
+            cuda_row(
+                "cuda", std::string(f.name) + ", 4 antennas, 16-bit bins",
+                [&] { return gpu->detect_cs16(bins16.data(), gpu->channel_bins(), scale); },
+                want16);
 #ifdef GPUOFDM_HAVE_CUDA
             // The bins already on the device, as a fronthaul NIC writing into GPU memory
             // delivers them: the latency without the upload.
             core::device_buffer<cf> d_bins(bins.size());
             GPUOFDM_CUDA_CHECK(cudaMemcpy(d_bins.get(), bins.data(), bins.size() * sizeof(cf),
                                           cudaMemcpyHostToDevice));
-            cuda_row("cuda dev", std::string(f.name) + ", 4 antennas, bins on the GPU",
-                     [&] { return gpu->detect_device(d_bins.get(), gpu->channel_bins()); });
+            cuda_row(
+                "cuda dev", std::string(f.name) + ", 4 antennas, bins on the GPU",
+                [&] { return gpu->detect_device(d_bins.get(), gpu->channel_bins()); }, want);
 #endif
         }
     }

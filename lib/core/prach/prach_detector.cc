@@ -186,7 +186,7 @@ size_t prach_detector::channel_bins() const
     return size_t(d_format.repetitions) * size_t(d_format.length);
 }
 
-void prach_detector::check_input(const cfloat* bins, size_t stride) const
+void prach_detector::check_input(const void* bins, size_t stride) const
 {
     if (!bins)
         throw std::invalid_argument("bins: null pointer");
@@ -213,6 +213,29 @@ std::vector<prach_detection> prach_detector::detect_device(const cfloat* d_bins,
 void prach_detector::scan_device(const cfloat*, size_t)
 {
     throw std::logic_error("prach_detector::detect_device: the CUDA backend only");
+}
+
+std::vector<prach_detection> prach_detector::detect_cs16(const std::complex<int16_t>* bins,
+                                                         size_t stride,
+                                                         float scale)
+{
+    check_input(bins, stride);
+    if (!(scale > 0 && std::isfinite(scale)))
+        throw std::invalid_argument("scale: finite and > 0, got " + std::to_string(scale));
+    scan_cs16(bins, stride, scale);
+    return decide();
+}
+
+void prach_detector::scan_cs16(const std::complex<int16_t>* bins, size_t stride, float scale)
+{
+    const size_t n = channel_bins();
+    d_converted.resize(n_channels() * n);
+    for (size_t ch = 0; ch < n_channels(); ch++)
+        for (size_t k = 0; k < n; k++) {
+            const std::complex<int16_t> x = bins[ch * stride + k];
+            d_converted[ch * n + k] = cfloat(float(x.real()) * scale, float(x.imag()) * scale);
+        }
+    scan(d_converted.data(), n);
 }
 
 std::vector<prach_detection> prach_detector::decide() const

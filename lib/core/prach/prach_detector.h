@@ -144,6 +144,16 @@ public:
     std::vector<prach_detection> detect_device(const cfloat* d_bins, size_t stride);
 
     /*!
+     * \brief As detect(), the bins as 16-bit integer I/Q (as an O-RAN 7.2 radio unit sends
+     * them uncompressed): each part times \p scale is the input. Half the bytes of
+     * detect()'s: the CUDA backend uploads them so and converts on the device. Throws
+     * std::invalid_argument also for \p scale not finite and > 0.
+     */
+    std::vector<prach_detection> detect_cs16(const std::complex<int16_t>* bins,
+                                             size_t stride,
+                                             float scale);
+
+    /*!
      * \brief The power delay profiles of the last detect(): rows of idft_size() samples,
      * row (cell, occasion, root) = first_row(cell) + occasion * n_roots(cell) + root.
      */
@@ -158,6 +168,8 @@ protected:
     virtual void scan(const cfloat* bins, size_t stride) = 0;
     //! As scan(), the input on the device (detect_device()); by default throws.
     virtual void scan_device(const cfloat* d_bins, size_t stride);
+    //! As scan(), from detect_cs16()'s bins; by default converted on the host, then scan().
+    virtual void scan_cs16(const std::complex<int16_t>* bins, size_t stride, float scale);
 
     prach_detector_params d_params;
     prach_format_info d_format;
@@ -177,7 +189,8 @@ protected:
     std::vector<prach_window_stats> d_stats;
 
 private:
-    void check_input(const cfloat* bins, size_t stride) const;
+    std::vector<cfloat> d_converted; //!< scan_cs16()'s bins as floats
+    void check_input(const void* bins, size_t stride) const;
     std::vector<prach_detection> decide() const;
 };
 

@@ -160,6 +160,17 @@ __global__ void window_kernel(const float* __restrict__ pdp,
     }
 }
 
+//! 16-bit I/Q to float, times scale (the CPU twin's conversion, bit for bit).
+__global__ void cs16_to_float_kernel(const short2* __restrict__ in,
+                                     cuFloatComplex* out,
+                                     size_t n,
+                                     float scale)
+{
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = make_cuFloatComplex(float(in[i].x) * scale, float(in[i].y) * scale);
+}
+
 } // namespace
 
 //! CUDA PRACH detector: the whole batch in four or five launches on one stream.
@@ -175,6 +186,7 @@ public:
 private:
     void scan(const cfloat* bins, size_t stride) override;
     void scan_device(const cfloat* d_bins, size_t stride) override;
+    void scan_cs16(const std::complex<int16_t>* bins, size_t stride, float scale) override;
     //! Steps 1..4 on \p d_bins (device memory, \p stride bins between channels), and the
     //! window scans back into d_stats.
     void enqueue_scan(const cuFloatComplex* d_bins, size_t stride);
@@ -182,6 +194,7 @@ private:
     cuda_context_ptr d_ctx;
     size_t d_n_jobs;
     device_buffer<cuFloatComplex> d_in;   //!< the input, channel_bins() per channel
+    device_buffer<short2> d_in_cs16;      //!< scan_cs16()'s input, once it is used
     device_buffer<cuFloatComplex> d_sum;  //!< channel_bins() summed over the repetitions
     device_buffer<cuFloatComplex> d_ref;  //!< d_refs
     device_buffer<prach_row_job> d_rows;  //!< per PDP row
@@ -232,6 +245,23 @@ void prach_detector_cuda::scan(const cfloat* bins, size_t stride)
     GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_in.get(), row_bytes, bins, stride * sizeof(cfloat),
                                          row_bytes, n_channels(), cudaMemcpyHostToDevice,
                                          d_ctx->stream()));
+    enqueue_scan(d_in.get(), channel_bins());
+}
+
+void prach_detector_cuda::scan_cs16(const std::complex<int16_t>* bins, size_t stride, float scale)
+{
+    d_ctx->activate();
+    const size_t n = n_channels() * channel_bins();
+    if (d_in_cs16.size() != n)
+        d_in_cs16 = device_buffer<short2>(n);
+    const size_t row_bytes = channel_bins() * sizeof(short2);
+    GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_in_cs16.get(), row_bytes, bins, stride * sizeof(short2),
+                                         row_bytes, n_channels(), cudaMemcpyHostToDevice,
+                                         d_ctx->stream()));
+    const int threads = 256;
+    cs16_to_float_kernel<<<unsigned((n + threads - 1) / threads), threads, 0, d_ctx->stream()>>>(
+        d_in_cs16.get(), d_in.get(), n, scale);
+    GPUOFDM_CUDA_CHECK(cudaGetLastError());
     enqueue_scan(d_in.get(), channel_bins());
 }
 

@@ -545,6 +545,49 @@ TEST(PrachDetector, BadParameters)
     EXPECT_THROW(det->detect(x.data(), x.size()), std::invalid_argument);
 }
 
+//! \p in's bins rounded to 16-bit I/Q at \p scale (a unit of the integers), the stride kept.
+std::vector<std::complex<int16_t>> quantized(const prach_input& in, float scale)
+{
+    std::vector<std::complex<int16_t>> q(in.bins.size());
+    for (size_t i = 0; i < q.size(); i++)
+        q[i] = { int16_t(std::lround(in.bins[i].real() / scale)),
+                 int16_t(std::lround(in.bins[i].imag() / scale)) };
+    return q;
+}
+
+// 16-bit bins are the float bins the integers times scale stand for: the same detections,
+// bit for bit, as detect() on those floats (converted here), and the preambles found.
+TEST(PrachDetector, SixteenBitBinsDetectAsTheirFloats)
+{
+    prach_detector_params p;
+    p.cells = { { 22, 2, prach_restricted_set::unrestricted } };
+    p.n_antennas = 2;
+    p.n_occasions = 2;
+    auto det = make_prach_detector(p, device_spec{});
+    prach_input in(*det);
+    in.add_noise(1.0, 7);
+    in.add_preamble(0, 1, 17, 3.0, db(-12), 8);
+    const float scale = 1.0f / 2048; // noise at about 2^11 counts per part
+    const auto q = quantized(in, scale);
+    std::vector<cfloat> as_floats(q.size());
+    for (size_t i = 0; i < q.size(); i++)
+        as_floats[i] = cfloat(float(q[i].real()) * scale, float(q[i].imag()) * scale);
+    const auto want = det->detect(as_floats.data(), in.stride);
+    const auto got = det->detect_cs16(q.data(), in.stride, scale);
+    ASSERT_EQ(want.size(), 1u);
+    EXPECT_EQ(want[0].occasion, 1);
+    EXPECT_EQ(want[0].preamble, 17);
+    ASSERT_EQ(got.size(), want.size());
+    EXPECT_EQ(got[0].preamble, want[0].preamble);
+    EXPECT_EQ(got[0].delay_bins, want[0].delay_bins);
+    EXPECT_EQ(got[0].metric, want[0].metric);
+    EXPECT_EQ(got[0].noise, want[0].noise);
+    EXPECT_THROW(det->detect_cs16(nullptr, in.stride, scale), std::invalid_argument);
+    EXPECT_THROW(det->detect_cs16(q.data(), in.stride - 4, scale), std::invalid_argument);
+    EXPECT_THROW(det->detect_cs16(q.data(), in.stride, 0.0f), std::invalid_argument);
+    EXPECT_THROW(det->detect_cs16(q.data(), in.stride, NAN), std::invalid_argument);
+}
+
 #ifdef GPUOFDM_HAVE_CUDA
 // CUDA against the twin: the power delay profiles within 1e-4 of their RMS, and the same
 // detections (cell, occasion, preamble, delay) with metrics within 1e-3.
@@ -629,6 +672,38 @@ TEST(PrachDetectorCuda, MatchesCpuShortFormatManyCellsAndOccasions)
     for (const int c : { 0, 15, 16, 17, 32, 33, 34, 49 })
         ues.emplace_back(c, c % 2, (c * 13) % 64, 0.25 * (c % 5), -12.0);
     expect_cuda_matches_cpu(p, ues, false);
+}
+
+// 16-bit bins of B4, 20 cells x 4 antennas: converted on the device as on the host.
+TEST(PrachDetectorCuda, SixteenBitBinsMatchCpu)
+{
+    GPUOFDM_REQUIRE_GPU();
+    prach_detector_params p;
+    p.format = prach_format::b4;
+    p.mu = 1;
+    p.cells.assign(20, prach_cell_params{ 0, 14, prach_restricted_set::unrestricted });
+    for (int c = 0; c < 20; c++)
+        p.cells[size_t(c)].logical_root = c * 6;
+    p.n_antennas = 4;
+    auto cpu = make_prach_detector(p, device_spec{});
+    auto cuda = make_prach_detector(p, device_spec{ backend::cuda, 0 });
+    prach_input in(*cpu);
+    in.add_noise(1.0, 3);
+    for (const int c : { 0, 7, 19 })
+        in.add_preamble(c, 0, (c * 11) % 64, 0.5, db(-10), uint32_t(40 + c));
+    const float scale = 1.0f / 1024;
+    const auto q = quantized(in, scale);
+    const auto want = cpu->detect_cs16(q.data(), in.stride, scale);
+    const auto got = cuda->detect_cs16(q.data(), in.stride, scale);
+    EXPECT_TRUE(test::near_rms(cuda->power_delay_profiles(), cpu->power_delay_profiles(), 1e-4));
+    ASSERT_GE(want.size(), 3u);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); i++) {
+        EXPECT_EQ(got[i].cell, want[i].cell);
+        EXPECT_EQ(got[i].preamble, want[i].preamble);
+        EXPECT_EQ(got[i].delay_bins, want[i].delay_bins);
+        EXPECT_NEAR(got[i].metric, want[i].metric, 1e-3 * want[i].metric);
+    }
 }
 
 TEST(PrachDetectorCuda, MatchesCpuFormat2ManyCells)
