@@ -28,6 +28,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -38,12 +39,62 @@ namespace {
 
 using cf = gr_complex;
 
-//! Occasion timing and the frame reference, in samples.
+//! A time occasion's place: its CP's first sample (reported), and the first sample of its
+//! row (the CP of N_CP^RA samples and the repetitions), later by the 16 kappa a 0 / 0.5 ms
+//! instant adds to the CP of a short format (38.211 5.3.2).
+struct occasion_place {
+    uint64_t cp = 0;
+    uint64_t row = 0;
+};
+
+/*!
+ * Where the time occasions start: explicit (start + k period; one occasion when the period
+ * is 0), or a prach-ConfigurationIndex row's occasions in the frames of SFN mod x = y,
+ * frames counted from a reference sample of SFN 0 that an rx_time tag moves.
+ */
 struct prach_timing {
     uint64_t start = 0;
     uint64_t period = 0; // 0: one occasion
     int frame_start = 0;
     int mu_pusch = 0;
+    // From a configuration index (table_x > 0): places in a frame from its first sample.
+    int table_x = 0, table_y = 0;
+    int64_t frame_samples = 0;
+    std::vector<int64_t> in_frame_cp, in_frame_extra; // sorted by in_frame_cp
+
+    bool from_table() const { return table_x > 0; }
+
+    /*!
+     * Occasion \p k: explicit, start + k period; from the table, the first occasion whose
+     * CP starts after \p after (when \p k > 0) and at or after \p floor, with SFN 0 at
+     * sample \p frame_ref. Empty when there is none (an explicit single occasion taken).
+     */
+    std::optional<occasion_place> place(uint64_t k,
+                                        uint64_t after,
+                                        uint64_t floor,
+                                        int64_t frame_ref) const
+    {
+        if (!from_table()) {
+            if (period == 0 && k > 0)
+                return std::nullopt;
+            const uint64_t s = start + k * period;
+            return occasion_place{ s, s };
+        }
+        const int64_t lo = std::max<int64_t>(int64_t(floor), k > 0 ? int64_t(after) + 1 : 0);
+        // The frame holding lo, and the frames after it, up to a period of x frames.
+        int64_t n = (lo - frame_ref) / frame_samples - 1;
+        for (int i = 0; i <= table_x + 2; i++, n++) {
+            const int64_t sfn = ((n % 1024) + 1024) % 1024;
+            if (sfn % table_x != table_y)
+                continue;
+            for (size_t j = 0; j < in_frame_cp.size(); j++) {
+                const int64_t cp = frame_ref + n * frame_samples + in_frame_cp[j];
+                if (cp >= lo)
+                    return occasion_place{ uint64_t(cp), uint64_t(cp + in_frame_extra[j]) };
+            }
+        }
+        throw std::logic_error("prach_timing::place: no occasion in x frames");
+    }
 };
 
 //! A complete time occasion waiting in a batch: its number, first sample, SFN and slot.
@@ -163,6 +214,11 @@ public:
             d_bins.resize(n_bins);
         }
         d_pending.reserve(d_batch);
+        // A history the block never reads: GNU Radio sizes the buffer in front of a block
+        // to at least twice its history, so the upstream writes ahead in pieces of 2^17
+        // samples instead of trading 8192-sample pieces with work() (the default buffer),
+        // where each call waits for its own small uploads.
+        set_history(unused_history + 1);
         message_port_register_out(d_port);
         d_logger->debug("{} cells, {} antennas, {} samples an occasion, {} occasions a batch, "
                         "on {}",
@@ -179,6 +235,10 @@ public:
     bool start() override
     {
         d_occasion = 0;
+        d_place.reset();
+        d_last_cp = 0;
+        d_floor = 0;
+        d_frame_ref = d_timing.frame_start;
         d_filled = 0;
         d_filling = no_batch;
         d_pending.clear();
@@ -232,7 +292,8 @@ public:
         // A call of one item, the one kept back, has nothing to take before the end: an
         // input asks for a second item while its upstream runs (stream_end.h).
         for (int i = 0; i < int(ninput_items_required.size()); i++)
-            ninput_items_required[size_t(i)] = std::max(noutput_items, upstream_done(i) ? 1 : 2);
+            ninput_items_required[size_t(i)] =
+                std::max(noutput_items, upstream_done(i) ? 1 : 2) + int(unused_history);
     }
 
     int work(int noutput_items,
@@ -247,7 +308,11 @@ public:
                 const int take = items_to_take(noutput_items, at_end);
                 if (take <= 0)
                     return 0; // only the sample kept back (forecast() keeps this from happening)
-                take_samples(input_items, nitems_read(0), nitems_read(0) + uint64_t(take));
+                // Past the history, which is there only to size the upstream buffer.
+                gr_vector_const_void_star in(input_items.size());
+                for (size_t a = 0; a < in.size(); a++)
+                    in[a] = static_cast<const cf*>(input_items[a]) + unused_history;
+                take_samples(in, nitems_read(0), nitems_read(0) + uint64_t(take));
                 if (at_end)
                     hand_over();
                 finish_uploads(); // GNU Radio may overwrite the input once it is consumed
@@ -263,6 +328,7 @@ public:
 
 private:
     static constexpr size_t no_batch = size_t(-1);
+    static constexpr size_t unused_history = size_t(1) << 17;
 
     //! Samples [r0, end) of every input into the occasions they belong to.
     void take_samples(const gr_vector_const_void_star& input_items, uint64_t r0, uint64_t end)
@@ -271,8 +337,18 @@ private:
         get_tags_in_range(tags, 0, r0, end, d_rx_time_key);
         std::stable_sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
         size_t next_tag = 0;
-        while (!(d_timing.period == 0 && d_occasion > 0)) {
-            const uint64_t s = d_timing.start + d_occasion * d_timing.period;
+        while (true) {
+            if (!d_place)
+                d_place = d_timing.place(d_occasion, d_last_cp, d_floor, d_frame_ref);
+            if (!d_place)
+                break;
+            // Tags before an occasion not yet begun: from a configuration index they move
+            // the frames, and so where it starts.
+            if (d_filled == 0 && next_tag < tags.size() && tags[next_tag].offset <= d_place->cp) {
+                take_rx_time(tags[next_tag++]);
+                continue;
+            }
+            const uint64_t s = d_place->row;
             const uint64_t lo = std::max(s + d_filled, r0);
             const uint64_t hi = std::min<uint64_t>(s + d_row, end);
             if (lo >= hi)
@@ -283,10 +359,15 @@ private:
             d_filled = size_t(hi - s);
             if (d_filled < d_row)
                 break;
-            // The occasion's time: from the rx_time tags up to its last sample.
+            // The occasion's time: from the rx_time tags up to its last sample; the next
+            // occasion starts after it.
             for (; next_tag < tags.size() && tags[next_tag].offset < s + d_row; next_tag++)
                 take_rx_time(tags[next_tag]);
-            d_pending.push_back(reference_of(s));
+            if (d_timing.from_table())
+                d_floor = std::max<uint64_t>(d_floor, s + d_row);
+            d_pending.push_back(reference_of(d_place->cp));
+            d_last_cp = d_place->cp;
+            d_place.reset();
             d_filled = 0;
             d_occasion++;
             if (d_pending.size() == d_batch)
@@ -500,6 +581,15 @@ private:
         d_rx_time_s = secs + pmt::to_double(frac);
         d_rx_time_sample = static_cast<long double>(t.offset);
         d_has_rx_time = true;
+        if (d_timing.from_table()) {
+            // SFN 0 of the tag's 1024 frames (10.24 s), and no occasion before the tag:
+            // the samples before it may be from before a gap.
+            const long double into = std::fmod(d_rx_time_s, 10.24L);
+            d_frame_ref = int64_t(t.offset) - std::llround(into * d_rate);
+            d_floor = std::max<uint64_t>(d_floor, t.offset);
+            if (d_filled == 0)
+                d_place.reset();
+        }
     }
 
     //! Whether input \p i's upstream has finished (it writes no more).
@@ -521,7 +611,8 @@ private:
         for (int i = 0; i < int(d_n_antennas); i++) {
             const gr::buffer_reader_sptr& r = detail()->input(i);
             gr::thread::scoped_lock guard(*r->mutex());
-            const int avail = r->items_available();
+            // The reader's items include the history before the call's items.
+            const int avail = r->items_available() - int(unused_history);
             if (r->done() && avail <= n)
                 at_end = true;
             all_hold_more = all_hold_more && avail > n;
@@ -548,6 +639,10 @@ private:
     size_t d_filling = no_batch;            // the batch work() fills, if any
     std::vector<occasion_ref> d_pending;    // its complete occasions
     uint64_t d_occasion = 0;                // the time occasion being filled
+    std::optional<occasion_place> d_place;  // its place, once known
+    uint64_t d_last_cp = 0;                 // the CP start of the occasion before it
+    uint64_t d_floor = 0;                   // the table's occasions start here or later
+    int64_t d_frame_ref = 0;                // the table's frames: a sample where SFN 0 starts
     size_t d_filled = 0;                    // its samples received so far
     std::atomic<uint64_t> d_processed{ 0 }; // occasions detected (worker)
     std::atomic<uint64_t> d_found{ 0 };     // detections posted (worker)
