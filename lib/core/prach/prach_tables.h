@@ -16,7 +16,8 @@
 // Lengths are in units of kappa * T_c = 1 / 30.72 MHz (kappa = 64, T_c = 1 / (480 kHz * 4096)),
 // i.e. samples at 30.72 Msps. Only the lengths 839 and 139 are covered (not Rel-16's 571/1151).
 //
-// The prach-ConfigurationIndex tables (6.3.3.2-2/-3/-4) are not here yet.
+// The prach-ConfigurationIndex tables for FR1 (6.3.3.2-2/-3) are in prach_config_table.h;
+// FR2's (6.3.3.2-4) is not here.
 
 #include <string>
 
