@@ -10,6 +10,7 @@
 #include "ordered_worker.h"
 #include "prach_block_util.h"
 #include "work_guard.h"
+#include "prach/prach_config_table.h"
 #include "prach/prach_detector.h"
 #include "prach/prach_frontend.h"
 #ifdef GPUOFDM_HAVE_CUDA
@@ -215,10 +216,12 @@ public:
         }
         d_pending.reserve(d_batch);
         // A history the block never reads: GNU Radio sizes the buffer in front of a block
-        // to at least twice its history, so the upstream writes ahead in pieces of 2^17
-        // samples instead of trading 8192-sample pieces with work() (the default buffer),
-        // where each call waits for its own small uploads.
-        set_history(unused_history + 1);
+        // to at least twice its history, so the upstream writes ahead in pieces of up to
+        // 2^18 samples instead of trading 8192-sample pieces with work() (the default
+        // buffer), where each call waits for its own small uploads. At most 2^22 samples
+        // (32 MiB) over all inputs.
+        d_unused_history = std::min(size_t(1) << 18, (size_t(1) << 22) / d_n_antennas);
+        set_history(unsigned(d_unused_history) + 1);
         message_port_register_out(d_port);
         d_logger->debug("{} cells, {} antennas, {} samples an occasion, {} occasions a batch, "
                         "on {}",
@@ -293,7 +296,7 @@ public:
         // input asks for a second item while its upstream runs (stream_end.h).
         for (int i = 0; i < int(ninput_items_required.size()); i++)
             ninput_items_required[size_t(i)] =
-                std::max(noutput_items, upstream_done(i) ? 1 : 2) + int(unused_history);
+                std::max(noutput_items, upstream_done(i) ? 1 : 2) + int(d_unused_history);
     }
 
     int work(int noutput_items,
@@ -311,7 +314,7 @@ public:
                 // Past the history, which is there only to size the upstream buffer.
                 gr_vector_const_void_star in(input_items.size());
                 for (size_t a = 0; a < in.size(); a++)
-                    in[a] = static_cast<const cf*>(input_items[a]) + unused_history;
+                    in[a] = static_cast<const cf*>(input_items[a]) + d_unused_history;
                 take_samples(in, nitems_read(0), nitems_read(0) + uint64_t(take));
                 if (at_end)
                     hand_over();
@@ -328,7 +331,6 @@ public:
 
 private:
     static constexpr size_t no_batch = size_t(-1);
-    static constexpr size_t unused_history = size_t(1) << 17;
 
     //! Samples [r0, end) of every input into the occasions they belong to.
     void take_samples(const gr_vector_const_void_star& input_items, uint64_t r0, uint64_t end)
@@ -428,17 +430,23 @@ private:
     //! Number, SFN and slot of the occasion starting at sample \p s.
     occasion_ref reference_of(uint64_t s) const
     {
-        // From the last rx_time tag (frames counted from time 0), else from frame_start.
-        const long double rel =
-            d_has_rx_time ? d_rx_time_s + (static_cast<long double>(s) - d_rx_time_sample) / d_rate
-                          : (static_cast<long double>(s) - d_timing.frame_start) / d_rate;
-        const long double frames = std::floor(rel / 0.01L);
+        // In samples from the start of a frame with SFN 0: from the last rx_time tag
+        // (frames counted from time 0), else from frame_start. Snapped to whole samples,
+        // so an occasion on a slot boundary (as a configuration index puts them) is not
+        // taken for the slot before by a rounding error.
+        long double rel =
+            d_has_rx_time ? d_rx_time_s * d_rate + (static_cast<long double>(s) - d_rx_time_sample)
+                          : static_cast<long double>(s) - d_timing.frame_start;
+        if (std::fabs(rel - std::round(rel)) < 1e-3L)
+            rel = std::round(rel);
+        const long double frame = d_rate * 0.01L;
+        const long double frames = std::floor(rel / frame);
         occasion_ref r;
         r.number = d_occasion;
         r.sample = s;
-        r.sfn = ((long(frames) % 1024) + 1024) % 1024;
-        const long double in_frame = rel - frames * 0.01L;
-        r.slot = long(std::floor(in_frame * 1000.0L * (1 << d_timing.mu_pusch)));
+        r.sfn = ((long(std::fmod(frames, 1024.0L)) % 1024) + 1024) % 1024;
+        const long double slot = d_rate / (1000.0L * (1 << d_timing.mu_pusch));
+        r.slot = long(std::floor((rel - frames * frame) / slot));
         return r;
     }
 
@@ -612,7 +620,7 @@ private:
             const gr::buffer_reader_sptr& r = detail()->input(i);
             gr::thread::scoped_lock guard(*r->mutex());
             // The reader's items include the history before the call's items.
-            const int avail = r->items_available() - int(unused_history);
+            const int avail = r->items_available() - int(d_unused_history);
             if (r->done() && avail <= n)
                 at_end = true;
             all_hold_more = all_hold_more && avail > n;
@@ -627,7 +635,8 @@ private:
     double d_rate;
     pmt::pmt_t d_port;
     size_t d_row = 0, d_cp = 0, d_n_cells = 0, d_n_antennas = 0, d_batch = 0, d_n_fd = 0;
-    size_t d_batch_samples = 0; // a batch's (cell, antenna, occasion) rows
+    size_t d_batch_samples = 0;  // a batch's (cell, antenna, occasion) rows
+    size_t d_unused_history = 0; // the history, less the one sample of no history
     batch_slots d_slots;
     //! CPU: the two batches (work() fills one, the worker detects the other) and the bins.
     std::vector<cf> d_host_rows;
@@ -679,6 +688,49 @@ std::string block_name_of_cell_field(const std::string& what)
                                 { "set", "restricted_sets" } });
 }
 
+/*!
+ * \p timing's occasions from row \p config_index of 38.211 Table 6.3.3.2-2 (\p spectrum
+ * "paired") or 6.3.3.2-3 ("unpaired"), for format \p f at PRACH numerology \p mu (0 for
+ * the long formats): their places in a frame in samples at \p rate.
+ */
+void table_timing(prach_timing& timing,
+                  core::prach_format f,
+                  int mu,
+                  double rate,
+                  int config_index,
+                  const std::string& spectrum,
+                  bool explicit_given)
+{
+    if (explicit_given)
+        throw std::invalid_argument("start_sample, period_samples: 0 with a config_index (its "
+                                    "table gives the occasions)");
+    const auto table = core::parse_prach_spectrum(spectrum, "spectrum");
+    const core::prach_config row = core::prach_config_lookup(table, config_index);
+    const std::string where = "config_index: " + std::to_string(config_index) + " of the " +
+                              core::to_string(table) + " table";
+    // Samples per kappa T_c (1 / 30.72 MHz): the places must be whole samples.
+    const long double per_kappa = static_cast<long double>(rate) / 30.72e6L;
+    const auto samples = [&](long kappa) {
+        const long double x = kappa * per_kappa;
+        if (std::fabs(x - std::round(x)) > 1e-6L)
+            throw std::invalid_argument("samp_rate: the occasions of " + where +
+                                        " start on whole samples at 30.72 MHz x 2^k, got " +
+                                        std::to_string(rate));
+        return int64_t(std::llround(x));
+    };
+    timing.table_x = row.x;
+    timing.table_y = row.y;
+    timing.frame_samples = samples(307200); // 10 ms
+    for (const auto& o : core::prach_occasions_in_frame(row, mu)) {
+        if (o.format != f)
+            throw std::invalid_argument("format: " + where + " has format " +
+                                        core::to_string(o.format) + " occasions, got " +
+                                        core::to_string(f));
+        timing.in_frame_cp.push_back(samples(o.start_kappa));
+        timing.in_frame_extra.push_back(samples(o.extra_cp_kappa));
+    }
+}
+
 } // namespace
 
 prach_detector_c::sptr prach_detector_c::make(double samp_rate,
@@ -696,7 +748,9 @@ prach_detector_c::sptr prach_detector_c::make(double samp_rate,
                                               int frame_start,
                                               double false_alarm,
                                               const std::string& device,
-                                              int max_batch)
+                                              int max_batch,
+                                              int config_index,
+                                              const std::string& spectrum)
 {
     return with_block_names<sptr>(
         [&]() -> sptr {
@@ -756,6 +810,9 @@ prach_detector_c::sptr prach_detector_c::make(double samp_rate,
             timing.start = non_negative(start_sample, "start_sample");
             timing.period = non_negative(period_samples, "period_samples");
             timing.frame_start = frame_start;
+            if (config_index != -1)
+                table_timing(timing, f, mu, samp_rate, config_index, spectrum,
+                             start_sample != 0 || period_samples != 0);
             const auto fe = core::make_prach_frontend_cpu(fp);
             if (timing.period != 0 && timing.period < fe->samples_per_row())
                 throw std::invalid_argument("period_samples: 0 (one occasion) or >= the "
@@ -763,7 +820,7 @@ prach_detector_c::sptr prach_detector_c::make(double samp_rate,
                                             std::to_string(fe->samples_per_row()) +
                                             " samples, got " + std::to_string(period_samples));
             // One occasion in all: no batch to gather.
-            fp.n_time_occasions = timing.period == 0 ? 1 : max_batch;
+            fp.n_time_occasions = timing.period == 0 && !timing.from_table() ? 1 : max_batch;
             dp.n_occasions = fp.n_time_occasions * n_fd_occasions;
             return gnuradio::make_block_sptr<prach_detector_c_impl>(fp, dp, timing,
                                                                     core::resolve_device(device));

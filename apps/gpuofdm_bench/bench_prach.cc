@@ -148,7 +148,8 @@ void detector_rows(const options& o,
     const fmt_case formats[] = { { core::prach_format::f0, 0, "format 0" },
                                  { core::prach_format::b4, 1, "B4 30 kHz" } };
     const std::vector<int> cell_counts =
-        o.quick ? std::vector<int>{ 1, 64 } : std::vector<int>{ 1, 16, 64, 128, 256, 512, 1024 };
+        o.quick ? std::vector<int>{ 1, 64 }
+                : std::vector<int>{ 1, 16, 64, 100, 128, 256, 512, 1024 };
     for (const auto& f : formats) {
         for (const int cells : cell_counts) {
             const auto p = detector_params(f.format, f.mu, cells);

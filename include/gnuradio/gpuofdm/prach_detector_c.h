@@ -23,7 +23,9 @@ namespace gpuofdm {
  *
  * \details
  * The occasions start at start_sample + k period_samples (one occasion when
- * period_samples is 0), at the first sample of the preamble's CP. Each occasion of each
+ * period_samples is 0), at the first sample of the preamble's CP; or, with a
+ * config_index, where its row of 38.211 Table 6.3.3.2-2 / -3 puts them (38.211 5.3.2) in
+ * the frames counted from frame_start, or from the last rx_time tag. Each occasion of each
  * cell (and of its msg1-FDM frequency occasions) is cut from every antenna, taken to the
  * PRACH bins, correlated with the cell's roots and searched per preamble window (the
  * core's prach_frontend and prach_detector, docs/blocks/prach_detector_c.md). Each
@@ -34,8 +36,8 @@ namespace gpuofdm {
  * SFN and slot count from frame_start (the first sample of an SFN 0 frame), in slots of
  * scs_khz; once an `rx_time` tag (UHD's tuple of whole and fractional seconds) has come
  * on input 0 before an occasion's last sample, from that time instead (frames of 10 ms
- * counted from time 0, SFN modulo 1024). The occasions' timing stays start_sample +
- * k period_samples. Up to max_batch complete time occasions are detected together, on a
+ * counted from time 0, SFN modulo 1024); with a config_index the tag also moves the
+ * occasions that start after it. Up to max_batch complete time occasions are detected together, on a
  * thread of the block's own, so the upstream is not held up while they are. On CUDA the
  * occasions' samples go straight from GNU Radio's (page-locked) input buffers to the
  * device, where the batch is detected.
@@ -68,6 +70,12 @@ public:
      *        detector, 1..64 / n_fd_occasions: detections come up to max_batch - 1
      *        periods later than the occasion's last sample (the end of the stream detects
      *        what is held); 1 detects each occasion as it completes.
+     * \param config_index -1: the occasions are start_sample + k period_samples; 0..255:
+     *        prach-ConfigurationIndex, the occasions of its row of 38.211 Table 6.3.3.2-2
+     *        or -3 in the frames from frame_start (or from an rx_time tag), with
+     *        start_sample and period_samples 0.
+     * \param spectrum "paired" (FDD, Table 6.3.3.2-2) or "unpaired" (TDD, 6.3.3.2-3), for
+     *        config_index.
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter.
      */
     static sptr make(double samp_rate = 30.72e6,
@@ -85,7 +93,9 @@ public:
                      int frame_start = 0,
                      double false_alarm = 1e-3,
                      const std::string& device = "auto",
-                     int max_batch = 8);
+                     int max_batch = 8,
+                     int config_index = -1,
+                     const std::string& spectrum = "paired");
 
     //! The device the detector runs on: "cpu" or "cuda:N".
     virtual std::string device() const = 0;

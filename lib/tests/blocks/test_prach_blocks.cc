@@ -195,6 +195,128 @@ TEST(PrachBlocks, RxTimeTagSetsSfnAndSlot)
     }
 }
 
+// prach-ConfigurationIndex 27 of the paired table (38.211 Table 6.3.3.2-2: format 0, every
+// frame, subframes 0..9, from symbol 0): an occasion at the start of every 1 ms subframe.
+// Format 0 at 7.68 Msps, frame_start 3000: occasion k at 3000 + 7680 k, SFN k / 10, slot
+// k mod 10 (1 ms slots at 15 kHz); a UE in each, from a source of the same places.
+void config_index_every_subframe(const std::string& device)
+{
+    const double rate = 7.68e6;
+    const int frame_start = 3000, subframe = 7680, n = 12;
+    auto tb = gr::make_top_block("prach_config");
+    auto src = prach_source_c::make(rate, "0", 15, 1, 4, 1, "unrestricted", -375e3, frame_start,
+                                    subframe, { 12 }, { 5.0 }, {}, { -5.0 }, {}, true, 9);
+    auto head = gr::blocks::head::make(sizeof(gr_complex), size_t(frame_start + n * subframe));
+    auto det = prach_detector_c::make(rate, "0", 15, 1, { 4 }, { 1 }, {}, { -375e3 }, 1, 0, 0, 0,
+                                      frame_start, 1e-3, device, 4, 27, "paired");
+    auto dbg = gr::blocks::message_debug::make();
+    tb->connect(src, 0, head, 0);
+    tb->connect(head, 0, det, 0);
+    tb->msg_connect(det, "detections", dbg, "store");
+    run_bounded(tb);
+    const auto found = detections_of(dbg);
+    ASSERT_EQ(found.size(), size_t(n)) << device;
+    for (size_t k = 0; k < found.size(); k++) {
+        EXPECT_EQ(found[k].occasion, k);
+        EXPECT_EQ(found[k].sample, uint64_t(frame_start + int(k) * subframe));
+        EXPECT_EQ(found[k].sfn, long(k / 10));
+        EXPECT_EQ(found[k].slot, long(k % 10));
+        EXPECT_EQ(found[k].preamble, 12);
+        EXPECT_NEAR(found[k].delay_samples, 5.0, 1.04e-6 * rate);
+    }
+}
+
+TEST(PrachBlocks, ConfigIndexEverySubframeCpu) { config_index_every_subframe("cpu"); }
+
+TEST(PrachBlocks, ConfigIndexEverySubframeGpu)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    config_index_every_subframe("cuda");
+}
+
+// Paired index 214 (38.211 Table 6.3.3.2-2: B4, every frame, subframes 4 and 9, two PRACH
+// slots, l0 = 0) at 30 kHz, 15.36 Msps: occasions at the start of each slot of those
+// subframes, 0 and 0.5 ms into the subframe, so each preamble's CP is 16 kappa (8 samples)
+// longer than B4's N_CP (38.211 5.3.2). Two sources of B4 with its plain CP, 8 samples
+// after each occasion's first sample, stand for the longer CP: the delays come out right
+// only if the block skips the 16 kappa with the CP (else 8 samples, 0.52 us, too late).
+TEST(PrachBlocks, ConfigIndexShortFormatLongerCp)
+{
+    const double rate = 15.36e6;
+    const int frame = 153600, extra = 8;
+    const std::vector<uint64_t> want = { 61440,  69120,  138240, 145920,
+                                         215040, 222720, 291840, 299520 };
+    const std::vector<long> slots = { 8, 9, 18, 19, 8, 9, 18, 19 };
+    auto tb = gr::make_top_block("prach_config_b4");
+    auto slot0 = prach_source_c::make(rate, "B4", 30, 1, 7, 2, "unrestricted", -100 * 30e3,
+                                      int(want[0]) + extra, frame / 2, { 21 }, { 3.0 }, {},
+                                      { -3.0 }, {}, true, 5);
+    auto slot1 = prach_source_c::make(rate, "B4", 30, 1, 7, 2, "unrestricted", -100 * 30e3,
+                                      int(want[1]) + extra, frame / 2, { 44 }, { 3.0 }, {},
+                                      { -3.0 }, {}, false, 6);
+    auto add = gr::blocks::add_cc::make();
+    auto head = gr::blocks::head::make(sizeof(gr_complex), size_t(2 * frame));
+    auto det = prach_detector_c::make(rate, "B4", 30, 1, { 7 }, { 2 }, {}, { -100 * 30e3 }, 1, 0, 0,
+                                      0, 0, 1e-3, "cpu", 3, 214, "paired");
+    auto dbg = gr::blocks::message_debug::make();
+    tb->connect(slot0, 0, add, 0);
+    tb->connect(slot1, 0, add, 1);
+    tb->connect(add, 0, head, 0);
+    tb->connect(head, 0, det, 0);
+    tb->msg_connect(det, "detections", dbg, "store");
+    run_bounded(tb);
+    const auto found = detections_of(dbg);
+    ASSERT_EQ(found.size(), want.size());
+    for (size_t k = 0; k < want.size(); k++) {
+        EXPECT_EQ(found[k].sample, want[k]);
+        EXPECT_EQ(found[k].sfn, long(k / 4));
+        EXPECT_EQ(found[k].slot, slots[k]);
+        EXPECT_EQ(found[k].preamble, k % 2 == 0 ? 21 : 44);
+        EXPECT_NEAR(found[k].delay_samples, 3.0, 0.26e-6 * rate) << k;
+    }
+}
+
+TEST(PrachBlocks, ConfigIndexFollowsRxTime)
+{
+    // Paired index 27 again, frame_start far off (-1000000); rx_time on sample 0 says
+    // 2.00045 s: frame 200 (SFN 200) began 0.45 ms (3456 samples) before sample 0, so the
+    // occasions (subframe starts) are at 7680 - 3456 = 4224 + 7680 k, SFN 200, slot 1 + k.
+    const double rate = 7.68e6;
+    const int first = 4224, subframe = 7680;
+    std::vector<gr_complex> x(size_t(first + 3 * subframe));
+    {
+        auto tb = gr::make_top_block("prach_rec");
+        auto src = prach_source_c::make(rate, "0", 15, 1, 4, 1, "unrestricted", -375e3, first,
+                                        subframe, { 30 }, { 2.0 }, {}, { -5.0 }, {}, true, 19);
+        auto head = gr::blocks::head::make(sizeof(gr_complex), x.size());
+        auto sink = gr::blocks::vector_sink_c::make();
+        tb->connect(src, 0, head, 0);
+        tb->connect(head, 0, sink, 0);
+        run_bounded(tb);
+        x = sink->data();
+    }
+    gr::tag_t t;
+    t.offset = 0;
+    t.key = pmt::mp("rx_time");
+    t.value = pmt::make_tuple(pmt::from_uint64(2), pmt::from_double(0.00045));
+    auto tb = gr::make_top_block("prach_rx_time_config");
+    auto src = gr::blocks::vector_source_c::make(x, false, 1, { t });
+    auto det = prach_detector_c::make(rate, "0", 15, 1, { 4 }, { 1 }, {}, { -375e3 }, 1, 0, 0, 0,
+                                      -1000000, 1e-3, "cpu", 2, 27, "paired");
+    auto dbg = gr::blocks::message_debug::make();
+    tb->connect(src, 0, det, 0);
+    tb->msg_connect(det, "detections", dbg, "store");
+    run_bounded(tb);
+    const auto found = detections_of(dbg);
+    ASSERT_EQ(found.size(), 3u);
+    for (size_t k = 0; k < 3; k++) {
+        EXPECT_EQ(found[k].sample, uint64_t(first + int(k) * subframe));
+        EXPECT_EQ(found[k].preamble, 30);
+        EXPECT_EQ(found[k].sfn, 200);
+        EXPECT_EQ(found[k].slot, 1 + long(k));
+    }
+}
+
 //! Every field of every detection message, in order.
 struct detection_fields {
     std::vector<long> ints;     // cell, sfn, slot, fd_occasion, preamble, root, TA
@@ -441,6 +563,15 @@ TEST(PrachBlocks, BadParametersNameTheArgument)
     expect_error(
         [] { prach_detector_c::make(30.72e6, "0", 30, 1, { 1 }, { 1 }, {}, { 0 }, 1, 0, -5); },
         "start_sample");
+    auto with_config = [](int index, const char* spectrum, int start, const char* format) {
+        prach_detector_c::make(7.68e6, format, 15, 1, { 1 }, { 1 }, {}, { 0 }, 1, 0, start, 0, 0,
+                               1e-3, "cpu", 8, index, spectrum);
+    };
+    expect_error([&] { with_config(256, "paired", 0, "0"); }, "config_index");
+    expect_error([&] { with_config(-2, "paired", 0, "0"); }, "config_index");
+    expect_error([&] { with_config(27, "both", 0, "0"); }, "spectrum");
+    expect_error([&] { with_config(27, "paired", 100, "0"); }, "start_sample, period_samples");
+    expect_error([&] { with_config(27, "paired", 0, "1"); }, "format"); // 27 is format 0
     for (int bad : { 0, 17 }) // 4 frequency occasions: at most 16 time occasions a batch
         expect_error(
             [bad] {

@@ -26,6 +26,7 @@ void bind_prach_detector_c(py::module& m)
              py::arg("fd_spacing_hz") = 0.0, py::arg("start_sample") = 0,
              py::arg("period_samples") = 0, py::arg("frame_start") = 0,
              py::arg("false_alarm") = 1e-3, py::arg("device") = "auto", py::arg("max_batch") = 8,
+             py::arg("config_index") = -1, py::arg("spectrum") = "paired",
              "Make a prach_detector_c. samp_rate a multiple of the PRACH subcarrier spacing "
              "with whole CP samples (30.72 MHz x 2^k); format 0..3, A1..A3, B1..B4, C0, C2; "
              "scs_khz the uplink spacing (15, 30, 60, 120: the short formats' PRACH spacing, "
@@ -38,7 +39,10 @@ void bind_prach_detector_c(py::module& m)
              "false_alarm the target per (cell, occasion), (0, "
              "0.5]; device auto, cpu, cuda or cuda:N; max_batch time occasions detected "
              "together, 1..64 / n_fd_occasions (detections up to max_batch - 1 periods "
-             "later).")
+             "later); config_index -1 (explicit occasions) or 0..255, prach-"
+             "ConfigurationIndex: the occasions of its row of 38.211 Table 6.3.3.2-2 "
+             "(spectrum 'paired') or 6.3.3.2-3 ('unpaired') in the frames from frame_start "
+             "or an rx_time tag, start_sample and period_samples 0.")
         .def("device", &detector::device, "The device the detector runs on.")
         .def("max_batch", &detector::max_batch, "Time occasions detected together, at most.")
         .def("occasions", &detector::occasions, "Time occasions processed so far.")
