@@ -246,6 +246,7 @@ std::vector<prach_detection> prach_detector::decide() const
     const double noise_per_bin = double(d_format.repetitions) * d_format.length;
     const double lobe_scale = double(d_format.length) / d_idft / 0.95;
     std::vector<double> leak, floor;
+    std::vector<size_t> cand, kept; // per (cell, occasion), allocated once
     for (size_t c = 0; c < d_params.cells.size(); c++) {
         const prach_window* win = &d_windows[c * prach_preambles];
         const float thr = d_thresholds[c];
@@ -303,7 +304,7 @@ std::vector<prach_detection> prach_detector::decide() const
             // envelope of a stronger detection of its root is that one's sidelobe (a delay
             // off the PDP grid spreads a peak as sin(pi d) / (pi d) over d sequence samples;
             // the envelope 1 / (pi d)^2 is taken four times for the noise riding on it).
-            std::vector<size_t> cand;
+            cand.clear();
             for (size_t p = 0; p < prach_preambles; p++) {
                 const double f = floor[root_of(p)];
                 if (f > 0 && st[p].peak / (images * f) > thr)
@@ -311,7 +312,7 @@ std::vector<prach_detection> prach_detector::decide() const
             }
             std::stable_sort(cand.begin(), cand.end(),
                              [&](size_t a, size_t b) { return st[a].peak > st[b].peak; });
-            std::vector<size_t> kept;
+            kept.clear();
             for (size_t p : cand) {
                 const int at = prach_wrap(win[p].start + st[p].peak_pos, d_idft);
                 bool sidelobe = false;

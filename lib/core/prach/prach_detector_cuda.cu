@@ -215,7 +215,7 @@ prach_detector_cuda::prach_detector_cuda(const prach_detector_params& p,
       d_ref(d_refs.size()), d_rows(d_n_rows), d_win(d_windows.size()),
       d_spec(d_n_jobs * size_t(d_idft)), d_pdp(d_n_rows * size_t(d_idft)),
       d_dev_stats(d_stats.size()), d_host_stats(d_stats.size()),
-      d_plans(size_t(d_idft), d_n_jobs, d_ctx->stream())
+      d_plans(size_t(d_idft), d_n_jobs, d_ctx->stream(), true)
 {
     std::vector<prach_row_job> rows(d_n_rows);
     const int A = p.n_antennas;

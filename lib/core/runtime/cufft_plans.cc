@@ -10,22 +10,32 @@
 
 namespace gr::gpuofdm::core {
 
-cufft_batch_plans::cufft_batch_plans(size_t fft_len, size_t max_batch, cudaStream_t stream)
+cufft_batch_plans::cufft_batch_plans(size_t fft_len,
+                                     size_t max_batch,
+                                     cudaStream_t stream,
+                                     bool exact_max)
     : d_fft_len(fft_len)
 {
     int n = int(fft_len);
     size_t work_size = 0;
+    const auto make = [&](size_t batch) {
+        cufftHandle plan;
+        GPUOFDM_CUFFT_CHECK(cufftCreate(&plan));
+        d_plans.push_back(plan);
+        GPUOFDM_CUFFT_CHECK(cufftSetAutoAllocation(plan, 0));
+        size_t size = 0;
+        GPUOFDM_CUFFT_CHECK(cufftMakePlanMany(plan, 1, &n, nullptr, 1, n, nullptr, 1, n, CUFFT_C2C,
+                                              int(batch), &size));
+        GPUOFDM_CUFFT_CHECK(cufftSetStream(plan, stream));
+        work_size = std::max(work_size, size);
+        return plan;
+    };
     try {
-        for (size_t batch = 1; batch <= max_batch; batch *= 2) {
-            cufftHandle plan;
-            GPUOFDM_CUFFT_CHECK(cufftCreate(&plan));
-            d_plans.push_back(plan);
-            GPUOFDM_CUFFT_CHECK(cufftSetAutoAllocation(plan, 0));
-            size_t size = 0;
-            GPUOFDM_CUFFT_CHECK(cufftMakePlanMany(plan, 1, &n, nullptr, 1, n, nullptr, 1, n,
-                                                  CUFFT_C2C, int(batch), &size));
-            GPUOFDM_CUFFT_CHECK(cufftSetStream(plan, stream));
-            work_size = std::max(work_size, size);
+        for (size_t batch = 1; batch <= max_batch; batch *= 2)
+            make(batch);
+        if (exact_max && max_batch > 0 && (max_batch & (max_batch - 1)) != 0) {
+            d_max_plan = make(max_batch);
+            d_max_batch = max_batch;
         }
         d_work = device_buffer<char>(work_size);
         for (cufftHandle plan : d_plans)
@@ -48,8 +58,13 @@ void cufft_batch_plans::exec(cufftComplex* in,
                              size_t n_batch,
                              int direction) const
 {
+    if (d_max_batch && n_batch == d_max_batch) {
+        GPUOFDM_CUFFT_CHECK(cufftExecC2C(d_max_plan, in, out, direction));
+        return;
+    }
     size_t done = 0;
-    for (size_t i = d_plans.size(); i-- > 0;) {
+    const size_t n_pow2 = d_plans.size() - (d_max_batch ? 1 : 0);
+    for (size_t i = n_pow2; i-- > 0;) {
         const size_t batch = size_t(1) << i;
         while (n_batch - done >= batch) {
             const size_t off = done * d_fft_len;

@@ -18,12 +18,17 @@ namespace gr::gpuofdm::core {
  *
  * Plans exist for batches 1, 2, 4, ... up to the largest power of two <= max_batch and
  * share one work area; a call for n transforms runs the binary decomposition of n, so a
- * short last batch costs a few launches and no planning or allocation.
+ * short last batch costs a few launches and no planning or allocation. With
+ * \p exact_max, also a plan of max_batch itself: a caller whose batches are always full
+ * (one detector's fixed batch) runs one launch instead of one per bit of max_batch.
  */
 class cufft_batch_plans
 {
 public:
-    cufft_batch_plans(size_t fft_len, size_t max_batch, cudaStream_t stream);
+    cufft_batch_plans(size_t fft_len,
+                      size_t max_batch,
+                      cudaStream_t stream,
+                      bool exact_max = false);
     ~cufft_batch_plans();
     cufft_batch_plans(const cufft_batch_plans&) = delete;
     cufft_batch_plans& operator=(const cufft_batch_plans&) = delete;
@@ -33,7 +38,10 @@ public:
 
 private:
     size_t d_fft_len;
-    std::vector<cufftHandle> d_plans; // d_plans[i] transforms 2^i vectors
+    //! d_plans[i] transforms 2^i vectors; with an exact plan, it is the last one.
+    std::vector<cufftHandle> d_plans;
+    cufftHandle d_max_plan = 0; // exact_max: max_batch vectors (in d_plans)
+    size_t d_max_batch = 0;
     device_buffer<char> d_work;
 };
 
