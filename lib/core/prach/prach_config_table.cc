@@ -22,13 +22,13 @@ namespace {
 struct config_row {
     prach_format format;
     prach_format format_b; // `none` where the row has one format
-    int8_t x;
-    int8_t y;
+    uint8_t x;
+    uint8_t y;
     uint16_t subframes;
-    int8_t starting_symbol;
-    int8_t slots_per_subframe;
-    int8_t occasions_per_slot;
-    int8_t duration;
+    uint8_t starting_symbol;
+    uint8_t slots_per_subframe;
+    uint8_t occasions_per_slot;
+    uint8_t duration;
 };
 
 using F = prach_format;

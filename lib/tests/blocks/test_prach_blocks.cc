@@ -154,20 +154,28 @@ TEST(PrachBlocks, ShortFormatTwoCellsGpu)
     short_format_two_cells(gpu_device());
 }
 
-TEST(PrachBlocks, RxTimeTagSetsSfnAndSlot)
+/*!
+ * Format 0 at 7.68 Msps, one antenna, root 4, zone 1, 375 kHz below the centre: \p n
+ * samples of a source with \p preamble at \p delay samples in occasions from \p start
+ * every \p period, recorded, then played into \p det with rx_time = (\p secs, \p frac)
+ * on sample 0 (as UHD tags them). The detections.
+ */
+std::vector<found_preamble> replayed_with_rx_time(size_t n,
+                                                  int start,
+                                                  int period,
+                                                  int preamble,
+                                                  double delay,
+                                                  uint64_t secs,
+                                                  double frac,
+                                                  const prach_detector_c::sptr& det)
 {
-    // Format 0 at 7.68 Msps, one antenna, an occasion at sample 1000 and every 10 ms; the
-    // samples carry rx_time = 100.0123 s on sample 0 (as UHD tags them). Occasion k starts
-    // at 100.0123 + (1000 + 76800 k) / 7.68e6 s: frame floor(t / 10 ms) = 10001 + k, SFN
-    // (10001 + k) mod 1024 = 785 + k, 2.43 ms into it: slot 2 of 1 ms (15 kHz).
-    const double rate = 7.68e6;
-    const int start = 1000, period = 76800;
-    std::vector<gr_complex> x(size_t(start + 2 * period));
+    std::vector<gr_complex> x;
     {
         auto tb = gr::make_top_block("prach_rec");
-        auto src = prach_source_c::make(rate, "0", 15, 1, 4, 1, "unrestricted", -375e3, start,
-                                        period, { 12 }, { 5.0 }, {}, { -5.0 }, {}, true, 9);
-        auto head = gr::blocks::head::make(sizeof(gr_complex), x.size());
+        auto src = prach_source_c::make(7.68e6, "0", 15, 1, 4, 1, "unrestricted", -375e3, start,
+                                        period, { preamble }, { delay }, {}, { -5.0 }, {}, true,
+                                        unsigned(9 + preamble));
+        auto head = gr::blocks::head::make(sizeof(gr_complex), n);
         auto sink = gr::blocks::vector_sink_c::make();
         tb->connect(src, 0, head, 0);
         tb->connect(head, 0, sink, 0);
@@ -177,16 +185,26 @@ TEST(PrachBlocks, RxTimeTagSetsSfnAndSlot)
     gr::tag_t t;
     t.offset = 0;
     t.key = pmt::mp("rx_time");
-    t.value = pmt::make_tuple(pmt::from_uint64(100), pmt::from_double(0.0123));
+    t.value = pmt::make_tuple(pmt::from_uint64(secs), pmt::from_double(frac));
     auto tb = gr::make_top_block("prach_rx_time");
     auto src = gr::blocks::vector_source_c::make(x, false, 1, { t });
-    auto det = prach_detector_c::make(rate, "0", 15, 1, { 4 }, { 1 }, {}, { -375e3 }, 1, 0, start,
-                                      period, 0, 1e-3, "cpu");
     auto dbg = gr::blocks::message_debug::make();
     tb->connect(src, 0, det, 0);
     tb->msg_connect(det, "detections", dbg, "store");
     run_bounded(tb);
-    const auto found = detections_of(dbg);
+    return detections_of(dbg);
+}
+
+TEST(PrachBlocks, RxTimeTagSetsSfnAndSlot)
+{
+    // An occasion at sample 1000 and every 10 ms; rx_time = 100.0123 s on sample 0.
+    // Occasion k starts at 100.0123 + (1000 + 76800 k) / 7.68e6 s: frame floor(t / 10 ms) =
+    // 10001 + k, SFN (10001 + k) mod 1024 = 785 + k, 2.43 ms into it: slot 2 of 1 ms (15 kHz).
+    const int start = 1000, period = 76800;
+    auto det = prach_detector_c::make(7.68e6, "0", 15, 1, { 4 }, { 1 }, {}, { -375e3 }, 1, 0, start,
+                                      period, 0, 1e-3, "cpu");
+    const auto found =
+        replayed_with_rx_time(size_t(start + 2 * period), start, period, 12, 5.0, 100, 0.0123, det);
     ASSERT_EQ(found.size(), 2u);
     for (size_t k = 0; k < 2; k++) {
         EXPECT_EQ(found[k].preamble, 12);
@@ -281,33 +299,11 @@ TEST(PrachBlocks, ConfigIndexFollowsRxTime)
     // Paired index 27 again, frame_start far off (-1000000); rx_time on sample 0 says
     // 2.00045 s: frame 200 (SFN 200) began 0.45 ms (3456 samples) before sample 0, so the
     // occasions (subframe starts) are at 7680 - 3456 = 4224 + 7680 k, SFN 200, slot 1 + k.
-    const double rate = 7.68e6;
     const int first = 4224, subframe = 7680;
-    std::vector<gr_complex> x(size_t(first + 3 * subframe));
-    {
-        auto tb = gr::make_top_block("prach_rec");
-        auto src = prach_source_c::make(rate, "0", 15, 1, 4, 1, "unrestricted", -375e3, first,
-                                        subframe, { 30 }, { 2.0 }, {}, { -5.0 }, {}, true, 19);
-        auto head = gr::blocks::head::make(sizeof(gr_complex), x.size());
-        auto sink = gr::blocks::vector_sink_c::make();
-        tb->connect(src, 0, head, 0);
-        tb->connect(head, 0, sink, 0);
-        run_bounded(tb);
-        x = sink->data();
-    }
-    gr::tag_t t;
-    t.offset = 0;
-    t.key = pmt::mp("rx_time");
-    t.value = pmt::make_tuple(pmt::from_uint64(2), pmt::from_double(0.00045));
-    auto tb = gr::make_top_block("prach_rx_time_config");
-    auto src = gr::blocks::vector_source_c::make(x, false, 1, { t });
-    auto det = prach_detector_c::make(rate, "0", 15, 1, { 4 }, { 1 }, {}, { -375e3 }, 1, 0, 0, 0,
+    auto det = prach_detector_c::make(7.68e6, "0", 15, 1, { 4 }, { 1 }, {}, { -375e3 }, 1, 0, 0, 0,
                                       -1000000, 1e-3, "cpu", 2, 27, "paired");
-    auto dbg = gr::blocks::message_debug::make();
-    tb->connect(src, 0, det, 0);
-    tb->msg_connect(det, "detections", dbg, "store");
-    run_bounded(tb);
-    const auto found = detections_of(dbg);
+    const auto found = replayed_with_rx_time(size_t(first + 3 * subframe), first, subframe, 30, 2.0,
+                                             2, 0.00045, det);
     ASSERT_EQ(found.size(), 3u);
     for (size_t k = 0; k < 3; k++) {
         EXPECT_EQ(found[k].sample, uint64_t(first + int(k) * subframe));

@@ -618,6 +618,21 @@ void expect_cuda_matches_cpu(const prach_detector_params& p,
     }
 }
 
+//! B4 at 30 kHz, 4 antennas: \p cells cells of zone \p zcz, logical roots 0, \p root_step,
+//! 2 root_step, ..., \p occasions occasions a call.
+prach_detector_params b4_cells(int cells, int root_step, int zcz, int occasions)
+{
+    prach_detector_params p;
+    p.format = prach_format::b4;
+    p.mu = 1;
+    p.cells.assign(size_t(cells), prach_cell_params{ 0, zcz, prach_restricted_set::unrestricted });
+    for (int c = 0; c < cells; c++)
+        p.cells[size_t(c)].logical_root = c * root_step;
+    p.n_antennas = 4;
+    p.n_occasions = occasions;
+    return p;
+}
+
 TEST(PrachDetectorCuda, MatchesCpuLongFormats)
 {
     GPUOFDM_REQUIRE_GPU();
@@ -640,14 +655,7 @@ TEST(PrachDetectorCuda, MatchesCpuLongFormats)
 TEST(PrachDetectorCuda, MatchesCpuShortFormatsSharedContext)
 {
     GPUOFDM_REQUIRE_GPU();
-    prach_detector_params p;
-    p.format = prach_format::b4;
-    p.mu = 1;
-    p.cells.assign(16, prach_cell_params{ 0, 4, prach_restricted_set::unrestricted });
-    for (int c = 0; c < 16; c++)
-        p.cells[size_t(c)].logical_root = c * 8;
-    p.n_antennas = 4;
-    p.n_occasions = 3;
+    prach_detector_params p = b4_cells(16, 8, 4, 3);
     p.idft_size = 512;
     std::vector<std::tuple<int, int, int, double, double>> ues;
     for (int c = 0; c < 16; c += 3)
@@ -660,14 +668,7 @@ TEST(PrachDetectorCuda, MatchesCpuShortFormatManyCellsAndOccasions)
     // 50 cells x 4 antennas x 2 occasions of B4 (5.3 MB of bins), 22 roots a cell at N_CS
     // 46: the repetitions summed once a channel serve every root of it.
     GPUOFDM_REQUIRE_GPU();
-    prach_detector_params p;
-    p.format = prach_format::b4;
-    p.mu = 1;
-    p.cells.assign(50, prach_cell_params{ 0, 14, prach_restricted_set::unrestricted });
-    for (int c = 0; c < 50; c++)
-        p.cells[size_t(c)].logical_root = c * 2;
-    p.n_antennas = 4;
-    p.n_occasions = 2;
+    const prach_detector_params p = b4_cells(50, 2, 14, 2);
     std::vector<std::tuple<int, int, int, double, double>> ues;
     for (const int c : { 0, 15, 16, 17, 32, 33, 34, 49 })
         ues.emplace_back(c, c % 2, (c * 13) % 64, 0.25 * (c % 5), -12.0);
@@ -678,13 +679,7 @@ TEST(PrachDetectorCuda, MatchesCpuShortFormatManyCellsAndOccasions)
 TEST(PrachDetectorCuda, SixteenBitBinsMatchCpu)
 {
     GPUOFDM_REQUIRE_GPU();
-    prach_detector_params p;
-    p.format = prach_format::b4;
-    p.mu = 1;
-    p.cells.assign(20, prach_cell_params{ 0, 14, prach_restricted_set::unrestricted });
-    for (int c = 0; c < 20; c++)
-        p.cells[size_t(c)].logical_root = c * 6;
-    p.n_antennas = 4;
+    const prach_detector_params p = b4_cells(20, 6, 14, 1);
     auto cpu = make_prach_detector(p, device_spec{});
     auto cuda = make_prach_detector(p, device_spec{ backend::cuda, 0 });
     prach_input in(*cpu);
