@@ -706,8 +706,19 @@ void table_timing(prach_timing& timing,
                                     "table gives the occasions)");
     const auto table = core::parse_prach_spectrum(spectrum, "spectrum");
     const core::prach_config row = core::prach_config_lookup(table, config_index);
-    const std::string where = "config_index: " + std::to_string(config_index) + " of the " +
+    const std::string where = "config_index " + std::to_string(config_index) + " of the " +
                               core::to_string(table) + " table";
+    if (row.format_b)
+        throw std::invalid_argument(
+            "config_index: " + std::to_string(config_index) + " of the " + core::to_string(table) +
+            " table has formats " + core::to_string(row.format) + "/" +
+            core::to_string(*row.format_b) + "; the block detects one format");
+    if (row.format != f)
+        throw std::invalid_argument("format: " + where + " is format " +
+                                    core::to_string(row.format) + ", got " + core::to_string(f));
+    if (!row.is_long() && mu > 1)
+        throw std::invalid_argument("scs_khz: 15 or 30 with a config_index (FR1 tables), got " +
+                                    std::to_string(15 << mu));
     // Samples per kappa T_c (1 / 30.72 MHz): the places must be whole samples.
     const long double per_kappa = static_cast<long double>(rate) / 30.72e6L;
     const auto samples = [&](long kappa) {
@@ -722,10 +733,6 @@ void table_timing(prach_timing& timing,
     timing.table_y = row.y;
     timing.frame_samples = samples(307200); // 10 ms
     for (const auto& o : core::prach_occasions_in_frame(row, mu)) {
-        if (o.format != f)
-            throw std::invalid_argument("format: " + where + " has format " +
-                                        core::to_string(o.format) + " occasions, got " +
-                                        core::to_string(f));
         timing.in_frame_cp.push_back(samples(o.start_kappa));
         timing.in_frame_extra.push_back(samples(o.extra_cp_kappa));
     }

@@ -568,6 +568,18 @@ TEST(PrachBlocks, BadParametersNameTheArgument)
     expect_error([&] { with_config(27, "both", 0, "0"); }, "spectrum");
     expect_error([&] { with_config(27, "paired", 100, "0"); }, "start_sample, period_samples");
     expect_error([&] { with_config(27, "paired", 0, "1"); }, "format"); // 27 is format 0
+    expect_error(
+        [] {
+            prach_detector_c::make(61.44e6, "B4", 60, 1, { 1 }, { 1 }, {}, { 0 }, 1, 0, 0, 0, 0,
+                                   1e-3, "cpu", 8, 214, "paired");
+        },
+        "scs_khz"); // the FR1 tables: 15 and 30 kHz
+    expect_error(
+        [] {
+            prach_detector_c::make(30.72e6, "A1", 30, 1, { 1 }, { 1 }, {}, { 0 }, 1, 0, 0, 0, 0,
+                                   1e-3, "cpu", 8, 211, "unpaired");
+        },
+        "config_index");      // A1/B1
     for (int bad : { 0, 17 }) // 4 frequency occasions: at most 16 time occasions a batch
         expect_error(
             [bad] {
