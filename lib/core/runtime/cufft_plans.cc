@@ -28,13 +28,12 @@ cufft_batch_plans::cufft_batch_plans(size_t fft_len,
                                               int(batch), &size));
         GPUOFDM_CUFFT_CHECK(cufftSetStream(plan, stream));
         work_size = std::max(work_size, size);
-        return plan;
     };
     try {
         for (size_t batch = 1; batch <= max_batch; batch *= 2)
             make(batch);
         if (exact_max && max_batch > 0 && (max_batch & (max_batch - 1)) != 0) {
-            d_max_plan = make(max_batch);
+            make(max_batch);
             d_max_batch = max_batch;
         }
         d_work = device_buffer<char>(work_size);
@@ -59,7 +58,7 @@ void cufft_batch_plans::exec(cufftComplex* in,
                              int direction) const
 {
     if (d_max_batch && n_batch == d_max_batch) {
-        GPUOFDM_CUFFT_CHECK(cufftExecC2C(d_max_plan, in, out, direction));
+        GPUOFDM_CUFFT_CHECK(cufftExecC2C(d_plans.back(), in, out, direction));
         return;
     }
     size_t done = 0;

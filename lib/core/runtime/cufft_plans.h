@@ -40,8 +40,7 @@ private:
     size_t d_fft_len;
     //! d_plans[i] transforms 2^i vectors; with an exact plan, it is the last one.
     std::vector<cufftHandle> d_plans;
-    cufftHandle d_max_plan = 0; // exact_max: max_batch vectors (in d_plans)
-    size_t d_max_batch = 0;
+    size_t d_max_batch = 0; // exact_max: the batch of the last plan; 0: none
     device_buffer<char> d_work;
 };
 
