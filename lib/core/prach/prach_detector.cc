@@ -5,7 +5,7 @@
  */
 
 // PRACH detector parameters, the tables both backends share (roots, windows, thresholds),
-// the decisions on the backends' window scans, and the factory.
+// the detections from the backends' decisions, and the factory.
 
 #include "prach/prach_detector.h"
 
@@ -164,7 +164,6 @@ prach_detector::prach_detector(const prach_detector_params& p) : d_params(p)
         const double per_sample = -std::expm1(std::log1p(-target) / double(samples));
         d_thresholds[c] = float(prach_gamma_threshold(A * (1 + 2 * images), per_sample));
     }
-    d_stats.resize(n_cells * size_t(p.n_occasions) * prach_preambles);
 }
 
 const std::vector<prach_preamble_id>& prach_detector::preambles(int cell) const
@@ -200,14 +199,14 @@ std::vector<prach_detection> prach_detector::detect(const cfloat* bins, size_t s
 {
     check_input(bins, stride);
     scan(bins, stride);
-    return decide();
+    return report();
 }
 
 std::vector<prach_detection> prach_detector::detect_device(const cfloat* d_bins, size_t stride)
 {
     check_input(d_bins, stride);
     scan_device(d_bins, stride);
-    return decide();
+    return report();
 }
 
 void prach_detector::scan_device(const cfloat*, size_t)
@@ -223,7 +222,7 @@ std::vector<prach_detection> prach_detector::detect_cs16(const std::complex<int1
     if (!(scale > 0 && std::isfinite(scale)))
         throw std::invalid_argument("scale: finite and > 0, got " + std::to_string(scale));
     scan_cs16(bins, stride, scale);
-    return decide();
+    return report();
 }
 
 void prach_detector::scan_cs16(const std::complex<int16_t>* bins, size_t stride, float scale)
@@ -238,122 +237,37 @@ void prach_detector::scan_cs16(const std::complex<int16_t>* bins, size_t stride,
     scan(d_converted.data(), n);
 }
 
-std::vector<prach_detection> prach_detector::decide() const
+std::vector<prach_detection> prach_detector::report()
 {
+    std::sort(d_found.begin(), d_found.end(), [](const prach_found& a, const prach_found& b) {
+        return a.cell != b.cell           ? a.cell < b.cell
+               : a.occasion != b.occasion ? a.occasion < b.occasion
+                                          : a.preamble < b.preamble;
+    });
     std::vector<prach_detection> out;
-    const int O = d_params.n_occasions;
+    out.reserve(d_found.size());
     const double bin_s = 1.0 / (double(d_idft) * d_format.scs_hz);
-    const double noise_per_bin = double(d_format.repetitions) * d_format.length;
-    const double lobe_scale = double(d_format.length) / d_idft / 0.95;
-    std::vector<double> leak, floor;
-    std::vector<size_t> cand, kept; // per (cell, occasion), allocated once
-    for (size_t c = 0; c < d_params.cells.size(); c++) {
-        const prach_window* win = &d_windows[c * prach_preambles];
-        const float thr = d_thresholds[c];
-        const double images = 1 + 2 * win[0].n_images;
-        const size_t roots = size_t(d_cell_roots[c]);
-        // A window's root: its row within the cell's occasion.
-        auto root_of = [&](size_t p) { return size_t(win[p].row_base) - d_row_offset[c]; };
-        for (int o = 0; o < O; o++) {
-            const prach_window_stats* st = &d_stats[(c * size_t(O) + size_t(o)) * prach_preambles];
-            // The floor: noise common to the cell's roots, plus on each root the flat
-            // cross-correlation of the strong preambles of its other roots (1/L of their
-            // per-bin power: the product of two ZC spectra is a chirp of flat DFT). First
-            // the mean over every window; the windows above the threshold on it are the
-            // strong ones; the noise is then the mean over the others, less their leakage.
-            double all_sum = 0, all_count = 0;
-            for (size_t p = 0; p < prach_preambles; p++) {
-                all_sum += st[p].sum;
-                all_count += win[p].length;
-            }
-            const double floor1 = all_sum / all_count;
-            if (!std::isfinite(floor1))
-                throw std::invalid_argument("bins: non-finite values in cell " + std::to_string(c) +
-                                            ", occasion " + std::to_string(o));
-            leak.assign(roots, 0.0);
-            double total_leak = 0;
-            for (size_t p = 0; p < prach_preambles; p++)
-                if (st[p].peak > thr * images * floor1) {
-                    const double pw =
-                        std::max(0.0, double(st[p].peak_sum) - st[p].peak_count * floor1) *
-                        lobe_scale / d_format.length;
-                    leak[root_of(p)] -= pw;
-                    total_leak += pw;
-                }
-            for (size_t r = 0; r < roots; r++)
-                leak[r] += total_leak; // the others' leakage: all of it less its own
-            double quiet_sum = 0, quiet_count = 0, loud_sum = 0, loud_count = 0;
-            for (size_t p = 0; p < prach_preambles; p++) {
-                const double l = leak[root_of(p)];
-                if (st[p].peak > thr * images * floor1) {
-                    const int n = win[p].length - st[p].peak_count;
-                    loud_sum += double(st[p].sum) - st[p].peak_sum - n * l;
-                    loud_count += n;
-                } else {
-                    quiet_sum += double(st[p].sum) - win[p].length * l;
-                    quiet_count += win[p].length;
-                }
-            }
-            const double noise =
-                std::max(0.0, quiet_count > 0 ? quiet_sum / quiet_count
-                                              : (loud_count > 0 ? loud_sum / loud_count : floor1));
-            floor.resize(roots);
-            for (size_t r = 0; r < roots; r++)
-                floor[r] = noise + leak[r];
-            // Candidates above the threshold, strongest first; one within the sidelobe
-            // envelope of a stronger detection of its root is that one's sidelobe (a delay
-            // off the PDP grid spreads a peak as sin(pi d) / (pi d) over d sequence samples;
-            // the envelope 1 / (pi d)^2 is taken four times for the noise riding on it).
-            cand.clear();
-            for (size_t p = 0; p < prach_preambles; p++) {
-                const double f = floor[root_of(p)];
-                if (f > 0 && st[p].peak / (images * f) > thr)
-                    cand.push_back(p);
-            }
-            std::stable_sort(cand.begin(), cand.end(),
-                             [&](size_t a, size_t b) { return st[a].peak > st[b].peak; });
-            kept.clear();
-            for (size_t p : cand) {
-                const int at = prach_wrap(win[p].start + st[p].peak_pos, d_idft);
-                bool sidelobe = false;
-                for (size_t q : kept) {
-                    if (root_of(q) != root_of(p))
-                        continue;
-                    const int dq = prach_wrap(win[q].start + st[q].peak_pos - at, d_idft);
-                    const double d = double(std::min(dq, d_idft - dq)) * d_format.length / d_idft;
-                    const double envelope = d < 1 ? 1.0 : 4.0 / (M_PI * M_PI * d * d);
-                    if (st[p].peak <= envelope * st[q].peak) {
-                        sidelobe = true;
-                        break;
-                    }
-                }
-                if (!sidelobe)
-                    kept.push_back(p);
-            }
-            std::sort(kept.begin(), kept.end());
-            for (size_t p : kept) {
-                const double f = floor[root_of(p)];
-                const auto& id = d_preambles[c][p];
-                prach_detection d;
-                d.cell = int(c);
-                d.occasion = o;
-                d.preamble = id.index;
-                d.logical_root = id.logical_root;
-                d.u = id.u;
-                d.delay_bins = st[p].peak_pos;
-                d.delay_us = st[p].peak_pos * bin_s * 1e6;
-                d.delay_samples = st[p].peak_pos * bin_s * d_params.sample_rate;
-                // The main lobe's energy (about 95 % of it lies within the guard of two
-                // sequence samples) rather than the peak sample, which loses up to 2.8 dB
-                // for a delay between two PDP samples.
-                d.power = float(std::max(0.0, double(st[p].peak_sum) - st[p].peak_count * f) *
-                                lobe_scale);
-                d.noise = float(f * noise_per_bin);
-                d.metric = float(st[p].peak / (images * f));
-                d.threshold = thr;
-                out.push_back(d);
-            }
-        }
+    for (const prach_found& f : d_found) {
+        if (f.preamble < 0)
+            throw std::invalid_argument("bins: non-finite values in cell " +
+                                        std::to_string(f.cell) + ", occasion " +
+                                        std::to_string(f.occasion));
+        const size_t c = size_t(f.cell);
+        const auto& id = d_preambles[c][size_t(f.preamble)];
+        prach_detection d;
+        d.cell = f.cell;
+        d.occasion = f.occasion;
+        d.preamble = id.index;
+        d.logical_root = id.logical_root;
+        d.u = id.u;
+        d.delay_bins = f.delay_bins;
+        d.delay_us = f.delay_bins * bin_s * 1e6;
+        d.delay_samples = f.delay_bins * bin_s * d_params.sample_rate;
+        d.power = f.power;
+        d.noise = f.noise;
+        d.metric = f.metric;
+        d.threshold = d_thresholds[c];
+        out.push_back(d);
     }
     return out;
 }

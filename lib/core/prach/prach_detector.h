@@ -164,7 +164,8 @@ public:
 protected:
     explicit prach_detector(const prach_detector_params& p);
 
-    //! Backend: fills d_stats for every (cell, occasion, preamble) from the input.
+    //! Backend: fills d_found with the preambles of every (cell, occasion) in the input
+    //! (prach_decide() on each one's window scans), in any order.
     virtual void scan(const cfloat* bins, size_t stride) = 0;
     //! As scan(), the input on the device (detect_device()); by default throws.
     virtual void scan_device(const cfloat* d_bins, size_t stride);
@@ -185,13 +186,14 @@ protected:
     float d_scale = 0;                //!< 1 / (A R^2 L^2)
     //! The windows of every cell's 64 preambles (prach_detector_common.h), cell by cell.
     std::vector<prach_window> d_windows;
-    //! The scan's result, per (cell, occasion, preamble).
-    std::vector<prach_window_stats> d_stats;
+    //! The scan's decisions (prach_decide()).
+    std::vector<prach_found> d_found;
 
 private:
     std::vector<cfloat> d_converted; //!< scan_cs16()'s bins as floats
     void check_input(const void* bins, size_t stride) const;
-    std::vector<prach_detection> decide() const;
+    //! d_found as detections, in (cell, occasion, preamble) order; throws for bad input.
+    std::vector<prach_detection> report();
 };
 
 /*!

@@ -4,12 +4,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// CPU twin of the PRACH detector: one FFTW inverse DFT per (cell, occasion, root, antenna).
+// CPU twin of the PRACH detector: one FFTW inverse DFT per (cell, occasion, root, antenna),
+// then the window scans and prach_decide() per (cell, occasion).
 
 #include "prach/prach_detector.h"
 #include "runtime/fftw_plan.h"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 
 namespace gr::gpuofdm::core {
@@ -28,6 +30,7 @@ private:
     fftw_plan_1d d_plan;       //!< inverse, idft_size points
     std::vector<float> d_pdp;  //!< n_rows() x idft_size()
     std::vector<cfloat> d_sum; //!< every channel's bins summed over the repetitions
+    std::array<prach_window_stats, prach_preambles> d_scans; //!< one (cell, occasion)'s
 };
 
 prach_detector_cpu::prach_detector_cpu(const prach_detector_params& p)
@@ -45,6 +48,7 @@ void prach_detector_cpu::scan(const cfloat* bins, size_t stride)
     const int O = d_params.n_occasions;
     cfloat* in = d_plan.input();
     std::fill(in + L, in + N, cfloat(0.0f, 0.0f));
+    d_found.clear();
     // The repetitions summed once a channel (every root of the channel reads the sum).
     for (size_t ch = 0; ch < n_channels(); ch++) {
         const cfloat* x = bins + ch * stride;
@@ -76,9 +80,10 @@ void prach_detector_cpu::scan(const cfloat* bins, size_t stride)
                 for (int n = 0; n < N; n++)
                     pdp[n] *= d_scale;
             }
-            // The 64 windows of this cell and occasion.
+            // The 64 windows of this cell and occasion, and its decisions.
+            const prach_window* win = &d_windows[c * prach_preambles];
             for (size_t p = 0; p < prach_preambles; p++) {
-                const prach_window& w = d_windows[c * prach_preambles + p];
+                const prach_window& w = win[p];
                 const float* pdp = &d_pdp[size_t(w.row_base + o * w.row_step) * size_t(N)];
                 prach_window_stats s;
                 s.peak = -1.0f;
@@ -91,8 +96,12 @@ void prach_detector_cpu::scan(const cfloat* bins, size_t stride)
                     s.sum += pdp[prach_wrap(w.start + j, N)];
                 }
                 prach_peak_region(pdp, N, w, s.peak_pos, s.peak_sum, s.peak_count);
-                d_stats[(c * size_t(O) + size_t(o)) * prach_preambles + p] = s;
+                d_scans[p] = s;
             }
+            prach_found found[prach_preambles];
+            const int n =
+                prach_decide(win, d_scans.data(), d_thresholds[c], L, N, R, int(c), o, found);
+            d_found.insert(d_found.end(), found, found + n);
         }
     }
 }

@@ -10,10 +10,9 @@
 //      root's reference, zero-padded to N (one thread per bin);
 //   2. one batched cuFFT inverse transform of all of them;
 //   3. PDP: |.|^2 summed over the antennas and scaled (one thread per sample);
-//   4. windows: one warp per (cell, occasion, preamble) finds the combined peak, sums the
-//      main window and, apart, the samples around the peak;
-// and only the window scans (20 bytes each) come back; the decisions are the host's
-// (prach_detector.cc), the same code as for the CPU twin.
+//   4. windows and decisions: a block per (cell, occasion) scans its 64 windows, then
+//      decides with the CPU twin's code (prach_decide(), prach_detector_common.h);
+// and only the preambles found come back (28 bytes each, a few a call).
 
 #include "prach/prach_detector.h"
 #include "runtime/cuda_context.h"
@@ -114,49 +113,73 @@ __global__ void pdp_kernel(const cuFloatComplex* __restrict__ spec,
     }
 }
 
-__global__ void window_kernel(const float* __restrict__ pdp,
-                              const prach_window* __restrict__ windows,
-                              prach_window_stats* __restrict__ stats,
-                              int n_windows,
-                              int n_occasions,
-                              int n)
+constexpr int decide_threads = 512; //!< 16 warps, 4 windows each
+
+/*!
+ * One block a (cell, occasion): each warp scans windows (their combined peak and where,
+ * the sum of the main samples and, apart, those around the peak) into shared memory,
+ * then one thread decides (prach_decide(), the CPU twin's code) and appends the preambles
+ * found to \p found; \p n_found counts them (records past \p capacity are counted, not
+ * written: the host then asks again).
+ */
+__global__ void window_decide_kernel(const float* __restrict__ pdp,
+                                     const prach_window* __restrict__ windows,
+                                     const float* __restrict__ thresholds,
+                                     prach_found* __restrict__ found,
+                                     int* __restrict__ n_found,
+                                     int capacity,
+                                     int n_occasions,
+                                     int n,
+                                     int length,
+                                     int reps)
 {
-    const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    const int lane = threadIdx.x % 32;
-    if (warp >= n_windows)
-        return;
-    const int p = warp % 64;
-    const int o = (warp / 64) % n_occasions;
-    const int cell = warp / (64 * n_occasions);
-    const prach_window w = windows[cell * 64 + p];
-    const float* row = pdp + size_t(w.row_base + o * w.row_step) * size_t(n);
-    float peak = -1.0f;
-    int pos = 0;
-    float sum = 0.0f;
-    for (int j = lane; j < w.length; j += 32) {
-        const float v = prach_combined(row, n, w, j);
-        if (prach_peak_before(v, j, peak, pos)) {
-            peak = v;
-            pos = j;
+    __shared__ prach_window win[prach_preambles];
+    __shared__ prach_window_stats scans[prach_preambles];
+    __shared__ prach_found decided[prach_preambles];
+    const int cell = int(blockIdx.x) / n_occasions;
+    const int o = int(blockIdx.x) % n_occasions;
+    if (threadIdx.x < prach_preambles)
+        win[threadIdx.x] = windows[cell * prach_preambles + int(threadIdx.x)];
+    __syncthreads();
+    const int lane = int(threadIdx.x) % 32;
+    for (int p = int(threadIdx.x) / 32; p < prach_preambles; p += decide_threads / 32) {
+        const prach_window& w = win[p];
+        const float* row = pdp + size_t(w.row_base + o * w.row_step) * size_t(n);
+        float peak = -1.0f;
+        int pos = 0;
+        float sum = 0.0f;
+        for (int j = lane; j < w.length; j += 32) {
+            const float v = prach_combined(row, n, w, j);
+            if (prach_peak_before(v, j, peak, pos)) {
+                peak = v;
+                pos = j;
+            }
+            sum += row[prach_wrap(w.start + j, n)];
         }
-        sum += row[prach_wrap(w.start + j, n)];
-    }
-    for (int off = 16; off > 0; off /= 2) {
-        const float other_peak = __shfl_down_sync(0xffffffffu, peak, off);
-        const int other_pos = __shfl_down_sync(0xffffffffu, pos, off);
-        sum += __shfl_down_sync(0xffffffffu, sum, off);
-        if (prach_peak_before(other_peak, other_pos, peak, pos)) {
-            peak = other_peak;
-            pos = other_pos;
+        for (int off = 16; off > 0; off /= 2) {
+            const float other_peak = __shfl_down_sync(0xffffffffu, peak, off);
+            const int other_pos = __shfl_down_sync(0xffffffffu, pos, off);
+            sum += __shfl_down_sync(0xffffffffu, sum, off);
+            if (prach_peak_before(other_peak, other_pos, peak, pos)) {
+                peak = other_peak;
+                pos = other_pos;
+            }
+        }
+        if (lane == 0) {
+            prach_window_stats st;
+            st.peak = peak;
+            st.peak_pos = pos;
+            st.sum = sum;
+            prach_peak_region(row, n, w, pos, st.peak_sum, st.peak_count);
+            scans[p] = st;
         }
     }
-    if (lane == 0) {
-        prach_window_stats st;
-        st.peak = peak;
-        st.peak_pos = pos;
-        st.sum = sum;
-        prach_peak_region(row, n, w, pos, st.peak_sum, st.peak_count);
-        stats[warp] = st;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const int k = prach_decide(win, scans, thresholds[cell], length, n, reps, cell, o, decided);
+        const int first = k > 0 ? atomicAdd(n_found, k) : 0;
+        for (int i = 0; i < k && first + i < capacity; i++)
+            found[first + i] = decided[i];
     }
 }
 
@@ -188,8 +211,10 @@ private:
     void scan_device(const cfloat* d_bins, size_t stride) override;
     void scan_cs16(const std::complex<int16_t>* bins, size_t stride, float scale) override;
     //! Steps 1..4 on \p d_bins (device memory, \p stride bins between channels), and the
-    //! window scans back into d_stats.
+    //! preambles found back into d_found.
     void enqueue_scan(const cuFloatComplex* d_bins, size_t stride);
+    //! The (cell, occasion) pairs of a call: a block each in the decide kernel.
+    size_t n_occasion_cells() const { return d_params.cells.size() * size_t(d_params.n_occasions); }
 
     cuda_context_ptr d_ctx;
     size_t d_n_jobs;
@@ -201,8 +226,14 @@ private:
     device_buffer<prach_window> d_win;    //!< d_windows
     device_buffer<cuFloatComplex> d_spec; //!< n_jobs x N correlations, then their IDFTs
     device_buffer<float> d_pdp;           //!< n_rows x N
-    device_buffer<prach_window_stats> d_dev_stats;
-    pinned_buffer<prach_window_stats> d_host_stats;
+    device_buffer<float> d_thr;           //!< d_thresholds
+    //! The decide kernel's output: record 0 holds the count (its first int), then the
+    //! preambles found, up to 64 a (cell, occasion).
+    device_buffer<prach_found> d_found_dev;
+    //! The first d_found_fetch records and the count come back in one copy; more, rarely,
+    //! in a second.
+    pinned_buffer<prach_found> d_found_host;
+    size_t d_found_fetch;
     cufft_batch_plans d_plans;
 };
 
@@ -214,7 +245,9 @@ prach_detector_cuda::prach_detector_cuda(const prach_detector_params& p,
       d_sum(d_format.repetitions > 1 ? n_channels() * size_t(d_format.length) : 0),
       d_ref(d_refs.size()), d_rows(d_n_rows), d_win(d_windows.size()),
       d_spec(d_n_jobs * size_t(d_idft)), d_pdp(d_n_rows * size_t(d_idft)),
-      d_dev_stats(d_stats.size()), d_host_stats(d_stats.size()),
+      d_thr(d_thresholds.size()), d_found_dev(1 + n_occasion_cells() * prach_preambles),
+      d_found_host(1 + std::min<size_t>(n_occasion_cells() * prach_preambles, 256)),
+      d_found_fetch(d_found_host.size() - 1),
       d_plans(size_t(d_idft), d_n_jobs, d_ctx->stream(), true)
 {
     std::vector<prach_row_job> rows(d_n_rows);
@@ -235,6 +268,9 @@ prach_detector_cuda::prach_detector_cuda(const prach_detector_params& p,
     GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_win.get(), d_windows.data(),
                                        d_windows.size() * sizeof(prach_window),
                                        cudaMemcpyHostToDevice, s));
+    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_thr.get(), d_thresholds.data(),
+                                       d_thresholds.size() * sizeof(float), cudaMemcpyHostToDevice,
+                                       s));
     d_ctx->synchronize(); // rows and the windows are locals / may change
 }
 
@@ -297,16 +333,27 @@ void prach_detector_cuda::enqueue_scan(const cuFloatComplex* d_bins, size_t stri
     pdp_kernel<<<grid_pdp, threads, 0, s>>>(d_spec.get(), d_pdp.get(), int(d_n_rows),
                                             d_params.n_antennas, N, d_scale);
     GPUOFDM_CUDA_CHECK_LAUNCH(pdp_kernel);
-    const int n_windows = int(d_stats.size());
-    const int warps_per_block = threads / 32;
-    window_kernel<<<unsigned((n_windows + warps_per_block - 1) / warps_per_block), threads, 0, s>>>(
-        d_pdp.get(), d_win.get(), d_dev_stats.get(), n_windows, d_params.n_occasions, N);
-    GPUOFDM_CUDA_CHECK_LAUNCH(window_kernel);
-    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_host_stats.get(), d_dev_stats.get(),
-                                       d_stats.size() * sizeof(prach_window_stats),
+    // Record 0's first int is the count (prach_found starts with an int).
+    int* const count = &d_found_dev.get()->cell;
+    GPUOFDM_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int), s));
+    window_decide_kernel<<<unsigned(n_occasion_cells()), decide_threads, 0, s>>>(
+        d_pdp.get(), d_win.get(), d_thr.get(), d_found_dev.get() + 1, count,
+        int(d_found_dev.size() - 1), d_params.n_occasions, N, L, d_format.repetitions);
+    GPUOFDM_CUDA_CHECK_LAUNCH(window_decide_kernel);
+    GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_found_host.get(), d_found_dev.get(),
+                                       d_found_host.size() * sizeof(prach_found),
                                        cudaMemcpyDeviceToHost, s));
     d_ctx->synchronize();
-    std::copy(d_host_stats.get(), d_host_stats.get() + d_stats.size(), d_stats.begin());
+    const size_t n_found = size_t(d_found_host.get()->cell);
+    const size_t first = std::min(n_found, d_found_fetch);
+    d_found.assign(d_found_host.get() + 1, d_found_host.get() + 1 + first);
+    if (n_found > first) {
+        d_found.resize(n_found);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_found.data() + first, d_found_dev.get() + 1 + first,
+                                           (n_found - first) * sizeof(prach_found),
+                                           cudaMemcpyDeviceToHost, s));
+        d_ctx->synchronize();
+    }
 }
 
 std::vector<float> prach_detector_cuda::power_delay_profiles()

@@ -114,6 +114,14 @@ GPUOFDM_HD inline bool finite(float v)
     return std::isfinite(v);
 #endif
 }
+GPUOFDM_HD inline bool finite(double v)
+{
+#ifdef __CUDA_ARCH__
+    return isfinite(v);
+#else
+    return std::isfinite(v);
+#endif
+}
 
 //! The sample with a non-finite part replaced by 0 (NaN and Inf never detect).
 GPUOFDM_HD inline cpx clean(cpx v)

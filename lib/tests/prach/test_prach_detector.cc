@@ -20,6 +20,7 @@
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -545,6 +546,34 @@ TEST(PrachDetector, BadParameters)
     EXPECT_THROW(det->detect(x.data(), x.size()), std::invalid_argument);
 }
 
+//! A non-finite bin is refused, naming its cell and occasion; the detector works on after it.
+void expect_non_finite_named(const device_spec& dev)
+{
+    prach_detector_params p;
+    p.cells.assign(3, prach_cell_params{ 0, 2, prach_restricted_set::unrestricted });
+    p.cells[1].logical_root = 8;
+    p.cells[2].logical_root = 16;
+    p.n_antennas = 2;
+    p.n_occasions = 2;
+    auto det = make_prach_detector(p, dev);
+    prach_input in(*det);
+    in.add_noise(1.0, 7);
+    in.row(2, 1, 1)[5] = cfloat(std::nanf(""), 0.0f);
+    try {
+        det->detect(in.bins.data(), in.stride);
+        ADD_FAILURE() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("cell 2, occasion 1"), std::string::npos) << e.what();
+    }
+    in.row(2, 1, 1)[5] = cfloat(0.0f, 0.0f);
+    EXPECT_NO_THROW(det->detect(in.bins.data(), in.stride));
+}
+
+TEST(PrachDetector, NonFiniteBinsNameTheirCellAndOccasion)
+{
+    expect_non_finite_named(device_spec{});
+}
+
 //! \p in's bins rounded to 16-bit I/Q at \p scale (a unit of the integers), the stride kept.
 std::vector<std::complex<int16_t>> quantized(const prach_input& in, float scale)
 {
@@ -711,6 +740,25 @@ TEST(PrachDetectorCuda, MatchesCpuFormat2ManyCells)
         p.cells[size_t(c)].logical_root = c * 20;
     p.n_antennas = 2;
     expect_cuda_matches_cpu(p, { { 0, 0, 0, 0.0, -15 }, { 39, 0, 63, 10.5, -15 } }, false);
+}
+
+// More preambles in one call than the first copy back holds (256): 5 cells x 64 occasions
+// with one UE each come back whole, in the twin's order.
+TEST(PrachDetectorCuda, MatchesCpuWithMorePreamblesThanOneCopy)
+{
+    GPUOFDM_REQUIRE_GPU();
+    const prach_detector_params p = b4_cells(5, 8, 4, 64);
+    std::vector<std::tuple<int, int, int, double, double>> ues;
+    for (int c = 0; c < 5; c++)
+        for (int o = 0; o < 64; o++)
+            ues.emplace_back(c, o, (c * 64 + o * 5) % 64, 0.25 * (o % 4), -6.0);
+    expect_cuda_matches_cpu(p, ues, false);
+}
+
+TEST(PrachDetectorCuda, NonFiniteBinsNameTheirCellAndOccasion)
+{
+    GPUOFDM_REQUIRE_GPU();
+    expect_non_finite_named(device_spec{ backend::cuda, 0 });
 }
 
 #endif // GPUOFDM_HAVE_CUDA
