@@ -99,8 +99,9 @@ void prach_detector_cpu::scan(const cfloat* bins, size_t stride)
                 d_scans[p] = s;
             }
             prach_found found[prach_preambles];
-            const int n =
-                prach_decide(win, d_scans.data(), d_thresholds[c], L, N, R, int(c), o, found);
+            const int n = prach_decide(win, d_scans.data(),
+                                       prach_decide_consts_of(win[0], d_thresholds[c], L, N, R),
+                                       int(c), o, found);
             d_found.insert(d_found.end(), found, found + n);
         }
     }

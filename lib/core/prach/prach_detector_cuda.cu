@@ -10,8 +10,8 @@
 //      root's reference, zero-padded to N (one thread per bin);
 //   2. one batched cuFFT inverse transform of all of them;
 //   3. PDP: |.|^2 summed over the antennas and scaled (one thread per sample);
-//   4. windows and decisions: a block per (cell, occasion) scans its 64 windows, then
-//      decides with the CPU twin's code (prach_decide(), prach_detector_common.h);
+//   4. windows and decisions: a block per (cell, occasion) scans its 64 windows, then a
+//      warp decides with the CPU twin's pieces (prach_detector_common.h);
 // and only the preambles found come back (28 bytes each, a few a call).
 
 #include "prach/prach_detector.h"
@@ -114,20 +114,50 @@ __global__ void pdp_kernel(const cuFloatComplex* __restrict__ spec,
 }
 
 constexpr int decide_threads = 512; //!< 16 warps, 4 windows each
+constexpr unsigned full_warp = 0xffffffffu;
+
+//! prach_tree_sum() on a warp: each lane holds windows 2 lane (\p a) and 2 lane + 1 (\p b);
+//! every lane gets the sum.
+__device__ double warp_tree_sum(double a, double b)
+{
+    double s = __dadd_rn(a, b);
+    for (int off = 1; off < 32; off *= 2)
+        s = __dadd_rn(s, __shfl_down_sync(full_warp, s, off));
+    return __shfl_sync(full_warp, s, 0);
+}
+
+__device__ int warp_int_sum(int v)
+{
+    for (int off = 16; off > 0; off /= 2)
+        v += __shfl_xor_sync(full_warp, v, off);
+    return v;
+}
+
+//! A bit a window from two ballots: \p even's bit j for window 2 j, \p odd's for 2 j + 1.
+__device__ uint64_t interleave_bits(unsigned even, unsigned odd)
+{
+    auto spread = [](uint64_t v) {
+        v = (v | (v << 16)) & 0x0000FFFF0000FFFFull;
+        v = (v | (v << 8)) & 0x00FF00FF00FF00FFull;
+        v = (v | (v << 4)) & 0x0F0F0F0F0F0F0F0Full;
+        v = (v | (v << 2)) & 0x3333333333333333ull;
+        return (v | (v << 1)) & 0x5555555555555555ull;
+    };
+    return spread(even) | (spread(odd) << 1);
+}
 
 /*!
  * One block a (cell, occasion): each warp scans windows (their combined peak and where,
- * the sum of the main samples and, apart, those around the peak) into shared memory,
- * then one thread decides (prach_decide(), the CPU twin's code) and appends the preambles
- * found to \p found; \p n_found counts them (records past \p capacity are counted, not
- * written: the host then asks again).
+ * the sum of the main samples and, apart, those around the peak) into shared memory; then
+ * warp 0 decides with the CPU twin's pieces (prach_detector_common.h), a lane for windows
+ * 2 lane and 2 lane + 1, its sums in prach_tree_sum()'s order, and appends the preambles
+ * found to \p found; \p n_found counts them.
  */
 __global__ void window_decide_kernel(const float* __restrict__ pdp,
                                      const prach_window* __restrict__ windows,
                                      const float* __restrict__ thresholds,
                                      prach_found* __restrict__ found,
                                      int* __restrict__ n_found,
-                                     int capacity,
                                      int n_occasions,
                                      int n,
                                      int length,
@@ -135,6 +165,8 @@ __global__ void window_decide_kernel(const float* __restrict__ pdp,
 {
     __shared__ prach_window win[prach_preambles];
     __shared__ prach_window_stats scans[prach_preambles];
+    __shared__ double pw[prach_preambles];
+    __shared__ double floor[prach_preambles];
     __shared__ prach_found decided[prach_preambles];
     const int cell = int(blockIdx.x) / n_occasions;
     const int o = int(blockIdx.x) % n_occasions;
@@ -157,9 +189,9 @@ __global__ void window_decide_kernel(const float* __restrict__ pdp,
             sum += row[prach_wrap(w.start + j, n)];
         }
         for (int off = 16; off > 0; off /= 2) {
-            const float other_peak = __shfl_down_sync(0xffffffffu, peak, off);
-            const int other_pos = __shfl_down_sync(0xffffffffu, pos, off);
-            sum += __shfl_down_sync(0xffffffffu, sum, off);
+            const float other_peak = __shfl_down_sync(full_warp, peak, off);
+            const int other_pos = __shfl_down_sync(full_warp, pos, off);
+            sum += __shfl_down_sync(full_warp, sum, off);
             if (prach_peak_before(other_peak, other_pos, peak, pos)) {
                 peak = other_peak;
                 pos = other_pos;
@@ -175,10 +207,48 @@ __global__ void window_decide_kernel(const float* __restrict__ pdp,
         }
     }
     __syncthreads();
-    if (threadIdx.x == 0) {
-        const int k = prach_decide(win, scans, thresholds[cell], length, n, reps, cell, o, decided);
-        const int first = k > 0 ? atomicAdd(n_found, k) : 0;
-        for (int i = 0; i < k && first + i < capacity; i++)
+    if (threadIdx.x >= 32)
+        return;
+    // Warp 0: prach_decide() with a lane for windows p0 and p1.
+    const int p0 = 2 * lane, p1 = p0 + 1;
+    const prach_window_stats s0 = scans[p0], s1 = scans[p1];
+    const prach_decide_consts k = prach_decide_consts_of(win[0], thresholds[cell], length, n, reps);
+    const double floor1 = __ddiv_rn(warp_tree_sum(s0.sum, s1.sum),
+                                    double(warp_int_sum(win[p0].length + win[p1].length)));
+    if (!isfinite(floor1)) {
+        if (lane == 0)
+            found[atomicAdd(n_found, 1)] = prach_bad_input(cell, o);
+        return;
+    }
+    const double level = __dmul_rn(__dmul_rn(k.threshold, k.images), floor1);
+    const bool strong0 = double(s0.peak) > level, strong1 = double(s1.peak) > level;
+    const uint64_t strong =
+        interleave_bits(__ballot_sync(full_warp, strong0), __ballot_sync(full_warp, strong1));
+    pw[p0] = strong0 ? prach_leak_power(s0, floor1, k) : 0.0;
+    pw[p1] = strong1 ? prach_leak_power(s1, floor1, k) : 0.0;
+    const double total = warp_tree_sum(pw[p0], pw[p1]);
+    __syncwarp();
+    const double leak0 = prach_root_leak(win, pw, strong, p0, total);
+    const double leak1 = prach_root_leak(win, pw, strong, p1, total);
+    double sum0, sum1;
+    int n0, n1;
+    prach_noise_terms(win[p0], s0, strong0, leak0, sum0, n0);
+    prach_noise_terms(win[p1], s1, strong1, leak1, sum1, n1);
+    const double quiet_sum = warp_tree_sum(strong0 ? 0.0 : sum0, strong1 ? 0.0 : sum1);
+    const double loud_sum = warp_tree_sum(strong0 ? sum0 : 0.0, strong1 ? sum1 : 0.0);
+    const int quiet_count = warp_int_sum((strong0 ? 0 : n0) + (strong1 ? 0 : n1));
+    const int loud_count = warp_int_sum((strong0 ? n0 : 0) + (strong1 ? n1 : 0));
+    const double noise = prach_noise(quiet_sum, quiet_count, loud_sum, loud_count, floor1);
+    floor[p0] = __dadd_rn(noise, leak0);
+    floor[p1] = __dadd_rn(noise, leak1);
+    const uint64_t candidates =
+        interleave_bits(__ballot_sync(full_warp, prach_is_candidate(s0, floor[p0], k)),
+                        __ballot_sync(full_warp, prach_is_candidate(s1, floor[p1], k)));
+    __syncwarp();
+    if (lane == 0 && candidates != 0) {
+        const int kept = prach_keep(win, scans, floor, candidates, k, cell, o, decided);
+        const int first = atomicAdd(n_found, kept);
+        for (int i = 0; i < kept; i++)
             found[first + i] = decided[i];
     }
 }
@@ -337,8 +407,8 @@ void prach_detector_cuda::enqueue_scan(const cuFloatComplex* d_bins, size_t stri
     int* const count = &d_found_dev.get()->cell;
     GPUOFDM_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int), s));
     window_decide_kernel<<<unsigned(n_occasion_cells()), decide_threads, 0, s>>>(
-        d_pdp.get(), d_win.get(), d_thr.get(), d_found_dev.get() + 1, count,
-        int(d_found_dev.size() - 1), d_params.n_occasions, N, L, d_format.repetitions);
+        d_pdp.get(), d_win.get(), d_thr.get(), d_found_dev.get() + 1, count, d_params.n_occasions,
+        N, L, d_format.repetitions);
     GPUOFDM_CUDA_CHECK_LAUNCH(window_decide_kernel);
     GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_found_host.get(), d_found_dev.get(),
                                        d_found_host.size() * sizeof(prach_found),
