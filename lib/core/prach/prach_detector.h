@@ -138,7 +138,7 @@ public:
      * \brief As detect(), but \p d_bins is device memory of this detector's GPU (the front
      * end's output, prach_frontend::process_device()): nothing is uploaded; the work is
      * queued on the detector's stream after what the caller queued there, and it returns
-     * once the window scans are back. The CUDA backend only; the CPU twin throws
+     * once the preambles found are back. The CUDA backend only; the CPU twin throws
      * std::logic_error.
      */
     std::vector<prach_detection> detect_device(const cfloat* d_bins, size_t stride);
@@ -165,7 +165,7 @@ protected:
     explicit prach_detector(const prach_detector_params& p);
 
     //! Backend: fills d_found with the preambles of every (cell, occasion) in the input
-    //! (prach_decide() on each one's window scans), in any order.
+    //! (the decisions of prach_detector_common.h on each one's window scans), in any order.
     virtual void scan(const cfloat* bins, size_t stride) = 0;
     //! As scan(), the input on the device (detect_device()); by default throws.
     virtual void scan_device(const cfloat* d_bins, size_t stride);
@@ -186,7 +186,7 @@ protected:
     float d_scale = 0;                //!< 1 / (A R^2 L^2)
     //! The windows of every cell's 64 preambles (prach_detector_common.h), cell by cell.
     std::vector<prach_window> d_windows;
-    //! The scan's decisions (prach_decide()).
+    //! The scan's decisions.
     std::vector<prach_found> d_found;
 
 private:
