@@ -56,6 +56,7 @@ struct options {
     bool null_source = false;   //!< flowgraph source: null_source (memset) instead of vector_source
     int upstream_batches = 1;   //!< upstream min_output_buffer, in batches of our block
     int rx_repeat = 10; //!< rx flowgraph rows: the recorded file holds the stream this often
+    int pairs = 1;      //!< prach flowgraph rows on CUDA: runs, each after its own ceiling run
     std::string device = "cuda:0";
     std::string json_path;
     //! --viterbi-overlaps: (warm-up, traceback) pairs; the ber stage then runs the overlap

@@ -85,6 +85,9 @@ const char* usage_text =
     "                     4000-frame stream K times over (default 10: 9.8 s of air;\n"
     "                     --quick: 1); the wimax_rx flowgraph rows on CUDA read its\n"
     "                     2000-burst stream K times\n"
+    "  --pairs K          prach flowgraph rows on CUDA: K runs of the block, each right\n"
+    "                     after a ceiling run of its own; the row gives the medians and\n"
+    "                     the ratio the median of the K pairs' ratios (default 1)\n"
     "  --device DEV       cuda or cuda:N for the CUDA rows (default cuda:0)\n"
     "  --no-flowgraph     core rows only\n"
     "  --device-only      CUDA rows only (fails when no GPU is usable)\n"
@@ -212,6 +215,10 @@ options parse_options(int argc, char** argv)
             if (o.rx_repeat < 1 || o.rx_repeat > 100)
                 throw usage_error("--rx-repeat: give 1..100");
             rx_repeat_set = true;
+        } else if (a == "--pairs") {
+            o.pairs = parse_list<int>(a, value()).at(0);
+            if (o.pairs < 1 || o.pairs > 50)
+                throw usage_error("--pairs: give 1..50");
         } else if (a == "--viterbi-overlaps") {
             o.viterbi_overlaps.clear();
             std::stringstream ss(value());
