@@ -106,15 +106,9 @@ GPUOFDM_HD inline double root(double a)
 #endif
 }
 
-GPUOFDM_HD inline bool finite(float v)
-{
-#ifdef __CUDA_ARCH__
-    return isfinite(v);
-#else
-    return std::isfinite(v);
-#endif
-}
-GPUOFDM_HD inline bool finite(double v)
+//! Whether \p v (float or double) is neither NaN nor infinite.
+template <typename T>
+GPUOFDM_HD inline bool finite(T v)
 {
 #ifdef __CUDA_ARCH__
     return isfinite(v);
