@@ -300,10 +300,9 @@ private:
     //! The decide kernel's output: record 0 holds the count (its first int), then the
     //! preambles found, up to 64 a (cell, occasion).
     device_buffer<prach_found> d_found_dev;
-    //! The first d_found_fetch records and the count come back in one copy; more, rarely,
-    //! in a second.
+    //! The count and the first size() - 1 records come back in one copy; more, rarely, in
+    //! a second.
     pinned_buffer<prach_found> d_found_host;
-    size_t d_found_fetch;
     cufft_batch_plans d_plans;
 };
 
@@ -317,7 +316,6 @@ prach_detector_cuda::prach_detector_cuda(const prach_detector_params& p,
       d_spec(d_n_jobs * size_t(d_idft)), d_pdp(d_n_rows * size_t(d_idft)),
       d_thr(d_thresholds.size()), d_found_dev(1 + n_occasion_cells() * prach_preambles),
       d_found_host(1 + std::min<size_t>(n_occasion_cells() * prach_preambles, 256)),
-      d_found_fetch(d_found_host.size() - 1),
       d_plans(size_t(d_idft), d_n_jobs, d_ctx->stream(), true)
 {
     std::vector<prach_row_job> rows(d_n_rows);
@@ -415,7 +413,7 @@ void prach_detector_cuda::enqueue_scan(const cuFloatComplex* d_bins, size_t stri
                                        cudaMemcpyDeviceToHost, s));
     d_ctx->synchronize();
     const size_t n_found = size_t(d_found_host.get()->cell);
-    const size_t first = std::min(n_found, d_found_fetch);
+    const size_t first = std::min(n_found, d_found_host.size() - 1);
     d_found.assign(d_found_host.get() + 1, d_found_host.get() + 1 + first);
     if (n_found > first) {
         d_found.resize(n_found);
