@@ -421,7 +421,8 @@ constexpr std::array<config_row, prach_config_indices> unpaired_rows = { {
     { F::a2, none, 2, 1, sf({ 7, 9 }), 9, 1, 1, 4 },
     { F::a2, none, 2, 1, sf({ 4, 9 }), 9, 1, 1, 4 },
     { F::a2, none, 2, 1, sf({ 4, 9 }), 0, 2, 3, 4 },
-    { F::a2, none, 16, 1, sf({ 2, 3, 4, 7, 8, 9 }), 0, 1, 3, 4 },
+    // 95: x = 2 as in 38.211 (V19.0.0), srsRAN and O-RAN SC; OpenAirInterface has 16.
+    { F::a2, none, 2, 1, sf({ 2, 3, 4, 7, 8, 9 }), 0, 1, 3, 4 },
     { F::a2, none, 1, 0, sf({ 2 }), 0, 1, 3, 4 },
     { F::a2, none, 1, 0, sf({ 7 }), 0, 1, 3, 4 },
     { F::a2, none, 2, 1, sf({ 9 }), 0, 1, 3, 4 },

@@ -7,8 +7,9 @@
 // 38.211 Tables 6.3.3.2-2/-3 and the occasion timing of 5.3.2. The table in the product
 // was written from one open transcription (OpenAirInterface); the facts here come from the
 // other (srsRAN's table and its per-range assertions, which cover formats 0..3, A1 and B4,
-// and its labels of every index range), and the times are summed symbol by symbol or
-// worked out by hand from the lengths of 38.211 5.3.1 and Tables 6.3.3.1-1/-2.
+// and its labels of every index range) and, in RowsAsTheStandardStatesThem, from the text
+// of 38.211 V19.0.0 itself; the times are summed symbol by symbol or worked out by hand
+// from the lengths of 38.211 5.3.1 and Tables 6.3.3.1-1/-2.
 
 #include "prach/prach_config_table.h"
 
@@ -331,6 +332,36 @@ TEST(PrachConfigTable, HandPickedRows)
     expect_row(paired, 255, F::c2, {}, 1, 0, { 1, 3, 5, 7, 9 }, 0, 2, 2, 6);
     expect_row(unpaired, 211, F::a1, F::b1, 2, 1, { 9 }, 2, 1, 6, 2);
     expect_row(unpaired, 255, F::a3, F::b3, 1, 0, all, 2, 1, 2, 6);
+}
+
+// Rows copied by hand from the text of 38.211 V19.0.0, Tables 6.3.3.2-2 and 6.3.3.2-3: index
+// 95 of both tables, A/B rows at the edges of their ranges, rows with several subframes and
+// the rows where an open transcription (OpenAirInterface, O-RAN SC's o-du-l2) differs.
+TEST(PrachConfigTable, RowsAsTheStandardStatesThem)
+{
+    const V all = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+    expect_row(paired, 95, F::a1, {}, 2, 0, { 1 }, 0, 2, 6, 2);
+    // o-du-l2 has subframe 6 alone here.
+    expect_row(paired, 47, F::f1, {}, 1, 0, { 1, 6 }, 0, 1, 1, 0);
+    expect_row(paired, 112, F::a1, F::b1, 1, 0, { 4, 9 }, 0, 1, 7, 2);
+    expect_row(paired, 116, F::a1, F::b1, 1, 0, { 0, 2, 4, 6, 8 }, 0, 2, 7, 2);
+    expect_row(paired, 137, F::a2, F::b2, 2, 1, { 2, 6, 9 }, 0, 1, 3, 4);
+    expect_row(paired, 146, F::a2, F::b2, 1, 0, all, 0, 2, 3, 4);
+    expect_row(paired, 167, F::a3, F::b3, 2, 1, { 2, 6, 9 }, 0, 2, 2, 6);
+    expect_row(paired, 171, F::a3, F::b3, 1, 0, { 4, 9 }, 0, 1, 2, 6);
+    expect_row(paired, 176, F::a3, F::b3, 1, 0, all, 0, 2, 2, 6);
+    // OpenAirInterface has x = 16 here.
+    expect_row(unpaired, 95, F::a2, {}, 2, 1, { 2, 3, 4, 7, 8, 9 }, 0, 1, 3, 4);
+    expect_row(unpaired, 94, F::a2, {}, 2, 1, { 4, 9 }, 0, 2, 3, 4);
+    expect_row(unpaired, 98, F::a2, {}, 2, 1, { 9 }, 0, 1, 3, 4);
+    expect_row(unpaired, 118, F::a3, {}, 2, 1, { 2, 3, 4, 7, 8, 9 }, 0, 1, 2, 6);
+    expect_row(unpaired, 199, F::c2, {}, 8, 1, { 9 }, 8, 2, 1, 6);
+    expect_row(unpaired, 212, F::a1, F::b1, 2, 1, { 4, 9 }, 8, 1, 3, 2);
+    expect_row(unpaired, 225, F::a1, F::b1, 1, 0, all, 8, 1, 3, 2);
+    expect_row(unpaired, 227, F::a2, F::b2, 2, 1, { 4, 9 }, 6, 1, 2, 4);
+    expect_row(unpaired, 240, F::a2, F::b2, 1, 0, all, 6, 1, 2, 4);
+    expect_row(unpaired, 242, F::a3, F::b3, 2, 1, { 4, 9 }, 2, 1, 2, 6);
+    expect_row(unpaired, 253, F::a3, F::b3, 1, 0, { 3, 4, 8, 9 }, 0, 2, 2, 6);
 }
 
 TEST(PrachConfigTable, EveryRowIsConsistent)
