@@ -18,10 +18,10 @@
 //      per 0.5 ms slot. x RT = the stream's seconds per wall second (the occasions'
 //      samples only are processed; samples between occasions are not read). CUDA: the
 //      occasion's samples uploaded from page-locked memory, the bins staying on the device.
-//      Where GNU Radio is built, the same at flowgraph level: four file_source (20 ms
-//      recorded per antenna, repeated) -> head -> prach_detector_c (CUDA: max_batch 1,
-//      8 and 16 time occasions a call), next to the harness's ceiling, four file_source
-//      -> head -> null_sink in the same run.
+//      Where GNU Radio is built, the same at flowgraph level: four file_source (a file
+//      per antenna holding the whole stream: a 20 ms recording written over and over)
+//      -> prach_detector_c (CUDA: max_batch 1, 8 and 16 time occasions a call), next to
+//      the harness's ceiling, four file_source -> null_sink in the same run.
 // Each row's input holds a preamble per cell at -10 dB per RE in unit noise; CUDA must
 // report the CPU twin's detections.
 
@@ -50,7 +50,6 @@
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
 #include <gnuradio/blocks/file_source.h>
-#include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/gpuofdm/prach_detector_c.h>
 #include <gnuradio/top_block.h>
@@ -355,24 +354,23 @@ double median_of(std::vector<double> v)
     return v[v.size() / 2];
 }
 
-//! Wall seconds of four files -> head -> \p detector (one block, 4 inputs) or -> null_sink
-//! each; \p head_buffer items between head and what follows (0: GNU Radio's default).
+//! Wall seconds of four files -> \p detector (one block, 4 inputs) or -> null_sink each;
+//! \p source_buffer items after each file_source (0: GNU Radio's default).
 double files_to(const std::vector<std::string>& files,
-                size_t n,
                 const gr::basic_block_sptr& detector,
-                size_t head_buffer)
+                size_t source_buffer)
 {
     auto tb = gr::make_top_block("bench_prach_flowgraph");
     for (size_t a = 0; a < files.size(); a++) {
-        auto src = gr::blocks::file_source::make(sizeof(gr_complex), files[a].c_str(), true);
-        auto head = gr::blocks::head::make(sizeof(gr_complex), n);
-        if (head_buffer > 0)
-            head->set_min_output_buffer(long(head_buffer));
-        tb->connect(src, 0, head, 0);
+        // The whole stream is in the file, as in a recording: no repeat, no head (whose
+        // copy would add a hop that a recording does not have).
+        auto src = gr::blocks::file_source::make(sizeof(gr_complex), files[a].c_str(), false);
+        if (source_buffer > 0)
+            src->set_min_output_buffer(long(source_buffer));
         if (detector)
-            tb->connect(head, 0, detector, int(a));
+            tb->connect(src, 0, detector, int(a));
         else
-            tb->connect(head, 0, gr::blocks::null_sink::make(sizeof(gr_complex)), 0);
+            tb->connect(src, 0, gr::blocks::null_sink::make(sizeof(gr_complex)), 0);
     }
     const auto t0 = clock::now();
     tb->run();
@@ -384,15 +382,19 @@ void flowgraph_rows(const options& o,
                     std::vector<row>& rows,
                     std::vector<std::string>& notes)
 {
-    std::printf("\nPRACH chain in a flowgraph (--stages prach, b): four file_source (20 ms a file, "
-                "repeated) -> head -> prach_detector_c, 4 x 122.88 Msps.\nx RT = stream seconds "
-                "per wall second; ceiling = four file_source -> head -> null_sink; ratio = x RT / "
+    std::printf("\nPRACH chain in a flowgraph (--stages prach, b): four file_source (the stream "
+                "in a file, a 20 ms recording written over and over) -> prach_detector_c, 4 x "
+                "122.88 Msps.\nx RT = stream seconds per wall second; ceiling = four file_source "
+                "-> null_sink; ratio = x RT / "
                 "the ceiling's; batch = the block's max_batch; with --pairs K, a CUDA row is the "
                 "median of K runs, each right after a ceiling run of its own.\n");
     std::printf("%-9s %-7s %-38s %6s %10s %9s %8s %6s %7s\n", "impl", "device", "workload", "batch",
                 "ms", "x RT", "Msps", "found", "ratio");
     const double rate = 122.88e6, file_s = 20e-3;
-    const double stream_s = o.quick ? 0.02 : std::max(0.1, o.seconds);
+    // Whole 20 ms recordings: the stream the rows time.
+    const int repeats = std::max(1, int(std::lround((o.quick ? 0.02 : std::max(0.1, o.seconds)) /
+                                                    file_s)));
+    const double stream_s = repeats * file_s;
     const size_t n = size_t(stream_s * rate);
     // Format 0 every 1 ms: preamble 9 at -10 dB, 2 us, in unit noise.
     core::prach_synth_params sp;
@@ -422,14 +424,15 @@ void flowgraph_rows(const options& o,
             outs.push_back(v.data());
         synth.generate(outs.data(), per_file);
         for (int a = 0; a < antennas; a++)
-            files.push_back(
-                write_recording("gpuofdm_bench_prach_a" + std::to_string(a), x[size_t(a)], 1));
+            files.push_back(write_recording("gpuofdm_bench_prach_a" + std::to_string(a),
+                                            x[size_t(a)], repeats));
     }
-    // GNU Radio's default buffers (8192 items: a work() call every 4096 samples or so), and
-    // 2^18 items after head, as a user sets for 122.88 Msps streams; each with its ceiling.
-    for (const size_t head_buffer : { size_t(0), size_t(1) << 18 }) {
-        const std::string buf = head_buffer ? ", buffer 2^18" : "";
-        const double ceiling_s = files_to(files, n, nullptr, head_buffer);
+    // GNU Radio's default buffers (8192 items: the ceiling's file_source reads 4096 samples
+    // or so a call; the block's history makes its inputs' buffers larger), and 2^18 items
+    // after each file_source, as a user sets for 122.88 Msps streams; each with its ceiling.
+    for (const size_t source_buffer : { size_t(0), size_t(1) << 18 }) {
+        const std::string buf = source_buffer ? ", buffer 2^18" : "";
+        const double ceiling_s = files_to(files, nullptr, source_buffer);
         row c;
         c.level = "flowgraph";
         c.stage = "file->null";
@@ -446,7 +449,7 @@ void flowgraph_rows(const options& o,
         // The CPU twin at the default batch (default buffers); CUDA one occasion a call
         // and batched.
         std::vector<std::pair<std::string, int>> runs;
-        if (head_buffer == 0)
+        if (source_buffer == 0)
             runs.emplace_back("cpu", 8);
         if (cuda_usable)
             for (int batch : { 1, 8, 16 })
@@ -458,7 +461,7 @@ void flowgraph_rows(const options& o,
                     int(sp.period_samples), 0, 1e-3, device, batch);
             };
             auto det = make();
-            double secs = files_to(files, n, det, head_buffer);
+            double secs = files_to(files, det, source_buffer);
             double ratio = ceiling_s / secs;
             // --pairs: the host's speed drifts between runs (the ceiling by up to 40 % in
             // one call), so each run of the block follows a ceiling run of its own.
@@ -466,9 +469,9 @@ void flowgraph_rows(const options& o,
                 std::vector<double> block_s, ratios;
                 std::string list;
                 for (int k = 0; k < o.pairs; k++) {
-                    const double c_s = files_to(files, n, nullptr, head_buffer);
+                    const double c_s = files_to(files, nullptr, source_buffer);
                     auto d = make();
-                    const double b_s = files_to(files, n, d, head_buffer);
+                    const double b_s = files_to(files, d, source_buffer);
                     if (d->detections() != d->occasions())
                         det = d; // reported below
                     block_s.push_back(b_s);
