@@ -392,8 +392,8 @@ void flowgraph_rows(const options& o,
                 "ms", "x RT", "Msps", "found", "ratio");
     const double rate = 122.88e6, file_s = 20e-3;
     // Whole 20 ms recordings: the stream the rows time.
-    const int repeats = std::max(1, int(std::lround((o.quick ? 0.02 : std::max(0.1, o.seconds)) /
-                                                    file_s)));
+    const int repeats =
+        std::max(1, int(std::lround((o.quick ? 0.02 : std::max(0.1, o.seconds)) / file_s)));
     const double stream_s = repeats * file_s;
     const size_t n = size_t(stream_s * rate);
     // Format 0 every 1 ms: preamble 9 at -10 dB, 2 us, in unit noise.
