@@ -77,37 +77,49 @@ void wifi_rx_impl::refresh_counters()
 void wifi_rx_impl::publish(const std::vector<core::wifi_rx_packet>& packets, uint64_t base)
 {
     const bool pass_bad = d_pass_bad_crc.load();
+    std::vector<const core::wifi_rx_packet*> kept;
     for (const auto& p : packets) {
         if (!p.signal.ok || p.data.psdu.empty())
             continue; // counted by the receiver
         if (!p.data.fcs_ok && !pass_bad)
             continue;
+        kept.push_back(&p);
+    }
+    auto start_of = [base](const core::wifi_rx_packet& p) {
         const uint64_t ltf = base + p.ltf_start;
-        const uint64_t start = ltf >= preamble_before_ltf ? ltf - preamble_before_ltf : 0;
-        const auto& psdu = p.data.psdu;
-
+        return ltf >= preamble_before_ltf ? ltf - preamble_before_ltf : 0;
+    };
+    // The PDUs are built on the pool and posted here, in the receiver's order.
+    std::vector<pmt::pmt_t> pdus(kept.size());
+    core::parallel_slices(d_pdu_pool.get(), kept.size(), 8, [&](size_t b, size_t e) {
         // The keys are interned once (pmt::mp takes a global lock per call).
         static const pmt::pmt_t k_rate = pmt::mp("rate"), k_len = pmt::mp("psdu_len"),
                                 k_crc = pmt::mp("crc_ok"), k_seed = pmt::mp("seed"),
                                 k_snr = pmt::mp("snr_db"), k_cfo = pmt::mp("cfo_hz"),
                                 k_start = pmt::mp("start"), k_sync = pmt::mp("sync_metric");
-        pmt::pmt_t meta = pmt::make_dict();
-        meta = pmt::dict_add(meta, k_rate, pmt::from_long(p.signal.rate_mbps));
-        meta = pmt::dict_add(meta, k_len, pmt::from_long(long(psdu.size())));
-        meta = pmt::dict_add(meta, k_crc, pmt::from_bool(p.data.fcs_ok));
-        meta = pmt::dict_add(meta, k_seed, pmt::from_long(long(p.data.seed)));
-        meta = pmt::dict_add(meta, k_snr, pmt::from_double(p.snr_db));
-        meta = pmt::dict_add(meta, k_cfo,
-                             pmt::from_double(double(p.cfo) * sample_rate / (2.0 * M_PI)));
-        meta = pmt::dict_add(meta, k_start, pmt::from_uint64(start));
-        meta = pmt::dict_add(meta, k_sync, pmt::from_double(p.sync_metric));
-        message_port_pub(pdus_port(),
-                         pmt::cons(meta, pmt::init_u8vector(psdu.size(), psdu.data())));
+        for (size_t i = b; i < e; i++) {
+            const core::wifi_rx_packet& p = *kept[i];
+            const auto& psdu = p.data.psdu;
+            pmt::pmt_t meta = pmt::make_dict();
+            meta = pmt::dict_add(meta, k_rate, pmt::from_long(p.signal.rate_mbps));
+            meta = pmt::dict_add(meta, k_len, pmt::from_long(long(psdu.size())));
+            meta = pmt::dict_add(meta, k_crc, pmt::from_bool(p.data.fcs_ok));
+            meta = pmt::dict_add(meta, k_seed, pmt::from_long(long(p.data.seed)));
+            meta = pmt::dict_add(meta, k_snr, pmt::from_double(p.snr_db));
+            meta = pmt::dict_add(meta, k_cfo,
+                                 pmt::from_double(double(p.cfo) * sample_rate / (2.0 * M_PI)));
+            meta = pmt::dict_add(meta, k_start, pmt::from_uint64(start_of(p)));
+            meta = pmt::dict_add(meta, k_sync, pmt::from_double(p.sync_metric));
+            pdus[i] = pmt::cons(meta, pmt::init_u8vector(psdu.size(), psdu.data()));
+        }
+    });
+    for (size_t i = 0; i < kept.size(); i++) {
+        message_port_pub(pdus_port(), pdus[i]);
         d_published++;
-
         if (d_pcap) {
+            const auto& psdu = kept[i]->data.psdu;
             try {
-                d_pcap->write(psdu.data(), psdu.size(), double(start) / sample_rate);
+                d_pcap->write(psdu.data(), psdu.size(), double(start_of(*kept[i])) / sample_rate);
             } catch (const std::exception& e) {
                 d_logger->error("PCAP file no longer written: {}", e.what());
                 d_pcap.reset();

@@ -9,6 +9,7 @@
 
 #include "wifi/pcap_writer.h"
 #include "wifi/wifi_rx.h"
+#include "runtime/worker_pool.h"
 #include "rx_stream_end.h"
 #include <gnuradio/gpuofdm/wifi_rx.h>
 
@@ -69,6 +70,10 @@ private:
     std::unique_ptr<core::pcap_writer> d_pcap; //!< nullptr without a file, or after a failure
     const std::string d_pcap_path;
     std::atomic<bool> d_pass_bad_crc;
+    //! Builds the PDUs of a publish() call: ~25 PMT allocations a PDU, about 10 us, so at
+    //! hundreds of Msps (tens of thousands of frames a second) one thread would hold the
+    //! receiver back.
+    std::unique_ptr<core::worker_pool> d_pdu_pool = core::make_worker_pool(4);
 
     std::atomic<uint64_t> d_fcs_ok{ 0 }, d_fcs_errors{ 0 }, d_signal_errors{ 0 }, d_truncated{ 0 },
         d_samples{ 0 }, d_published{ 0 };
