@@ -42,7 +42,8 @@ using cf = gr_complex;
 
 //! A time occasion's place: its CP's first sample (reported), and the first sample of its
 //! row (the CP of N_CP^RA samples and the repetitions), later by the 16 kappa a 0 / 0.5 ms
-//! instant adds to the CP of a short format (38.211 5.3.2).
+//! instant adds to the CP of a short format (38.211 5.3.2), earlier for the B occasion of
+//! an A/B row by the A's CP less the B's.
 struct occasion_place {
     uint64_t cp = 0;
     uint64_t row = 0;
@@ -90,7 +91,8 @@ struct prach_timing {
                 continue;
             for (size_t j = 0; j < in_frame_cp.size(); j++) {
                 const int64_t cp = frame_ref + n * frame_samples + in_frame_cp[j];
-                if (cp >= lo)
+                // (A B occasion's row before the first sample has no place in the stream.)
+                if (cp >= lo && cp + in_frame_extra[j] >= 0)
                     return occasion_place{ uint64_t(cp), uint64_t(cp + in_frame_extra[j]) };
             }
         }
@@ -708,11 +710,6 @@ void table_timing(prach_timing& timing,
     const core::prach_config row = core::prach_config_lookup(table, config_index);
     const std::string where = "config_index " + std::to_string(config_index) + " of the " +
                               core::to_string(table) + " table";
-    if (row.format_b)
-        throw std::invalid_argument(
-            "config_index: " + std::to_string(config_index) + " of the " + core::to_string(table) +
-            " table has formats " + core::to_string(row.format) + "/" +
-            core::to_string(*row.format_b) + "; the block detects one format");
     if (row.format != f)
         throw std::invalid_argument("format: " + where + " is format " +
                                     core::to_string(row.format) + ", got " + core::to_string(f));
@@ -732,9 +729,14 @@ void table_timing(prach_timing& timing,
     timing.table_x = row.x;
     timing.table_y = row.y;
     timing.frame_samples = samples(307200); // 10 ms
+    // A1/B1, A2/B2, A3/B3: the last occasion of a PRACH slot is the B format, the same
+    // sequence after a shorter CP. Its row starts earlier by the difference, so that the
+    // sequence lies where the front end, cut for the A format, reads it.
+    const int n_cp = core::prach_format_lookup(f, mu).n_cp;
     for (const auto& o : core::prach_occasions_in_frame(row, mu)) {
         timing.in_frame_cp.push_back(samples(o.start_kappa));
-        timing.in_frame_extra.push_back(samples(o.extra_cp_kappa));
+        const int shorter = n_cp - core::prach_format_lookup(o.format, mu).n_cp;
+        timing.in_frame_extra.push_back(samples(o.extra_cp_kappa - shorter));
     }
 }
 

@@ -73,7 +73,8 @@ public:
      * \param config_index -1: the occasions are start_sample + k period_samples; 0..255:
      *        prach-ConfigurationIndex, the occasions of its row of 38.211 Table 6.3.3.2-2
      *        or -3 in the frames from frame_start (or from an rx_time tag), with
-     *        start_sample and period_samples 0.
+     *        start_sample and period_samples 0. For A1/B1, A2/B2, A3/B3 rows give the A
+     *        format: the last occasion of each PRACH slot, in the B format, is read too.
      * \param spectrum "paired" (FDD, Table 6.3.3.2-2) or "unpaired" (TDD, 6.3.3.2-3), for
      *        config_index.
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter.

@@ -294,6 +294,61 @@ TEST(PrachBlocks, ConfigIndexShortFormatLongerCp)
     }
 }
 
+// Paired index 112 (38.211 Table 6.3.3.2-2: A1/B1, every frame, subframes 4 and 9, l0 = 0,
+// one PRACH slot, 7 occasions of 2 symbols) at 15 kHz, 7.68 Msps (4 kappa a sample, a
+// symbol 548 samples, 552 with the 16 kappa at 0 and 0.5 ms). In subframe 4 (sample
+// 30720): occasion 0 at symbol 0, its CP 16 kappa (4 samples) longer; occasion 1 at
+// symbol 2, sample 4 + 2 * 548 = 1100; occasion 6, the slot's last, at symbol 12, sample
+// 3844 + 5 * 548 = 6584, in format B1, whose CP is 216 kappa (54 samples) against A1's 288
+// (72). Sources of A1 and B1 with their plain CPs at those places, every frame; the B1
+// preamble's delay and index come out right only if the block reads its sequence 18
+// samples earlier than an A1 occasion's.
+void config_index_a_or_b(const std::string& device)
+{
+    const double rate = 7.68e6, offset = -70 * 15e3;
+    const int frame = 76800, sf4 = 4 * 7680;
+    const std::vector<uint64_t> want = { uint64_t(sf4), uint64_t(sf4 + 1100),
+                                         uint64_t(sf4 + 6584) };
+    const std::vector<int> preambles = { 21, 44, 9 };
+    auto tb = gr::make_top_block("prach_config_ab");
+    auto add = gr::blocks::add_cc::make();
+    const std::vector<std::pair<const char*, int>> sources = { { "A1", sf4 + 4 },
+                                                               { "A1", sf4 + 1100 },
+                                                               { "B1", sf4 + 6584 } };
+    for (size_t i = 0; i < sources.size(); i++) {
+        auto src = prach_source_c::make(rate, sources[i].first, 15, 1, 7, 2, "unrestricted", offset,
+                                        sources[i].second, frame, { preambles[i] }, { 3.0 }, {},
+                                        { -3.0 }, {}, i == 0, unsigned(5 + i));
+        tb->connect(src, 0, add, int(i));
+    }
+    auto head = gr::blocks::head::make(sizeof(gr_complex), size_t(2 * frame));
+    auto det = prach_detector_c::make(rate, "A1", 15, 1, { 7 }, { 2 }, {}, { offset }, 1, 0, 0, 0,
+                                      0, 1e-3, device, 7, 112, "paired");
+    auto dbg = gr::blocks::message_debug::make();
+    tb->connect(add, 0, head, 0);
+    tb->connect(head, 0, det, 0);
+    tb->msg_connect(det, "detections", dbg, "store");
+    run_bounded(tb);
+    const auto found = detections_of(dbg);
+    ASSERT_EQ(found.size(), 2 * want.size()) << device;
+    for (size_t k = 0; k < found.size(); k++) {
+        const size_t i = k % want.size();
+        EXPECT_EQ(found[k].sample, want[i] + (k / want.size()) * uint64_t(frame)) << k;
+        EXPECT_EQ(found[k].sfn, long(k / want.size())) << k;
+        EXPECT_EQ(found[k].slot, 4) << k;
+        EXPECT_EQ(found[k].preamble, preambles[i]) << k;
+        EXPECT_NEAR(found[k].delay_samples, 3.0, 0.52e-6 * rate) << k;
+    }
+}
+
+TEST(PrachBlocks, ConfigIndexAOrBOccasionsCpu) { config_index_a_or_b("cpu"); }
+
+TEST(PrachBlocks, ConfigIndexAOrBOccasionsGpu)
+{
+    GPUOFDM_BLOCKS_REQUIRE_GPU();
+    config_index_a_or_b("cuda");
+}
+
 TEST(PrachBlocks, ConfigIndexFollowsRxTime)
 {
     // Paired index 27 again, frame_start far off (-1000000); rx_time on sample 0 says
@@ -576,10 +631,10 @@ TEST(PrachBlocks, BadParametersNameTheArgument)
         "scs_khz"); // the FR1 tables: 15 and 30 kHz
     expect_error(
         [] {
-            prach_detector_c::make(30.72e6, "A1", 30, 1, { 1 }, { 1 }, {}, { 0 }, 1, 0, 0, 0, 0,
+            prach_detector_c::make(30.72e6, "B1", 30, 1, { 1 }, { 1 }, {}, { 0 }, 1, 0, 0, 0, 0,
                                    1e-3, "cpu", 8, 211, "unpaired");
         },
-        "config_index");      // A1/B1
+        "format");            // A1/B1: the block takes the A format
     for (int bad : { 0, 17 }) // 4 frequency occasions: at most 16 time occasions a batch
         expect_error(
             [bad] {

@@ -42,7 +42,8 @@ void bind_prach_detector_c(py::module& m)
              "later); config_index -1 (explicit occasions) or 0..255, prach-"
              "ConfigurationIndex: the occasions of its row of 38.211 Table 6.3.3.2-2 "
              "(spectrum 'paired') or 6.3.3.2-3 ('unpaired') in the frames from frame_start "
-             "or an rx_time tag, start_sample and period_samples 0.")
+             "or an rx_time tag, start_sample and period_samples 0 (A1/B1, A2/B2, A3/B3 "
+             "rows: the A format; each PRACH slot's last occasion, in B, is read too).")
         .def("device", &detector::device, "The device the detector runs on.")
         .def("max_batch", &detector::max_batch, "Time occasions detected together, at most.")
         .def("occasions", &detector::occasions, "Time occasions processed so far.")
