@@ -51,6 +51,22 @@ std::vector<found_preamble> detections_of(const gr::blocks::message_debug::sptr&
     return out;
 }
 
+//! The first \p n samples of \p upstream's output 0 into \p det (one input), run to the end
+//! of the stream: its detections.
+std::vector<found_preamble> detections_through(const gr::top_block_sptr& tb,
+                                               const gr::basic_block_sptr& upstream,
+                                               size_t n,
+                                               const prach_detector_c::sptr& det)
+{
+    auto head = gr::blocks::head::make(sizeof(gr_complex), n);
+    auto dbg = gr::blocks::message_debug::make();
+    tb->connect(upstream, 0, head, 0);
+    tb->connect(head, 0, det, 0);
+    tb->msg_connect(det, "detections", dbg, "store");
+    run_bounded(tb);
+    return detections_of(dbg);
+}
+
 //! T_A of 38.213 4.2 for a round-trip delay: N_TA = T_A 16 64 T_c / 2^mu.
 long timing_advance_of(double delay_s, int mu)
 {
@@ -116,17 +132,11 @@ void short_format_two_cells(const std::string& device)
     auto src1 = prach_source_c::make(rate, "B4", 30, 1, 90, 5, "unrestricted", off1, start, period,
                                      { 50 }, { 17.0 }, {}, { -3.0 }, {}, false, 6);
     auto add = gr::blocks::add_cc::make();
-    auto head = gr::blocks::head::make(sizeof(gr_complex), size_t(start + 4 * period));
     auto det = prach_detector_c::make(rate, "B4", 30, 1, { 7, 90 }, { 2, 5 }, { "unrestricted" },
                                       { off0, off1 }, 1, 0, start, period, 0, 1e-3, device);
-    auto dbg = gr::blocks::message_debug::make();
     tb->connect(src0, 0, add, 0);
     tb->connect(src1, 0, add, 1);
-    tb->connect(add, 0, head, 0);
-    tb->connect(head, 0, det, 0);
-    tb->msg_connect(det, "detections", dbg, "store");
-    run_bounded(tb);
-    const auto found = detections_of(dbg);
+    const auto found = detections_through(tb, add, size_t(start + 4 * period), det);
     ASSERT_EQ(found.size(), 8u) << device;
     for (size_t i = 0; i < found.size(); i++) {
         const auto& f = found[i];
@@ -224,15 +234,9 @@ void config_index_every_subframe(const std::string& device)
     auto tb = gr::make_top_block("prach_config");
     auto src = prach_source_c::make(rate, "0", 15, 1, 4, 1, "unrestricted", -375e3, frame_start,
                                     subframe, { 12 }, { 5.0 }, {}, { -5.0 }, {}, true, 9);
-    auto head = gr::blocks::head::make(sizeof(gr_complex), size_t(frame_start + n * subframe));
     auto det = prach_detector_c::make(rate, "0", 15, 1, { 4 }, { 1 }, {}, { -375e3 }, 1, 0, 0, 0,
                                       frame_start, 1e-3, device, 4, 27, "paired");
-    auto dbg = gr::blocks::message_debug::make();
-    tb->connect(src, 0, head, 0);
-    tb->connect(head, 0, det, 0);
-    tb->msg_connect(det, "detections", dbg, "store");
-    run_bounded(tb);
-    const auto found = detections_of(dbg);
+    const auto found = detections_through(tb, src, size_t(frame_start + n * subframe), det);
     ASSERT_EQ(found.size(), size_t(n)) << device;
     for (size_t k = 0; k < found.size(); k++) {
         EXPECT_EQ(found[k].occasion, k);
@@ -273,17 +277,11 @@ TEST(PrachBlocks, ConfigIndexShortFormatLongerCp)
                                       int(want[1]) + extra, frame / 2, { 44 }, { 3.0 }, {},
                                       { -3.0 }, {}, false, 6);
     auto add = gr::blocks::add_cc::make();
-    auto head = gr::blocks::head::make(sizeof(gr_complex), size_t(2 * frame));
     auto det = prach_detector_c::make(rate, "B4", 30, 1, { 7 }, { 2 }, {}, { -100 * 30e3 }, 1, 0, 0,
                                       0, 0, 1e-3, "cpu", 3, 214, "paired");
-    auto dbg = gr::blocks::message_debug::make();
     tb->connect(slot0, 0, add, 0);
     tb->connect(slot1, 0, add, 1);
-    tb->connect(add, 0, head, 0);
-    tb->connect(head, 0, det, 0);
-    tb->msg_connect(det, "detections", dbg, "store");
-    run_bounded(tb);
-    const auto found = detections_of(dbg);
+    const auto found = detections_through(tb, add, size_t(2 * frame), det);
     ASSERT_EQ(found.size(), want.size());
     for (size_t k = 0; k < want.size(); k++) {
         EXPECT_EQ(found[k].sample, want[k]);
@@ -321,15 +319,9 @@ void config_index_a_or_b(const std::string& device)
                                         { -3.0 }, {}, i == 0, unsigned(5 + i));
         tb->connect(src, 0, add, int(i));
     }
-    auto head = gr::blocks::head::make(sizeof(gr_complex), size_t(2 * frame));
     auto det = prach_detector_c::make(rate, "A1", 15, 1, { 7 }, { 2 }, {}, { offset }, 1, 0, 0, 0,
                                       0, 1e-3, device, 7, 112, "paired");
-    auto dbg = gr::blocks::message_debug::make();
-    tb->connect(add, 0, head, 0);
-    tb->connect(head, 0, det, 0);
-    tb->msg_connect(det, "detections", dbg, "store");
-    run_bounded(tb);
-    const auto found = detections_of(dbg);
+    const auto found = detections_through(tb, add, size_t(2 * frame), det);
     ASSERT_EQ(found.size(), 2 * want.size()) << device;
     for (size_t k = 0; k < found.size(); k++) {
         const size_t i = k % want.size();
