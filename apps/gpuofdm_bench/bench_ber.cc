@@ -11,6 +11,8 @@
 //   chunked cpu      the CPU twin, viterbi_params::for_protocol("80211a", "1/2"), soft
 //   chunked cuda     the same on the GPU, soft; its bits are compared with the twin's
 //   hard chunked     the CPU twin on hard decisions (decode_frames_hard)
+//   chunked int8     the CPU twin on int8 LLRs: y quantised in steps of 1/16 (llr_quantize;
+//                    +-1 becomes +-16, clamped at +-127), the input of the int8 kernel
 //   hard reference   viterbi_decode_reference() on the hard decisions as LLRs +-1
 //   fec.cc_decoder   GNU Radio's cc_decoder(4090, 7, 2, {109, 79}, 0, 0, CC_TERMINATED), one
 //                    frame a generic_work(); hard: bits as 128 -+ 48 (80 / 176), soft:
@@ -36,6 +38,7 @@
 #include "runtime/device.h"
 #include "fec/depuncture.h"
 #include "fec/viterbi.h"
+#include "fec/viterbi_packed.h"
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
 #include <gnuradio/fec/cc_decoder.h>
@@ -60,20 +63,25 @@ constexpr double code_rate = 0.5;
 constexpr unsigned poly0 = 0133, poly1 = 0171; // 802.11a-1999 17.3.5.5, A first
 constexpr double target_ber = 1e-5;
 
-enum curve { c_ref, c_cpu, c_cuda, c_hard, c_ref_hard, c_gr_hard, c_gr_soft, n_curves };
-const char* const curve_name[n_curves] = { "reference",      "chunked cpu",    "chunked cuda",
-                                           "hard chunked",   "hard reference", "fec.cc_dec hard",
-                                           "fec.cc_dec soft" };
-const char* const curve_device[n_curves] = { "cpu", "cpu", "cuda", "cpu", "cpu", "cpu", "cpu" };
+enum curve { c_ref, c_cpu, c_cuda, c_hard, c_ref_hard, c_gr_hard, c_gr_soft, c_int8, n_curves };
+const char* const curve_name[n_curves] = { "reference",       "chunked cpu",    "chunked cuda",
+                                           "hard chunked",    "hard reference", "fec.cc_dec hard",
+                                           "fec.cc_dec soft", "chunked int8" };
+const char* const curve_device[n_curves] = {
+    "cpu", "cpu", "cuda", "cpu", "cpu", "cpu", "cpu", "cpu"
+};
 //! Each curve's config column; "%s" stands for the chunked decoder's warm-up/chunk/traceback.
 const char* const curve_config[n_curves] = { "soft full-length", "soft %s",          "soft %s",
                                              "hard %s",          "hard full-length", "hard uchar",
-                                             "soft uchar" };
+                                             "soft uchar",       "int8 y/16 %s" };
+//! Steps of y per int8 LLR unit in the int8 curve (y = +-1 becomes +-16).
+constexpr float int8_steps_per_unit = 16.0f;
 
 //! One batch of frames through the channel at one Eb/N0.
 struct batch {
     std::vector<uint8_t> bits;   // frames_per_batch * frame_steps, tails included
     std::vector<float> llr;      // 2 per step, 2 y / sigma^2
+    std::vector<int8_t> llr8;    // y in steps of 1 / int8_steps_per_unit, clamped
     std::vector<uint8_t> hard;   // 0/1 decisions
     std::vector<float> hard_llr; // the same as LLRs +1 / -1 (hard_to_llr)
     std::vector<uint8_t> u_hard; // cc_decoder input: 176 for a 1, 80 for a 0
@@ -92,6 +100,7 @@ void make_batch(batch& b, double ebn0_db, uint64_t seed)
     const double s = std::sqrt(s2);
     std::normal_distribution<double> g(0.0, s);
     b.llr.resize(2 * n);
+    b.llr8.resize(2 * n);
     b.hard.resize(2 * n);
     b.hard_llr.resize(2 * n);
     b.u_hard.resize(2 * n);
@@ -104,6 +113,7 @@ void make_batch(batch& b, double ebn0_db, uint64_t seed)
             const double y = (c ? -1.0 : 1.0) + g(rng);
             const size_t j = 2 * i + k;
             b.llr[j] = float(2.0 * y / s2);
+            b.llr8[j] = core::llr_quantize_one(float(y), int8_steps_per_unit);
             b.hard[j] = y < 0.0 ? 1 : 0;
             b.hard_llr[j] = y < 0.0 ? -1.0f : 1.0f;
             b.u_hard[j] = b.hard[j] ? 176 : 80;
@@ -391,6 +401,8 @@ void run_ber(const options& o,
                 const bool eq = active[c_cpu] && out[c_cuda] == out[c_cpu];
                 cuda_equal = (cuda_equal != 0 && eq) ? 1 : 0;
             }
+            if (active[c_int8])
+                cpu->decode_frames(b.llr8.data(), b.llr8.size(), frame_steps, out[c_int8].data());
             if (active[c_hard])
                 cpu->decode_frames_hard(b.hard.data(), b.hard.size(), frame_steps,
                                         out[c_hard].data());
@@ -472,14 +484,15 @@ void run_ber(const options& o,
     std::array<double, n_curves> x{};
     for (int c = 0; c < n_curves; c++)
         x[c] = crossing(ebn0, curves[c]);
-    const int gap_to[n_curves] = { -1, c_ref, c_ref, c_cpu, c_hard, c_hard, c_cpu };
+    const int gap_to[n_curves] = { -1, c_ref, c_ref, c_cpu, c_hard, c_hard, c_cpu, c_cpu };
     const char* const meaning[n_curves] = { "",
                                             "chunking loss (expected <= 0.2 dB)",
                                             "chunking loss on the GPU",
                                             "soft-decision gain (expected >= 1.5 dB)",
                                             "minus the hard chunking loss",
                                             "GNU Radio hard vs ours (~0)",
-                                            "GNU Radio uchar soft vs ours" };
+                                            "GNU Radio uchar soft vs ours",
+                                            "int8 LLR loss (expected ~0)" };
     std::printf("\nEb/N0 at BER 1e-5 (interpolated; '-' = not crossed with errors on both "
                 "sides):\n");
     for (int c = 0; c < n_curves; c++) {

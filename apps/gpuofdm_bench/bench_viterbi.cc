@@ -9,7 +9,8 @@
 // from pageable memory, and from page-locked memory as a GNU Radio block pins its buffers),
 // the CUDA kernel alone on device-resident LLRs (device_decode_frames; also with 2, 4 and 8
 // threads per chunk, chunks of 64 and 128 steps, and the 64-step overlaps of chunks of 256
-// and 128 from 2^20 steps on; every kernel row's bits checked against the CPU twin's) and,
+// and 128 from 2^20 steps on; every kernel row's bits checked against the CPU twin's), the
+// same with int8 LLRs (the kernel with 16-bit metrics, with and without transfers) and,
 // where GNU Radio is built,
 // GNU Radio's own fec::cc_decoder object (generic_work, one frame a call). Flowgraph
 // level: vector_source -> head -> decoder -> null_sink for viterbi_decoder_fb (CUDA, CPU)
@@ -44,6 +45,8 @@ namespace {
 namespace core = gr::gpuofdm::core;
 
 constexpr int gr_frame_bits = 2048; //!< cc_decoder frame size (its own loop, CC_STREAMING)
+//! Scale of the int8 rows' LLRs: the float LLRs' mean magnitude 2 becomes 40.
+constexpr float int8_scale = 20.0f;
 
 //! Noisy LLRs of a rate-1/2 stream (random signs, |mean| 2, unit spread): the ACS work does
 //! not depend on the values, but keep them realistic.
@@ -75,8 +78,10 @@ void print_header(bool core_level)
             "(viterbi_params::for_protocol(\"80211a\", \"1/2\")); from 2^20 steps on also\n"
             "chunk 64, 128, 384 and 512, and chunk 256 and 128 with 64-step overlaps (ov64);\n"
             "config = warm-up/chunk/traceback. Every kernel row's bits equal the CPU twin's\n"
-            "(checked).\n",
-            def.chunk_len, def.warmup, def.traceback);
+            "(checked). int8 rows: the same LLRs quantised (llr_quantize, scale %.0f; 3 bytes\n"
+            "a decoded bit over PCIe instead of 9) and the kernel with 16-bit metrics, two\n"
+            "states a register; their bits equal the CPU twin's on the same int8 LLRs.\n",
+            def.chunk_len, def.warmup, def.traceback, double(int8_scale));
     else
         std::fputs("\nViterbi, flowgraph level (vector_source -> head -> decoder -> null_sink,\n"
                    "wall time of tb->run()). gpuofdm = viterbi_decoder_fb stream mode (float\n"
@@ -148,6 +153,28 @@ void check_kernel_bits(core::viterbi_decoder& dec,
             " steps)");
 }
 
+/*!
+ * \brief check_kernel_bits() for the int8 kernel: the bits the last
+ * device_decode_frames_int8() left against the CPU twin's decode of the same int8 LLRs.
+ */
+void check_int8_kernel_bits(core::viterbi_decoder& dec,
+                            const std::vector<int8_t>& llr,
+                            size_t steps,
+                            std::vector<uint8_t>& scratch)
+{
+    dec.device_fetch(scratch.data(), steps);
+    core::viterbi_params pt = dec.params();
+    pt.cpu_threads = 0;
+    std::vector<uint8_t> want(steps);
+    core::make_viterbi_decoder(pt, core::device_spec{})
+        ->decode_frames(llr.data(), 2 * steps, steps, want.data());
+    if (!std::equal(want.begin(), want.end(), scratch.begin()))
+        throw std::runtime_error("viterbi: the int8 CUDA kernel's bits differ from the CPU "
+                                 "twin's (" +
+                                 std::to_string(steps) + " steps, " +
+                                 std::to_string(pt.cuda_threads_per_chunk) + " threads a chunk)");
+}
+
 //! Launches queued back to back before one wait, in the "queued" kernel rows.
 constexpr size_t queued_launches = 8;
 
@@ -156,18 +183,31 @@ constexpr size_t queued_launches = 8;
  * one call (a launch and a host wait) per iteration, or \p queued launches on the stream
  * before one wait; the timing's median is then per queued group.
  */
-timing time_kernel(core::viterbi_decoder& dec, size_t b, size_t queued, double seconds)
+timing time_kernel(
+    core::viterbi_decoder& dec, size_t b, size_t queued, double seconds, bool int8 = false)
 {
     if (queued == 0)
-        return time_repeated([&] { dec.device_decode_frames(b, 1); }, seconds);
+        return time_repeated(
+            [&] {
+                if (int8)
+                    dec.device_decode_frames_int8(b, 1);
+                else
+                    dec.device_decode_frames(b, 1);
+            },
+            seconds);
     return time_repeated(
         [&] {
-            for (size_t i = 0; i < queued; i++)
-                dec.enqueue_decode_frames(b, 1);
+            for (size_t i = 0; i < queued; i++) {
+                if (int8)
+                    dec.enqueue_decode_frames_int8(b, 1);
+                else
+                    dec.enqueue_decode_frames(b, 1);
+            }
             dec.context()->synchronize();
         },
         seconds);
 }
+
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
 //! GNU Radio's cc_decoder object on its own: generic_work() on one frame after another.
@@ -350,6 +390,58 @@ void run_viterbi(const options& o,
                 row rg = core_row(impl.c_str(), o.device, b, kg, queued_launches * b);
                 rg.ms_per_batch = kg.median_ms / double(queued_launches);
                 emit(rows, rg, ref);
+            }
+            // int8 LLRs: a quarter of the bytes over PCIe, and the kernel with 16-bit
+            // metrics, two states a register (its bits checked against the twin's on the
+            // same int8 values).
+            {
+                std::vector<int8_t> q(2 * b);
+                core::llr_quantize(llr.data(), q.size(), int8_scale, q.data());
+                const timing t8 = time_repeated(
+                    [&] { dec->decode_frames(q.data(), q.size(), b, out.data()); }, o.core_seconds);
+                row r8 = core_row("cuda+pcie int8", o.device, b, t8, b);
+                r8.config = "K7 r1/2 int8";
+                r8.gbps = double(t8.iterations) * double(b) * 3 / t8.seconds / 1e9;
+                emit(rows, r8, ref);
+                if (dec->pin_host_range(q.data(), q.size()) && dec->pin_host_range(out.data(), b)) {
+                    const timing tp = time_repeated(
+                        [&] { dec->decode_frames(q.data(), q.size(), b, out.data()); },
+                        o.core_seconds);
+                    row rp = core_row("cuda+pcie int8 pinned", o.device, b, tp, b);
+                    rp.config = "K7 r1/2 int8";
+                    rp.gbps = double(tp.iterations) * double(b) * 3 / tp.seconds / 1e9;
+                    emit(rows, rp, ref);
+                }
+                dec->unpin_host_ranges();
+                dec->device_load_int8(q.data(), q.size());
+                const timing k8 = time_kernel(*dec, b, 0, o.core_seconds, true);
+                check_int8_kernel_bits(*dec, q, b, out);
+                row rk = core_row("cuda kernel int8", o.device, b, k8, b);
+                rk.config = "K7 r1/2 int8";
+                emit(rows, rk, ref);
+                const timing kq8 = time_kernel(*dec, b, queued_launches, o.core_seconds, true);
+                check_int8_kernel_bits(*dec, q, b, out);
+                row rq8 =
+                    core_row("cuda kernel int8 queued", o.device, b, kq8, queued_launches * b);
+                rq8.config = "K7 r1/2 int8";
+                rq8.ms_per_batch = kq8.median_ms / double(queued_launches);
+                emit(rows, rq8, ref);
+                for (unsigned g : { 2u, 4u, 8u }) {
+                    if (b < (size_t(1) << 20))
+                        break;
+                    core::viterbi_params pg = p;
+                    pg.cuda_threads_per_chunk = g;
+                    auto dg = core::make_viterbi_decoder(pg, core::resolve_device(o.device));
+                    dg->device_load_int8(q.data(), q.size());
+                    const timing kg = time_kernel(*dg, b, queued_launches, o.core_seconds, true);
+                    check_int8_kernel_bits(*dg, q, b, out);
+                    const std::string impl =
+                        "cuda kernel int8 " + std::to_string(g) + "t/chunk queued";
+                    row rg = core_row(impl.c_str(), o.device, b, kg, queued_launches * b);
+                    rg.config = "K7 r1/2 int8";
+                    rg.ms_per_batch = kg.median_ms / double(queued_launches);
+                    emit(rows, rg, ref);
+                }
             }
             // Other chunk lengths and overlaps: shorter chunks spread a batch over more
             // threads but decode more steps in all, (W + L + T) / L a bit; the rows with

@@ -8,9 +8,11 @@
 // bookkeeping that cuts a continuous stream into whole chunks, so a backend only decodes jobs.
 
 #include "fec/viterbi.h"
+#include "fec/viterbi_packed.h"
 #include "runtime/phy_standard.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -88,6 +90,15 @@ void hard_to_llr(const uint8_t* bits, size_t n, float* llr)
         llr[i] = bits[i] ? -1.0f : 1.0f;
 }
 
+void llr_quantize(const float* llr, size_t n, float scale, int8_t* out)
+{
+    if (!(scale > 0.0f) || !std::isfinite(scale))
+        throw std::invalid_argument("scale: must be positive and finite, got " +
+                                    std::to_string(scale));
+    for (size_t i = 0; i < n; i++)
+        out[i] = llr_quantize_one(llr[i], scale);
+}
+
 viterbi_decoder::viterbi_decoder(const viterbi_params& p) : d_params(p) { d_params.validate(); }
 
 viterbi_job viterbi_decoder::make_job() const
@@ -106,10 +117,7 @@ size_t viterbi_decoder::max_chunks() const
     return 2 * ((d_params.max_steps + d_params.chunk_len - 1) / d_params.chunk_len);
 }
 
-void viterbi_decoder::decode_frames(const float* llr,
-                                    size_t n_llr,
-                                    size_t frame_steps,
-                                    uint8_t* out)
+viterbi_job viterbi_decoder::frames_job(size_t n_llr, size_t frame_steps, size_t& n_frames) const
 {
     if (frame_steps == 0)
         throw std::invalid_argument("frame_steps: must be at least 1");
@@ -127,12 +135,46 @@ void viterbi_decoder::decode_frames(const float* llr,
     job.out_end = frame_steps;
     job.known_start = true;
     job.zero_end = true;
+    n_frames = n_llr / (2 * frame_steps);
+    return job;
+}
+
+void viterbi_decoder::decode_frames(const float* llr,
+                                    size_t n_llr,
+                                    size_t frame_steps,
+                                    uint8_t* out)
+{
+    size_t n_frames = 0;
+    viterbi_job job = frames_job(n_llr, frame_steps, n_frames);
     const size_t group = frames_per_launch(frame_steps);
-    const size_t n_frames = n_llr / (2 * frame_steps);
     for (size_t f = 0; f < n_frames; f += group) {
         job.n_segments = std::min(group, n_frames - f);
         run(llr + 2 * f * frame_steps, job, out + f * frame_steps);
     }
+}
+
+void viterbi_decoder::decode_frames(const int8_t* llr,
+                                    size_t n_llr,
+                                    size_t frame_steps,
+                                    uint8_t* out)
+{
+    size_t n_frames = 0;
+    viterbi_job job = frames_job(n_llr, frame_steps, n_frames);
+    const size_t group = frames_per_launch(frame_steps);
+    for (size_t f = 0; f < n_frames; f += group) {
+        job.n_segments = std::min(group, n_frames - f);
+        run_int8(llr + 2 * f * frame_steps, job, out + f * frame_steps);
+    }
+}
+
+void viterbi_decoder::run_int8(const int8_t* llr, const viterbi_job& job, uint8_t* out)
+{
+    // Exact: the float metrics of integer LLRs are the int8 kernel's integers.
+    const size_t n = size_t(2 * job.n_segments * job.seg_steps);
+    d_widened.resize(n);
+    for (size_t i = 0; i < n; i++)
+        d_widened[i] = float(llr[i]);
+    run(d_widened.data(), job, out);
 }
 
 size_t viterbi_decoder::frames_per_launch(size_t frame_steps) const
@@ -325,6 +367,21 @@ void viterbi_decoder::enqueue_decode_frames(size_t, size_t)
 void viterbi_decoder::device_fetch(uint8_t*, size_t)
 {
     throw std::logic_error("viterbi_decoder: device_fetch needs the CUDA backend");
+}
+
+void viterbi_decoder::device_load_int8(const int8_t*, size_t)
+{
+    throw std::logic_error("viterbi_decoder: device_load_int8 needs the CUDA backend");
+}
+
+void viterbi_decoder::device_decode_frames_int8(size_t, size_t)
+{
+    throw std::logic_error("viterbi_decoder: device_decode_frames_int8 needs the CUDA backend");
+}
+
+void viterbi_decoder::enqueue_decode_frames_int8(size_t, size_t)
+{
+    throw std::logic_error("viterbi_decoder: enqueue_decode_frames_int8 needs the CUDA backend");
 }
 
 std::unique_ptr<viterbi_decoder> make_viterbi_decoder(const viterbi_params& p,

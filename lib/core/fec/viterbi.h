@@ -114,6 +114,14 @@ public:
      * Throws std::invalid_argument when frame_steps is 0 or above max_steps.
      */
     size_t frames_per_launch(size_t frame_steps) const;
+    /*!
+     * \brief decode_frames() for int8 LLRs (the same sign convention, -128 .. 127; float
+     * LLRs convert with llr_quantize()): a quarter of the bytes over PCIe, and on CUDA, for
+     * the 802.11a and 802.16 generators, a kernel with 16-bit metrics, two states a register.
+     * The bits equal those of decode_frames() on the same values as floats, on either
+     * backend: with integer LLRs every float metric is an exact integer (viterbi_packed.h).
+     */
+    void decode_frames(const int8_t* llr, size_t n_llr, size_t frame_steps, uint8_t* out);
     //! The same for hard input: 0/1 bytes, mapped to LLR +1/-1.
     void decode_frames_hard(const uint8_t* bits, size_t n_bits, size_t frame_steps, uint8_t* out);
 
@@ -188,6 +196,8 @@ public:
     //! Backend primitive: decodes one job from host memory; out gets
     //! n_segments * (out_end - out_begin) bits, segment after segment.
     virtual void run(const float* llr, const viterbi_job& job, uint8_t* out) = 0;
+    //! The same from int8 LLRs; by default widens them to float and calls run().
+    virtual void run_int8(const int8_t* llr, const viterbi_job& job, uint8_t* out);
 
     /*!
      * \brief The CUDA context the decoder enqueues on (CUDA backend; null on the CPU twin):
@@ -229,6 +239,14 @@ public:
      */
     virtual void enqueue_decode_frames(size_t frame_steps, size_t n_frames);
     virtual void device_fetch(uint8_t* out, size_t n_bits);
+    /*!
+     * \brief The int8 counterparts of device_load(), device_decode_frames() and
+     * enqueue_decode_frames(): LLRs in a buffer of their own (2 max_steps bytes), decoded by
+     * the int8 kernel into the same bit buffer (device_fetch()). Bits as decode_frames().
+     */
+    virtual void device_load_int8(const int8_t* llr, size_t n_llr);
+    virtual void device_decode_frames_int8(size_t frame_steps, size_t n_frames);
+    virtual void enqueue_decode_frames_int8(size_t frame_steps, size_t n_frames);
 
 protected:
     explicit viterbi_decoder(const viterbi_params& p);
@@ -239,7 +257,11 @@ protected:
     virtual void run_device(const float* llr, const viterbi_job& job, uint8_t* out);
 
     viterbi_params d_params;
-    std::vector<float> d_hard; //!< hard input mapped to +-1, reused across calls
+    std::vector<float> d_hard;    //!< hard input mapped to +-1, reused across calls
+    std::vector<float> d_widened; //!< int8 input as floats (run_int8()'s default)
+
+    //! The job of decode_frames(): checks the arguments, returns the frame count in n_frames.
+    viterbi_job frames_job(size_t n_llr, size_t frame_steps, size_t& n_frames) const;
 
 private:
     //! What decode_window() and decode_window_device() share: the stream's whole chunks
@@ -285,6 +307,13 @@ std::vector<uint8_t> viterbi_decode_reference(
 
 //! Hard bits (0/1 bytes) to LLRs: 0 -> +1, 1 -> -1.
 void hard_to_llr(const uint8_t* bits, size_t n, float* llr);
+
+/*!
+ * \brief Float LLRs to int8 for decode_frames(const int8_t*, ...): round(llr scale), clamped
+ * to -127 .. 127 (NaN to 0). The scale sets the resolution: the largest LLRs that matter
+ * should land near 127 (gpuofdm_bench --stages ber compares the BER with float input).
+ */
+void llr_quantize(const float* llr, size_t n, float scale, int8_t* out);
 
 } // namespace gr::gpuofdm::core
 

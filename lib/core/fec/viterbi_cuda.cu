@@ -13,6 +13,7 @@
 #include "runtime/cuda_context.h"
 #include "runtime/cuda_pinned.h"
 #include "fec/viterbi.h"
+#include "fec/viterbi_packed.h"
 
 #include <algorithm>
 #include <cstring>
@@ -41,32 +42,6 @@ constexpr unsigned fast_block_threads = 64;
 //! Shared memory one block may use for decisions (the opt-in limit of sm_90 is 227 KiB).
 constexpr size_t fast_smem_limit = 200u * 1024u;
 
-__host__ __device__ constexpr unsigned rotr6(unsigned x, unsigned r)
-{
-    return ((x >> r) | (x << (6u - r))) & 63u;
-}
-
-__host__ __device__ constexpr unsigned rotl6(unsigned x, unsigned r)
-{
-    return ((x << r) | (x >> (6u - r))) & 63u;
-}
-
-__host__ __device__ constexpr unsigned parity7(unsigned x)
-{
-    x &= 0x7fu;
-    x ^= x >> 4;
-    x ^= x >> 2;
-    x ^= x >> 1;
-    return x & 1u;
-}
-
-//! The two coded bits of encoder window w (bit 0: poly0, bit 1: poly1), as viterbi_branch().
-template <unsigned P0, unsigned P1>
-__host__ __device__ constexpr unsigned code_of(unsigned w)
-{
-    return parity7(w & P0) | (parity7(w & P1) << 1);
-}
-
 /*!
  * x plus the branch metric of code c, where a = the metric of code 0 and b = that of code 2
  * for this thread and step: code 1 (first bit flipped) is -b, code 3 is -a, exactly as
@@ -76,13 +51,6 @@ __device__ __forceinline__ float add_branch(unsigned c, float x, float a, float 
 {
     return c == 0 ? x + a : c == 1 ? x - b : c == 2 ? x + b : x - a;
 }
-
-//! Register bits of a position with G threads per chunk: 6 - log2 G.
-template <unsigned G>
-constexpr unsigned local_bits = G == 1   ? 6
-                                : G == 2 ? 5
-                                : G == 4 ? 4
-                                         : 3;
 
 template <unsigned G>
 using fast_word = typename std::conditional<G == 1, uint64_t, uint32_t>::type;
@@ -187,6 +155,36 @@ __device__ __forceinline__ void store_decisions(uint64_t* slot, unsigned tau, fa
         reinterpret_cast<uint8_t*>(slot)[tau] = uint8_t(w);
 }
 
+/*!
+ * Traceback of a fast-kernel chunk from its decisions in shared memory (\p slot, a word
+ * every cpb words), from state \p best (or state 0 for a zero end) after the last step,
+ * whose phase was rem - 1: after step s (phase r) the state at position pos has its input
+ * bit (the decoded bit) at pos bit r, and its predecessor is the position with bit r
+ * replaced by the decision.
+ */
+template <unsigned G>
+__device__ void fast_traceback(const uint64_t* slot,
+                               const viterbi_job& job,
+                               const viterbi_chunk& k,
+                               uint64_t seg,
+                               unsigned best,
+                               unsigned rem,
+                               uint8_t* out)
+{
+    constexpr unsigned S = 64 / G;
+    constexpr unsigned cpb = fast_block_threads / G;
+    uint8_t* o = out + seg * (job.out_end - job.out_begin) + (k.out_begin - job.out_begin);
+    unsigned pos = rotl6(k.zero_end ? 0u : best, rem);
+    unsigned r = rem == 0 ? 5u : rem - 1u;
+    for (uint64_t s = k.fwd_end; s-- > k.out_begin;) {
+        const uint64_t word = slot[(s - k.out_begin) * cpb];
+        if (s < k.out_end)
+            o[s - k.out_begin] = uint8_t((pos >> r) & 1u);
+        pos = (pos & ~(1u << r)) | (unsigned((word >> (pos ^ (S - 1u))) & 1u) << r);
+        r = r == 0 ? 5u : r - 1u;
+    }
+}
+
 template <unsigned G, unsigned P0, unsigned P1>
 __global__ void __launch_bounds__(fast_block_threads) viterbi_fast_kernel(
     const float* __restrict__ llr, viterbi_job job, uint64_t n_chunks, uint8_t* __restrict__ out)
@@ -206,12 +204,7 @@ __global__ void __launch_bounds__(fast_block_threads) viterbi_fast_kernel(
     const viterbi_chunk k = viterbi_chunk_at(job, chunk % n_chunks);
     const unsigned ownerpos = tau << LB;
 
-    unsigned flips = 0;
-#pragma unroll
-    for (unsigned phi = 0; phi < 6; phi++) {
-        const unsigned rt = (phi >= LB ? ((ownerpos >> phi) & 1u) << 6 : 0u) | rotr6(ownerpos, phi);
-        flips |= code_of<P0, P1>(rt) << (2 * phi);
-    }
+    const unsigned flips = position_flips<G, P0, P1>(tau);
     float m[S];
 #pragma unroll
     for (unsigned L = 0; L < S; L++)
@@ -221,12 +214,13 @@ __global__ void __launch_bounds__(fast_block_threads) viterbi_fast_kernel(
     const float* lp = llr + 2 * (seg * job.seg_steps + (k.fwd_begin - job.base));
     uint64_t* slot = dec_s + cib;
     const uint64_t n = k.fwd_end - k.fwd_begin;
-    uint64_t t = k.fwd_begin;
-    // Step t's decisions go to slot (t - out_begin) * cpb; the warm-up keeps none.
+    // Step t's decisions go to slot (t - out_begin) * cpb; the warm-up keeps none. rel =
+    // t - out_begin, negative in the warm-up (at most 65536 steps): 32-bit arithmetic.
+    int rel = -int(k.out_begin - k.fwd_begin);
     const auto keep = [&](fast_word<G> w) {
-        if (t >= k.out_begin)
-            store_decisions<G>(slot + (t - k.out_begin) * cpb, tau, w);
-        t++;
+        if (rel >= 0)
+            store_decisions<G>(slot + rel * int(cpb), tau, w);
+        rel++;
     };
     // The LLRs of the next six steps load while these run (one warp per SM partition has
     // nothing else to hide the latency with).
@@ -291,21 +285,160 @@ __global__ void __launch_bounds__(fast_block_threads) viterbi_fast_kernel(
     }
     if constexpr (G > 1)
         __syncwarp(gmask); // every thread's decisions are in shared memory
-    if (tau != 0)
+    if (tau == 0)
+        fast_traceback<G>(slot, job, k, seg, bs, rem, out);
+}
+
+/*!
+ * The fast kernel for int8 LLRs: the same positions, phases and decision words, with the
+ * metrics as 16-bit halves, two states a register (viterbi_packed.h): a step costs about half
+ * the instructions of the float one, and a register exchange moves two metrics. G = 2, 4 or 8.
+ */
+template <unsigned G, unsigned P0, unsigned P1>
+__global__ void __launch_bounds__(fast_block_threads) viterbi_packed_kernel(
+    const int8_t* __restrict__ llr, viterbi_job job, uint64_t n_chunks, uint8_t* __restrict__ out)
+{
+    constexpr unsigned LB = local_bits<G>;
+    constexpr unsigned W = 32 / G;
+    constexpr unsigned cpb = fast_block_threads / G;
+    extern __shared__ uint64_t dec_s[];
+    const unsigned tau = threadIdx.x % G;
+    const unsigned cib = threadIdx.x / G;
+    const uint64_t chunk = uint64_t(blockIdx.x) * cpb + cib;
+    if (chunk >= job.n_segments * n_chunks)
         return;
-    // Traceback in positions: after step s (phase r = (s - fwd_begin) mod 6) the state
-    // at position pos has its input bit (the decoded bit) at pos bit r, and its predecessor
-    // is the position with bit r replaced by the decision.
-    uint8_t* o = out + seg * (job.out_end - job.out_begin) + (k.out_begin - job.out_begin);
-    unsigned pos = rotl6(k.zero_end ? 0u : bs, rem);
-    unsigned r = rem == 0 ? 5u : rem - 1u;
-    for (uint64_t s = k.fwd_end; s-- > k.out_begin;) {
-        const uint64_t word = slot[(s - k.out_begin) * cpb];
-        if (s < k.out_end)
-            o[s - k.out_begin] = uint8_t((pos >> r) & 1u);
-        pos = (pos & ~(1u << r)) | (unsigned((word >> (pos ^ (S - 1u))) & 1u) << r);
-        r = r == 0 ? 5u : r - 1u;
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned gmask = ((1u << G) - 1u) << (lane & ~(G - 1u));
+    const uint64_t seg = chunk / n_chunks;
+    const viterbi_chunk k = viterbi_chunk_at(job, chunk % n_chunks);
+    const unsigned flips = position_flips<G, P0, P1>(tau);
+    uint32_t u[W];
+    packed_start<G>(u, tau, k.known_start);
+    uint32_t norm = packed_bias;
+
+    // LLR pairs are two-byte aligned (a pair starts at an even offset).
+    const char2* lp =
+        reinterpret_cast<const char2*>(llr) + seg * job.seg_steps + (k.fwd_begin - job.base);
+    uint64_t* slot = dec_s + cib;
+    const uint64_t n = k.fwd_end - k.fwd_begin;
+    int rel = -int(k.out_begin - k.fwd_begin); // as the float kernel
+    const auto step = [&](auto phase, char2 l) {
+        constexpr unsigned PHI = decltype(phase)::value;
+        // Renormalised once every six steps, at phase 0, by the metric of position 0 after
+        // phase 4 (its exchange overlaps phase 5): exact integers, so the decisions do not
+        // depend on when (viterbi_packed.h), and no exchange waits in the other steps.
+        const packed_branch br =
+            packed_branches(l.x, l.y, flips, PHI, PHI == 0 ? norm : packed_bias);
+        uint32_t partner[W];
+        if constexpr (PHI >= LB) {
+#pragma unroll
+            for (unsigned j = 0; j < W; j++)
+                partner[j] = __shfl_xor_sync(gmask, u[j], 1u << (PHI - LB));
+        }
+        const uint32_t w = packed_step<G, P0, P1, PHI>(u, partner, br, tau);
+        if constexpr (PHI == 4)
+            norm = __shfl_sync(gmask, u[0], 0, G) & 0xffffu; // thread 0, register 0
+        if (rel >= 0)
+            store_decisions<G>(slot + rel * int(cpb), tau, w);
+        rel++;
+    };
+    using p0 = std::integral_constant<unsigned, 0>;
+    using p1 = std::integral_constant<unsigned, 1>;
+    using p2 = std::integral_constant<unsigned, 2>;
+    using p3 = std::integral_constant<unsigned, 3>;
+    using p4 = std::integral_constant<unsigned, 4>;
+    using p5 = std::integral_constant<unsigned, 5>;
+    char2 next[6];
+    const uint64_t blocks = n / 6;
+    if (blocks > 0) {
+#pragma unroll
+        for (unsigned j = 0; j < 6; j++)
+            next[j] = __ldg(lp + j);
     }
+    for (uint64_t i = blocks; i > 0; i--) {
+        char2 l[6];
+#pragma unroll
+        for (unsigned j = 0; j < 6; j++)
+            l[j] = next[j];
+        lp += 6;
+        if (i > 1) {
+#pragma unroll
+            for (unsigned j = 0; j < 6; j++)
+                next[j] = __ldg(lp + j);
+        }
+        step(p0{}, l[0]);
+        step(p1{}, l[1]);
+        step(p2{}, l[2]);
+        step(p3{}, l[3]);
+        step(p4{}, l[4]);
+        step(p5{}, l[5]);
+    }
+    const unsigned rem = unsigned(n % 6);
+    if (rem > 0)
+        step(p0{}, __ldg(lp));
+    if (rem > 1)
+        step(p1{}, __ldg(lp + 1));
+    if (rem > 2)
+        step(p2{}, __ldg(lp + 2));
+    if (rem > 3)
+        step(p3{}, __ldg(lp + 3));
+    if (rem > 4)
+        step(p4{}, __ldg(lp + 4));
+
+    // Best state: the largest metric (every stored half is offset by the same amount), the
+    // lowest state among equals.
+    const unsigned ownerpos = tau << LB;
+    uint32_t bv = packed_metric<G>(u, 0);
+    unsigned bs = rotr6(ownerpos, rem);
+#pragma unroll
+    for (unsigned L = 1; L < 2 * W; L++) {
+        const uint32_t v = packed_metric<G>(u, L);
+        const unsigned s = rotr6(ownerpos | L, rem);
+        if (v > bv || (v == bv && s < bs)) {
+            bv = v;
+            bs = s;
+        }
+    }
+#pragma unroll
+    for (unsigned off = 1; off < G; off <<= 1) {
+        const uint32_t ov = __shfl_xor_sync(gmask, bv, off);
+        const unsigned os = __shfl_xor_sync(gmask, bs, off);
+        if (ov > bv || (ov == bv && os < bs)) {
+            bv = ov;
+            bs = os;
+        }
+    }
+    __syncwarp(gmask);
+    if (tau == 0)
+        fast_traceback<G>(slot, job, k, seg, bs, rem, out);
+}
+
+using packed_kernel_fn = void (*)(const int8_t*, viterbi_job, uint64_t, uint8_t*);
+
+//! The int8 kernel for these generators (G = 2, 4, 8; a request for 1 gets 2), or null.
+packed_kernel_fn packed_kernel_for(unsigned poly0, unsigned poly1, unsigned threads_per_chunk)
+{
+    const auto with = [&](auto p0, auto p1) -> packed_kernel_fn {
+        constexpr unsigned P0 = decltype(p0)::value, P1 = decltype(p1)::value;
+        return threads_per_chunk <= 2   ? viterbi_packed_kernel<2, P0, P1>
+               : threads_per_chunk == 4 ? viterbi_packed_kernel<4, P0, P1>
+                                        : viterbi_packed_kernel<8, P0, P1>;
+    };
+    if (poly0 == 0133 && poly1 == 0171)
+        return with(std::integral_constant<unsigned, 0133>{},
+                    std::integral_constant<unsigned, 0171>{});
+    if (poly0 == 0171 && poly1 == 0133)
+        return with(std::integral_constant<unsigned, 0171>{},
+                    std::integral_constant<unsigned, 0133>{});
+    return nullptr;
+}
+
+//! int8 LLRs to float, for the generators and geometries the int8 kernel does not take.
+__global__ void widen_llr_kernel(const int8_t* __restrict__ in, size_t n, float* __restrict__ out)
+{
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+         i += size_t(gridDim.x) * blockDim.x)
+        out[i] = float(in[i]);
 }
 
 using fast_kernel_fn = void (*)(const float*, viterbi_job, uint64_t, uint8_t*);
@@ -434,6 +567,11 @@ public:
             GPUOFDM_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                     int(fast_smem_limit)));
             d_fast[g] = fn;
+            // The int8 kernel keeps the same decision words (from two threads a chunk on).
+            const packed_kernel_fn pk = packed_kernel_for(d_params.poly0, d_params.poly1, g);
+            GPUOFDM_CUDA_CHECK(cudaFuncSetAttribute(pk, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    int(fast_smem_limit)));
+            d_packed[g] = pk;
         }
     }
 
@@ -456,6 +594,57 @@ public:
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), direct_in ? llr : d_host_llr.get(),
                                            in_bytes, cudaMemcpyHostToDevice, d_ctx->stream()));
         launch_and_fetch(d_llr.get(), job, out, n_out);
+    }
+
+    void run_int8(const int8_t* llr, const viterbi_job& job, uint8_t* out) override
+    {
+        const uint64_t n_out = check_job(job);
+        if (n_out == 0)
+            return;
+        use_device(d_device.cuda_index);
+        int8_buffers();
+        const size_t in_bytes = 2 * job.n_segments * job.seg_steps;
+        const bool direct_in = d_pinned.contains(llr, in_bytes);
+        if (!direct_in)
+            std::memcpy(d_host_llr_int8.get(), llr, in_bytes);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr_int8.get(),
+                                           direct_in ? llr : d_host_llr_int8.get(), in_bytes,
+                                           cudaMemcpyHostToDevice, d_ctx->stream()));
+        const uint64_t n_chunks = viterbi_chunks_per_segment(job);
+        const bool direct_out = d_pinned.contains(out, n_out);
+        launch_int8(job, n_chunks);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(), n_out,
+                                           cudaMemcpyDeviceToHost, d_ctx->stream()));
+        d_ctx->synchronize();
+        if (!direct_out)
+            std::memcpy(out, d_host_out.get(), n_out);
+    }
+
+    void device_load_int8(const int8_t* llr, size_t n_llr) override
+    {
+        if (n_llr > 2 * d_params.max_steps)
+            throw std::invalid_argument(
+                "n_llr: at most 2 max_steps = " + std::to_string(2 * d_params.max_steps) +
+                ", got " + std::to_string(n_llr));
+        use_device(d_device.cuda_index);
+        int8_buffers();
+        GPUOFDM_CUDA_CHECK(
+            cudaMemcpyAsync(d_llr_int8.get(), llr, n_llr, cudaMemcpyHostToDevice, d_ctx->stream()));
+        d_ctx->synchronize();
+    }
+
+    void device_decode_frames_int8(size_t frame_steps, size_t n_frames) override
+    {
+        enqueue_decode_frames_int8(frame_steps, n_frames);
+        d_ctx->synchronize();
+    }
+
+    void enqueue_decode_frames_int8(size_t frame_steps, size_t n_frames) override
+    {
+        const viterbi_job job = device_frames_job(frame_steps, n_frames);
+        use_device(d_device.cuda_index);
+        int8_buffers();
+        launch_int8(job, viterbi_chunks_per_segment(job));
     }
 
     cuda_context_ptr context() const override { return d_ctx; }
@@ -508,21 +697,9 @@ public:
 
     void enqueue_decode_frames(size_t frame_steps, size_t n_frames) override
     {
-        viterbi_job job = make_job();
-        job.n_segments = n_frames;
-        job.seg_steps = frame_steps;
-        job.base = 0;
-        job.out_begin = 0;
-        job.out_end = frame_steps;
-        job.known_start = true;
-        job.zero_end = true;
-        const uint64_t n_chunks = viterbi_chunks_per_segment(job);
-        if (frame_steps == 0 || n_frames * frame_steps > d_params.max_steps ||
-            n_frames * n_chunks > max_chunks())
-            throw std::invalid_argument("device_decode_frames: n_frames * frame_steps must be "
-                                        "in 1 .. max_steps");
+        const viterbi_job job = device_frames_job(frame_steps, n_frames);
         use_device(d_device.cuda_index);
-        launch(d_llr.get(), job, n_chunks);
+        launch(d_llr.get(), job, viterbi_chunks_per_segment(job));
     }
 
     void device_fetch(uint8_t* out, size_t n_bits) override
@@ -548,6 +725,25 @@ protected:
     }
 
 private:
+    //! The job of n_frames terminated frames in the device buffers; throws when too large.
+    viterbi_job device_frames_job(size_t frame_steps, size_t n_frames) const
+    {
+        viterbi_job job = make_job();
+        job.n_segments = n_frames;
+        job.seg_steps = frame_steps;
+        job.base = 0;
+        job.out_begin = 0;
+        job.out_end = frame_steps;
+        job.known_start = true;
+        job.zero_end = true;
+        const uint64_t n_chunks = viterbi_chunks_per_segment(job);
+        if (frame_steps == 0 || n_frames * frame_steps > d_params.max_steps ||
+            n_frames * n_chunks > max_chunks())
+            throw std::invalid_argument("device_decode_frames: n_frames * frame_steps must be "
+                                        "in 1 .. max_steps");
+        return job;
+    }
+
     //! A job's output bits; throws when it does not fit the buffers.
     uint64_t check_job(const viterbi_job& job) const
     {
@@ -597,6 +793,43 @@ private:
         GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
     }
 
+    //! The int8 input buffers, allocated on first use (most decoders never take int8).
+    void int8_buffers()
+    {
+        if (d_llr_int8.get())
+            return;
+        d_llr_int8 = device_buffer<int8_t>(2 * d_params.max_steps);
+        d_host_llr_int8 = pinned_buffer<int8_t>(2 * d_params.max_steps);
+    }
+
+    //! Queues the decode of \p job from the int8 buffer into d_out: the int8 kernel for the
+    //! standards' generators, else the LLRs widened to float for launch().
+    void launch_int8(const viterbi_job& job, uint64_t n_chunks)
+    {
+        const uint64_t total = job.n_segments * n_chunks;
+        unsigned g = d_params.cuda_threads_per_chunk;
+        if (g == 0)
+            g = auto_threads_per_chunk(total);
+        if (g == 1 && d_packed[2])
+            g = 2; // the int8 kernel needs a pair of threads for its exchanges of halves
+        if (const packed_kernel_fn fn = d_packed[g]) {
+            const unsigned per_block = fast_block_threads / g;
+            const unsigned blocks = unsigned((total + per_block - 1) / per_block);
+            fn<<<blocks, fast_block_threads,
+                 fast_smem_bytes(g, d_params.chunk_len + d_params.traceback), d_ctx->stream()>>>(
+                d_llr_int8.get(), job, n_chunks, d_out.get());
+            GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_packed_kernel);
+            return;
+        }
+        const size_t n = size_t(2 * job.n_segments * job.seg_steps);
+        if (!d_llr_widened.get())
+            d_llr_widened = device_buffer<float>(2 * d_params.max_steps);
+        widen_llr_kernel<<<unsigned(std::min<size_t>((n + 255) / 256, 4096)), 256, 0,
+                           d_ctx->stream()>>>(d_llr_int8.get(), n, d_llr_widened.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(widen_llr_kernel);
+        launch(d_llr_widened.get(), job, n_chunks);
+    }
+
     /*!
      * The thread count for \p chunks chunks: more threads finish a chunk sooner (fewer
      * instructions each), fewer spend fewer instructions in all (exchanges). Measured on an
@@ -615,15 +848,19 @@ private:
 
     device_spec d_device;
     unsigned d_sm_count = 1;
-    fast_kernel_fn d_fast[9] = {}; //!< by threads per chunk (1, 2, 4, 8); null: not usable
-    size_t d_dec_words;            //!< decision words per chunk: two per step of L_d + L_t
-    cuda_context_ptr d_ctx;        //!< made current before the buffers are allocated
+    fast_kernel_fn d_fast[9] = {};     //!< by threads per chunk (1, 2, 4, 8); null: not usable
+    packed_kernel_fn d_packed[9] = {}; //!< the int8 kernel by threads per chunk (2, 4, 8)
+    size_t d_dec_words;                //!< decision words per chunk: two per step of L_d + L_t
+    cuda_context_ptr d_ctx;            //!< made current before the buffers are allocated
     device_buffer<float> d_llr;
     device_buffer<uint32_t> d_dec;
     device_buffer<uint8_t> d_out;
     pinned_buffer<float> d_host_llr;
     pinned_buffer<uint8_t> d_host_out;
-    pinned_ranges d_pinned; //!< caller memory transfers go straight from / to
+    device_buffer<int8_t> d_llr_int8;      //!< int8 LLRs (int8_buffers())
+    pinned_buffer<int8_t> d_host_llr_int8; //!< their staging buffer
+    device_buffer<float> d_llr_widened;    //!< int8 LLRs as floats, for the general kernel
+    pinned_ranges d_pinned;                //!< caller memory transfers go straight from / to
 };
 
 } // namespace

@@ -15,4 +15,11 @@
 #define GPUOFDM_HD
 #endif
 
+// Unrolls the next loop in device code (nvcc's pragma; g++ would warn about it).
+#ifdef __CUDACC__
+#define GPUOFDM_UNROLL _Pragma("unroll")
+#else
+#define GPUOFDM_UNROLL
+#endif
+
 #endif
