@@ -186,8 +186,13 @@ __device__ void fast_traceback(const uint64_t* slot,
 }
 
 template <unsigned G, unsigned P0, unsigned P1>
-__global__ void __launch_bounds__(fast_block_threads) viterbi_fast_kernel(
-    const float* __restrict__ llr, viterbi_job job, uint64_t n_chunks, uint8_t* __restrict__ out)
+__global__ void __launch_bounds__(fast_block_threads)
+    viterbi_fast_kernel(const float* __restrict__ llr,
+                        viterbi_job job,
+                        uint64_t n_chunks,
+                        uint64_t chunk_begin,
+                        uint64_t chunk_end,
+                        uint8_t* __restrict__ out)
 {
     constexpr unsigned LB = local_bits<G>;
     constexpr unsigned S = 64 / G;
@@ -195,8 +200,10 @@ __global__ void __launch_bounds__(fast_block_threads) viterbi_fast_kernel(
     extern __shared__ uint64_t dec_s[];              // [step from out_begin][chunk of the block]
     const unsigned tau = threadIdx.x % G;
     const unsigned cib = threadIdx.x / G;
-    const uint64_t chunk = uint64_t(blockIdx.x) * cpb + cib;
-    if (chunk >= job.n_segments * n_chunks)
+    // Chunks [chunk_begin, chunk_end) of the job's n_segments x n_chunks (a launch may take
+    // part of a job, so that its transfers overlap with the kernel).
+    const uint64_t chunk = chunk_begin + uint64_t(blockIdx.x) * cpb + cib;
+    if (chunk >= chunk_end)
         return; // the threads of a chunk leave together
     const unsigned lane = threadIdx.x & 31u;
     const unsigned gmask = G == 1 ? 1u << lane : ((1u << G) - 1u) << (lane & ~(G - 1u));
@@ -295,8 +302,13 @@ __global__ void __launch_bounds__(fast_block_threads) viterbi_fast_kernel(
  * the instructions of the float one, and a register exchange moves two metrics. G = 2, 4 or 8.
  */
 template <unsigned G, unsigned P0, unsigned P1>
-__global__ void __launch_bounds__(fast_block_threads) viterbi_packed_kernel(
-    const int8_t* __restrict__ llr, viterbi_job job, uint64_t n_chunks, uint8_t* __restrict__ out)
+__global__ void __launch_bounds__(fast_block_threads)
+    viterbi_packed_kernel(const int8_t* __restrict__ llr,
+                          viterbi_job job,
+                          uint64_t n_chunks,
+                          uint64_t chunk_begin,
+                          uint64_t chunk_end,
+                          uint8_t* __restrict__ out)
 {
     constexpr unsigned LB = local_bits<G>;
     constexpr unsigned W = 32 / G;
@@ -304,8 +316,8 @@ __global__ void __launch_bounds__(fast_block_threads) viterbi_packed_kernel(
     extern __shared__ uint64_t dec_s[];
     const unsigned tau = threadIdx.x % G;
     const unsigned cib = threadIdx.x / G;
-    const uint64_t chunk = uint64_t(blockIdx.x) * cpb + cib;
-    if (chunk >= job.n_segments * n_chunks)
+    const uint64_t chunk = chunk_begin + uint64_t(blockIdx.x) * cpb + cib;
+    if (chunk >= chunk_end)
         return;
     const unsigned lane = threadIdx.x & 31u;
     const unsigned gmask = ((1u << G) - 1u) << (lane & ~(G - 1u));
@@ -413,7 +425,8 @@ __global__ void __launch_bounds__(fast_block_threads) viterbi_packed_kernel(
         fast_traceback<G>(slot, job, k, seg, bs, rem, out);
 }
 
-using packed_kernel_fn = void (*)(const int8_t*, viterbi_job, uint64_t, uint8_t*);
+using packed_kernel_fn =
+    void (*)(const int8_t*, viterbi_job, uint64_t, uint64_t, uint64_t, uint8_t*);
 
 //! The int8 kernel for these generators (G = 2, 4, 8; a request for 1 gets 2), or null.
 packed_kernel_fn packed_kernel_for(unsigned poly0, unsigned poly1, unsigned threads_per_chunk)
@@ -441,7 +454,7 @@ __global__ void widen_llr_kernel(const int8_t* __restrict__ in, size_t n, float*
         out[i] = float(in[i]);
 }
 
-using fast_kernel_fn = void (*)(const float*, viterbi_job, uint64_t, uint8_t*);
+using fast_kernel_fn = void (*)(const float*, viterbi_job, uint64_t, uint64_t, uint64_t, uint8_t*);
 
 template <unsigned P0, unsigned P1>
 fast_kernel_fn fast_kernel_with(unsigned threads_per_chunk)
@@ -581,43 +594,12 @@ public:
 
     void run(const float* llr, const viterbi_job& job, uint8_t* out) override
     {
-        const uint64_t n_out = check_job(job);
-        if (n_out == 0)
-            return;
-        use_device(d_device.cuda_index);
-        // Pinned caller memory (a GNU Radio buffer) goes straight over PCIe; other memory
-        // through our staging buffers.
-        const size_t in_bytes = 2 * job.n_segments * job.seg_steps * sizeof(float);
-        const bool direct_in = d_pinned.contains(llr, in_bytes);
-        if (!direct_in)
-            std::memcpy(d_host_llr.get(), llr, in_bytes);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), direct_in ? llr : d_host_llr.get(),
-                                           in_bytes, cudaMemcpyHostToDevice, d_ctx->stream()));
-        launch_and_fetch(d_llr.get(), job, out, n_out);
+        run_from_host(llr, job, out);
     }
 
     void run_int8(const int8_t* llr, const viterbi_job& job, uint8_t* out) override
     {
-        const uint64_t n_out = check_job(job);
-        if (n_out == 0)
-            return;
-        use_device(d_device.cuda_index);
-        int8_buffers();
-        const size_t in_bytes = 2 * job.n_segments * job.seg_steps;
-        const bool direct_in = d_pinned.contains(llr, in_bytes);
-        if (!direct_in)
-            std::memcpy(d_host_llr_int8.get(), llr, in_bytes);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr_int8.get(),
-                                           direct_in ? llr : d_host_llr_int8.get(), in_bytes,
-                                           cudaMemcpyHostToDevice, d_ctx->stream()));
-        const uint64_t n_chunks = viterbi_chunks_per_segment(job);
-        const bool direct_out = d_pinned.contains(out, n_out);
-        launch_int8(job, n_chunks);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(), n_out,
-                                           cudaMemcpyDeviceToHost, d_ctx->stream()));
-        d_ctx->synchronize();
-        if (!direct_out)
-            std::memcpy(out, d_host_out.get(), n_out);
+        run_from_host(llr, job, out);
     }
 
     void device_load_int8(const int8_t* llr, size_t n_llr) override
@@ -644,7 +626,7 @@ public:
         const viterbi_job job = device_frames_job(frame_steps, n_frames);
         use_device(d_device.cuda_index);
         int8_buffers();
-        launch_int8(job, viterbi_chunks_per_segment(job));
+        launch_job(d_llr_int8.get(), job, viterbi_chunks_per_segment(job));
     }
 
     cuda_context_ptr context() const override { return d_ctx; }
@@ -699,7 +681,7 @@ public:
     {
         const viterbi_job job = device_frames_job(frame_steps, n_frames);
         use_device(d_device.cuda_index);
-        launch(d_llr.get(), job, viterbi_chunks_per_segment(job));
+        launch_job(d_llr.get(), job, viterbi_chunks_per_segment(job));
     }
 
     void device_fetch(uint8_t* out, size_t n_bits) override
@@ -761,7 +743,7 @@ private:
     {
         const uint64_t n_chunks = viterbi_chunks_per_segment(job);
         const bool direct_out = d_pinned.contains(out, n_out);
-        launch(llr, job, n_chunks);
+        launch_job(llr, job, n_chunks);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(direct_out ? out : d_host_out.get(), d_out.get(), n_out,
                                            cudaMemcpyDeviceToHost, d_ctx->stream()));
         d_ctx->synchronize();
@@ -769,28 +751,195 @@ private:
             std::memcpy(out, d_host_out.get(), n_out);
     }
 
-    //! Queues the decode of \p job (n_chunks chunks per segment) from device LLRs \p llr
-    //! into d_out: the fast kernel where it applies, else the general one.
-    void launch(const float* llr, const viterbi_job& job, uint64_t n_chunks)
+    //! The device and staging buffers of input type T (int8 ones made on first use).
+    float* device_input(const float*) { return d_llr.get(); }
+    float* staging_input(const float*) { return d_host_llr.get(); }
+    int8_t* device_input(const int8_t*)
     {
+        int8_buffers();
+        return d_llr_int8.get();
+    }
+    int8_t* staging_input(const int8_t*)
+    {
+        int8_buffers();
+        return d_host_llr_int8.get();
+    }
+
+    /*!
+     * run() and run_int8(): the LLRs up (straight from page-locked caller memory, a GNU
+     * Radio buffer, else through our staging buffer), the kernel, the bits back. Large jobs
+     * go in pipeline_pieces pieces of chunks, so that the uploads of later pieces, the
+     * kernels of earlier ones and their downloads overlap.
+     */
+    template <typename T>
+    void run_from_host(const T* llr, const viterbi_job& job, uint8_t* out)
+    {
+        const uint64_t n_out = check_job(job);
+        if (n_out == 0)
+            return;
+        use_device(d_device.cuda_index);
+        T* d_in = device_input(llr);
+        const size_t in_bytes = 2 * job.n_segments * job.seg_steps * sizeof(T);
+        const T* src = llr;
+        if (!d_pinned.contains(llr, in_bytes)) {
+            src = staging_input(llr);
+            std::memcpy(staging_input(llr), llr, in_bytes);
+        }
+        const bool direct_out = d_pinned.contains(out, n_out);
+        uint8_t* dst = direct_out ? out : d_host_out.get();
+        const uint64_t n_chunks = viterbi_chunks_per_segment(job);
         const uint64_t total = job.n_segments * n_chunks;
+        const unsigned g = fast_threads(d_in, total);
+        if (g == 0 || n_out < pipeline_min_bits || total < pipeline_pieces) {
+            GPUOFDM_CUDA_CHECK(
+                cudaMemcpyAsync(d_in, src, in_bytes, cudaMemcpyHostToDevice, d_ctx->stream()));
+            launch_job(d_in, job, n_chunks);
+            GPUOFDM_CUDA_CHECK(
+                cudaMemcpyAsync(dst, d_out.get(), n_out, cudaMemcpyDeviceToHost, d_ctx->stream()));
+            d_ctx->synchronize();
+        } else {
+            run_pipelined(src, d_in, job, n_chunks, g, dst);
+        }
+        if (!direct_out)
+            std::memcpy(out, d_host_out.get(), n_out);
+    }
+
+    //! Where chunk c (over all segments) of a job reads and writes: LLR pairs
+    //! [in_begin, in_end) of its input, bits [out_begin, out_end) of its output.
+    struct chunk_span {
+        uint64_t in_begin, in_end, out_begin, out_end;
+    };
+    static chunk_span span_of(const viterbi_job& job, uint64_t n_chunks, uint64_t c)
+    {
+        const uint64_t seg = c / n_chunks;
+        const viterbi_chunk k = viterbi_chunk_at(job, c % n_chunks);
+        const uint64_t in0 = seg * job.seg_steps - job.base;
+        const uint64_t out0 = seg * (job.out_end - job.out_begin) - job.out_begin;
+        return { in0 + k.fwd_begin, in0 + k.fwd_end, out0 + k.out_begin, out0 + k.out_end };
+    }
+
+    //! Uploads on the context's stream, each piece's kernel on a stream of its own (a
+    //! piece's chunks run as long as the whole job's when they fit in one wave, so the
+    //! pieces must run side by side, not one after another), downloads on one more, joined
+    //! by events; the pieces' LLR spans grow with the chunk index, so each upload sends
+    //! only what the ones before did not. Waits for the last download.
+    template <typename T>
+    void run_pipelined(
+        const T* src, T* d_in, const viterbi_job& job, uint64_t n_chunks, unsigned g, uint8_t* dst)
+    {
+        if (!d_pipe)
+            d_pipe = std::make_unique<pipeline>();
+        const uint64_t total = job.n_segments * n_chunks;
+        uint64_t loaded = 0; // LLR pairs on the device
+        for (unsigned p = 0; p < pipeline_pieces; p++) {
+            const uint64_t c0 = total * p / pipeline_pieces;
+            const uint64_t c1 = total * (p + 1) / pipeline_pieces;
+            const chunk_span first = span_of(job, n_chunks, c0);
+            const chunk_span last = span_of(job, n_chunks, c1 - 1);
+            if (last.in_end > loaded) {
+                GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_in + 2 * loaded, src + 2 * loaded,
+                                                   2 * (last.in_end - loaded) * sizeof(T),
+                                                   cudaMemcpyHostToDevice, d_ctx->stream()));
+                loaded = last.in_end;
+            }
+            d_ctx->record(d_pipe->uploaded[p]);
+            const cudaStream_t ks = d_pipe->kernels[p].get();
+            GPUOFDM_CUDA_CHECK(cudaStreamWaitEvent(ks, d_pipe->uploaded[p].get(), 0));
+            launch_fast(d_in, job, n_chunks, c0, c1, g, ks);
+            GPUOFDM_CUDA_CHECK(cudaEventRecord(d_pipe->decoded[p].get(), ks));
+            GPUOFDM_CUDA_CHECK(
+                cudaStreamWaitEvent(d_pipe->fetches.get(), d_pipe->decoded[p].get(), 0));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(dst + first.out_begin, d_out.get() + first.out_begin,
+                                               last.out_end - first.out_begin,
+                                               cudaMemcpyDeviceToHost, d_pipe->fetches.get()));
+        }
+        d_pipe->fetches.synchronize();
+    }
+
+    //! Threads a chunk of the fast (float) or int8 kernel for a launch of \p total chunks;
+    //! 0 where neither applies (other generators, decisions too long for shared memory).
+    unsigned fast_threads(const float*, uint64_t total) const
+    {
         unsigned g = d_params.cuda_threads_per_chunk;
         if (g == 0)
             g = auto_threads_per_chunk(total);
-        if (const fast_kernel_fn fn = d_fast[g]) {
-            const unsigned per_block = fast_block_threads / g;
-            const unsigned blocks = unsigned((total + per_block - 1) / per_block);
-            fn<<<blocks, fast_block_threads,
-                 fast_smem_bytes(g, d_params.chunk_len + d_params.traceback), d_ctx->stream()>>>(
-                llr, job, n_chunks, d_out.get());
-            GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_fast_kernel);
+        return d_fast[g] ? g : 0;
+    }
+    unsigned fast_threads(const int8_t*, uint64_t total) const
+    {
+        unsigned g = d_params.cuda_threads_per_chunk;
+        if (g == 0)
+            g = auto_threads_per_chunk(total);
+        if (g == 1)
+            g = 2; // the int8 kernel needs a pair of threads for its exchanges of halves
+        return d_packed[g] ? g : 0;
+    }
+
+    //! Queues chunks [c0, c1) of \p job from device LLRs \p llr into d_out on stream \p s,
+    //! with the fast kernel (float) or the int8 kernel, g threads a chunk.
+    void launch_fast(const float* llr,
+                     const viterbi_job& job,
+                     uint64_t n_chunks,
+                     uint64_t c0,
+                     uint64_t c1,
+                     unsigned g,
+                     cudaStream_t s)
+    {
+        const unsigned per_block = fast_block_threads / g;
+        const unsigned blocks = unsigned((c1 - c0 + per_block - 1) / per_block);
+        d_fast[g]<<<blocks, fast_block_threads,
+                    fast_smem_bytes(g, d_params.chunk_len + d_params.traceback), s>>>(
+            llr, job, n_chunks, c0, c1, d_out.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_fast_kernel);
+    }
+    void launch_fast(const int8_t* llr,
+                     const viterbi_job& job,
+                     uint64_t n_chunks,
+                     uint64_t c0,
+                     uint64_t c1,
+                     unsigned g,
+                     cudaStream_t s)
+    {
+        const unsigned per_block = fast_block_threads / g;
+        const unsigned blocks = unsigned((c1 - c0 + per_block - 1) / per_block);
+        d_packed[g]<<<blocks, fast_block_threads,
+                      fast_smem_bytes(g, d_params.chunk_len + d_params.traceback), s>>>(
+            llr, job, n_chunks, c0, c1, d_out.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_packed_kernel);
+    }
+
+    //! Queues the decode of \p job (n_chunks chunks per segment) from device LLRs \p llr
+    //! into d_out on the context's stream: the fast kernel where it applies, else the
+    //! general one.
+    void launch_job(const float* llr, const viterbi_job& job, uint64_t n_chunks)
+    {
+        const uint64_t total = job.n_segments * n_chunks;
+        if (const unsigned g = fast_threads(llr, total)) {
+            launch_fast(llr, job, n_chunks, 0, total, g, d_ctx->stream());
             return;
         }
-        const uint64_t warps = total;
-        const unsigned blocks = unsigned((warps + warps_per_block - 1) / warps_per_block);
+        const unsigned blocks = unsigned((total + warps_per_block - 1) / warps_per_block);
         viterbi_chunk_kernel<<<blocks, warps_per_block * 32, 0, d_ctx->stream()>>>(
             llr, job, n_chunks, d_dec.get(), d_dec_words, d_out.get());
         GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_chunk_kernel);
+    }
+
+    //! The same from int8 LLRs: the int8 kernel for the standards' generators, else the
+    //! LLRs widened to float for the float kernels.
+    void launch_job(const int8_t* llr, const viterbi_job& job, uint64_t n_chunks)
+    {
+        const uint64_t total = job.n_segments * n_chunks;
+        if (const unsigned g = fast_threads(llr, total)) {
+            launch_fast(llr, job, n_chunks, 0, total, g, d_ctx->stream());
+            return;
+        }
+        const size_t n = size_t(2 * job.n_segments * job.seg_steps);
+        if (!d_llr_widened.get())
+            d_llr_widened = device_buffer<float>(2 * d_params.max_steps);
+        widen_llr_kernel<<<unsigned(std::min<size_t>((n + 255) / 256, 4096)), 256, 0,
+                           d_ctx->stream()>>>(llr, n, d_llr_widened.get());
+        GPUOFDM_CUDA_CHECK_LAUNCH(widen_llr_kernel);
+        launch_job(d_llr_widened.get(), job, n_chunks);
     }
 
     //! The int8 input buffers, allocated on first use (most decoders never take int8).
@@ -800,34 +949,6 @@ private:
             return;
         d_llr_int8 = device_buffer<int8_t>(2 * d_params.max_steps);
         d_host_llr_int8 = pinned_buffer<int8_t>(2 * d_params.max_steps);
-    }
-
-    //! Queues the decode of \p job from the int8 buffer into d_out: the int8 kernel for the
-    //! standards' generators, else the LLRs widened to float for launch().
-    void launch_int8(const viterbi_job& job, uint64_t n_chunks)
-    {
-        const uint64_t total = job.n_segments * n_chunks;
-        unsigned g = d_params.cuda_threads_per_chunk;
-        if (g == 0)
-            g = auto_threads_per_chunk(total);
-        if (g == 1 && d_packed[2])
-            g = 2; // the int8 kernel needs a pair of threads for its exchanges of halves
-        if (const packed_kernel_fn fn = d_packed[g]) {
-            const unsigned per_block = fast_block_threads / g;
-            const unsigned blocks = unsigned((total + per_block - 1) / per_block);
-            fn<<<blocks, fast_block_threads,
-                 fast_smem_bytes(g, d_params.chunk_len + d_params.traceback), d_ctx->stream()>>>(
-                d_llr_int8.get(), job, n_chunks, d_out.get());
-            GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_packed_kernel);
-            return;
-        }
-        const size_t n = size_t(2 * job.n_segments * job.seg_steps);
-        if (!d_llr_widened.get())
-            d_llr_widened = device_buffer<float>(2 * d_params.max_steps);
-        widen_llr_kernel<<<unsigned(std::min<size_t>((n + 255) / 256, 4096)), 256, 0,
-                           d_ctx->stream()>>>(d_llr_int8.get(), n, d_llr_widened.get());
-        GPUOFDM_CUDA_CHECK_LAUNCH(widen_llr_kernel);
-        launch(d_llr_widened.get(), job, n_chunks);
     }
 
     /*!
@@ -861,6 +982,16 @@ private:
     pinned_buffer<int8_t> d_host_llr_int8; //!< their staging buffer
     device_buffer<float> d_llr_widened;    //!< int8 LLRs as floats, for the general kernel
     pinned_ranges d_pinned;                //!< caller memory transfers go straight from / to
+
+    //! Pieces of a pipelined host job, and the least output that pipelines (2^19 bits:
+    //! below it the launches and joins cost more than the overlap saves).
+    static constexpr unsigned pipeline_pieces = 4;
+    static constexpr uint64_t pipeline_min_bits = uint64_t(1) << 19;
+    struct pipeline {
+        cuda_stream kernels[pipeline_pieces], fetches;
+        cuda_event uploaded[pipeline_pieces], decoded[pipeline_pieces];
+    };
+    std::unique_ptr<pipeline> d_pipe; //!< made on the first pipelined job
 };
 
 } // namespace

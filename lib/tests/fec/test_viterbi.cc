@@ -660,7 +660,8 @@ INSTANTIATE_TEST_SUITE_P(viterbi_cuda,
                              return "threads" + std::to_string(i.param);
                          });
 
-// Launches as large as the benchmark's (2^20 steps: one frame, and many short frames), and
+// Launches as large as the benchmark's (2^20 steps: one frame, and many short frames; both
+// pipelined), a stream in large calls, and
 // chunks whose decisions do not fit in shared memory (the general kernel).
 TEST(viterbi_cuda, large_launches_match_cpu_twin_bit_exact)
 {
@@ -676,6 +677,29 @@ TEST(viterbi_cuda, large_launches_match_cpu_twin_bit_exact)
         auto gpu = core::make_viterbi_decoder(p, core::resolve_device("cuda"));
         EXPECT_EQ(decode_frames(*gpu, ch.llr, steps), decode_frames(*cpu, ch.llr, steps));
         EXPECT_EQ(decode_frames(*gpu, ch.llr, 1024), decode_frames(*cpu, ch.llr, 1024));
+    }
+    // A stream in calls of about 2^19 steps (the frame twice): the calls' jobs go in pieces
+    // whose uploads, kernels and downloads overlap, from a base and a first output past 0.
+    {
+        auto ps = viterbi_params::for_protocol("80211a", "1/2");
+        ps.max_steps = steps;
+        auto cpu = core::make_viterbi_decoder(ps, {});
+        auto gpu = core::make_viterbi_decoder(ps, core::resolve_device("cuda"));
+        std::vector<float> twice = ch.llr;
+        twice.insert(twice.end(), ch.llr.begin(), ch.llr.end());
+        std::vector<uint8_t> want(2 * steps + 1024), got(2 * steps + 1024);
+        core::viterbi_stream_state sc, sg;
+        size_t nc = 0, ng = 0;
+        for (size_t pos = 0; pos < twice.size();) {
+            const size_t n = std::min(2 * ((size_t(1) << 19) + 777), twice.size() - pos);
+            nc += cpu->process(twice.data() + pos, n, want.data() + nc, sc);
+            ng += gpu->process(twice.data() + pos, n, got.data() + ng, sg);
+            pos += n;
+        }
+        nc += cpu->flush(want.data() + nc, sc, true);
+        ng += gpu->flush(got.data() + ng, sg, true);
+        EXPECT_EQ(ng, 2 * steps);
+        EXPECT_EQ(got, want);
     }
     auto p = viterbi_params::for_protocol("80211a", "1/2");
     p.chunk_len = 20000;
