@@ -37,6 +37,7 @@
 #include <cstdio>
 #include <random>
 #include <stdexcept>
+#include <type_traits>
 
 namespace gpuofdm_bench {
 
@@ -131,11 +132,13 @@ row core_row(const char* impl,
 
 /*!
  * \brief The kernel rows' bits against the CPU twin's: fetches the \p steps bits that the
- * last device_decode_frames() of \p dec left on the device and decodes the same LLRs with
- * the twin at the same parameters (every core); throws std::runtime_error where they differ.
+ * last device_decode_frames() (or _int8()) of \p dec left on the device and decodes the same
+ * LLRs (float or int8) with the twin at the same parameters (every core); throws
+ * std::runtime_error where they differ.
  */
+template <typename T>
 void check_kernel_bits(core::viterbi_decoder& dec,
-                       const std::vector<float>& llr,
+                       const std::vector<T>& llr,
                        size_t steps,
                        std::vector<uint8_t>& scratch)
 {
@@ -147,32 +150,11 @@ void check_kernel_bits(core::viterbi_decoder& dec,
         ->decode_frames(llr.data(), 2 * steps, steps, want.data());
     if (!std::equal(want.begin(), want.end(), scratch.begin()))
         throw std::runtime_error(
-            "viterbi: the CUDA kernel's bits differ from the CPU twin's (chunk " +
-            std::to_string(pt.chunk_len) + ", warm-up " + std::to_string(pt.warmup) +
-            ", traceback " + std::to_string(pt.traceback) + ", " + std::to_string(steps) +
-            " steps)");
-}
-
-/*!
- * \brief check_kernel_bits() for the int8 kernel: the bits the last
- * device_decode_frames_int8() left against the CPU twin's decode of the same int8 LLRs.
- */
-void check_int8_kernel_bits(core::viterbi_decoder& dec,
-                            const std::vector<int8_t>& llr,
-                            size_t steps,
-                            std::vector<uint8_t>& scratch)
-{
-    dec.device_fetch(scratch.data(), steps);
-    core::viterbi_params pt = dec.params();
-    pt.cpu_threads = 0;
-    std::vector<uint8_t> want(steps);
-    core::make_viterbi_decoder(pt, core::device_spec{})
-        ->decode_frames(llr.data(), 2 * steps, steps, want.data());
-    if (!std::equal(want.begin(), want.end(), scratch.begin()))
-        throw std::runtime_error("viterbi: the int8 CUDA kernel's bits differ from the CPU "
-                                 "twin's (" +
-                                 std::to_string(steps) + " steps, " +
-                                 std::to_string(pt.cuda_threads_per_chunk) + " threads a chunk)");
+            std::string("viterbi: the ") + (std::is_same_v<T, int8_t> ? "int8 " : "") +
+            "CUDA kernel's bits differ from the CPU twin's (chunk " + std::to_string(pt.chunk_len) +
+            ", warm-up " + std::to_string(pt.warmup) + ", traceback " +
+            std::to_string(pt.traceback) + ", " + std::to_string(steps) + " steps, " +
+            std::to_string(pt.cuda_threads_per_chunk) + " threads a chunk)");
 }
 
 //! Launches queued back to back before one wait, in the "queued" kernel rows.
@@ -415,12 +397,12 @@ void run_viterbi(const options& o,
                 dec->unpin_host_ranges();
                 dec->device_load_int8(q.data(), q.size());
                 const timing k8 = time_kernel(*dec, b, 0, o.core_seconds, true);
-                check_int8_kernel_bits(*dec, q, b, out);
+                check_kernel_bits(*dec, q, b, out);
                 row rk = core_row("cuda kernel int8", o.device, b, k8, b);
                 rk.config = "K7 r1/2 int8";
                 emit(rows, rk, ref);
                 const timing kq8 = time_kernel(*dec, b, queued_launches, o.core_seconds, true);
-                check_int8_kernel_bits(*dec, q, b, out);
+                check_kernel_bits(*dec, q, b, out);
                 row rq8 =
                     core_row("cuda kernel int8 queued", o.device, b, kq8, queued_launches * b);
                 rq8.config = "K7 r1/2 int8";
@@ -434,7 +416,7 @@ void run_viterbi(const options& o,
                     auto dg = core::make_viterbi_decoder(pg, core::resolve_device(o.device));
                     dg->device_load_int8(q.data(), q.size());
                     const timing kg = time_kernel(*dg, b, queued_launches, o.core_seconds, true);
-                    check_int8_kernel_bits(*dg, q, b, out);
+                    check_kernel_bits(*dg, q, b, out);
                     const std::string impl =
                         "cuda kernel int8 " + std::to_string(g) + "t/chunk queued";
                     row rg = core_row(impl.c_str(), o.device, b, kg, queued_launches * b);

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 namespace gr::gpuofdm::core {
 
@@ -117,17 +118,8 @@ size_t viterbi_decoder::max_chunks() const
     return 2 * ((d_params.max_steps + d_params.chunk_len - 1) / d_params.chunk_len);
 }
 
-viterbi_job viterbi_decoder::frames_job(size_t n_llr, size_t frame_steps, size_t& n_frames) const
+viterbi_job viterbi_decoder::terminated_job(size_t frame_steps) const
 {
-    if (frame_steps == 0)
-        throw std::invalid_argument("frame_steps: must be at least 1");
-    if (frame_steps > d_params.max_steps)
-        throw std::invalid_argument("frame_steps: " + std::to_string(frame_steps) +
-                                    " exceeds max_steps " + std::to_string(d_params.max_steps));
-    if (n_llr % (2 * frame_steps) != 0)
-        throw std::invalid_argument(
-            "n_llr: must be a multiple of 2 * frame_steps = " + std::to_string(2 * frame_steps) +
-            ", got " + std::to_string(n_llr));
     viterbi_job job = make_job();
     job.seg_steps = frame_steps;
     job.base = 0;
@@ -135,8 +127,30 @@ viterbi_job viterbi_decoder::frames_job(size_t n_llr, size_t frame_steps, size_t
     job.out_end = frame_steps;
     job.known_start = true;
     job.zero_end = true;
-    n_frames = n_llr / (2 * frame_steps);
     return job;
+}
+
+template <typename T>
+void viterbi_decoder::decode_frames_any(const T* llr,
+                                        size_t n_llr,
+                                        size_t frame_steps,
+                                        uint8_t* out)
+{
+    // frames_per_launch() checks frame_steps.
+    const size_t group = frames_per_launch(frame_steps);
+    if (n_llr % (2 * frame_steps) != 0)
+        throw std::invalid_argument(
+            "n_llr: must be a multiple of 2 * frame_steps = " + std::to_string(2 * frame_steps) +
+            ", got " + std::to_string(n_llr));
+    viterbi_job job = terminated_job(frame_steps);
+    const size_t n_frames = n_llr / (2 * frame_steps);
+    for (size_t f = 0; f < n_frames; f += group) {
+        job.n_segments = std::min(group, n_frames - f);
+        if constexpr (std::is_same_v<T, int8_t>)
+            run_int8(llr + 2 * f * frame_steps, job, out + f * frame_steps);
+        else
+            run(llr + 2 * f * frame_steps, job, out + f * frame_steps);
+    }
 }
 
 void viterbi_decoder::decode_frames(const float* llr,
@@ -144,13 +158,7 @@ void viterbi_decoder::decode_frames(const float* llr,
                                     size_t frame_steps,
                                     uint8_t* out)
 {
-    size_t n_frames = 0;
-    viterbi_job job = frames_job(n_llr, frame_steps, n_frames);
-    const size_t group = frames_per_launch(frame_steps);
-    for (size_t f = 0; f < n_frames; f += group) {
-        job.n_segments = std::min(group, n_frames - f);
-        run(llr + 2 * f * frame_steps, job, out + f * frame_steps);
-    }
+    decode_frames_any(llr, n_llr, frame_steps, out);
 }
 
 void viterbi_decoder::decode_frames(const int8_t* llr,
@@ -158,13 +166,7 @@ void viterbi_decoder::decode_frames(const int8_t* llr,
                                     size_t frame_steps,
                                     uint8_t* out)
 {
-    size_t n_frames = 0;
-    viterbi_job job = frames_job(n_llr, frame_steps, n_frames);
-    const size_t group = frames_per_launch(frame_steps);
-    for (size_t f = 0; f < n_frames; f += group) {
-        job.n_segments = std::min(group, n_frames - f);
-        run_int8(llr + 2 * f * frame_steps, job, out + f * frame_steps);
-    }
+    decode_frames_any(llr, n_llr, frame_steps, out);
 }
 
 void viterbi_decoder::run_int8(const int8_t* llr, const viterbi_job& job, uint8_t* out)
@@ -184,12 +186,7 @@ size_t viterbi_decoder::frames_per_launch(size_t frame_steps) const
     if (frame_steps > d_params.max_steps)
         throw std::invalid_argument("frame_steps: " + std::to_string(frame_steps) +
                                     " exceeds max_steps " + std::to_string(d_params.max_steps));
-    viterbi_job job = make_job();
-    job.seg_steps = frame_steps;
-    job.base = 0;
-    job.out_begin = 0;
-    job.out_end = frame_steps;
-    const size_t per_frame = viterbi_chunks_per_segment(job);
+    const size_t per_frame = viterbi_chunks_per_segment(terminated_job(frame_steps));
     return std::max<size_t>(1,
                             std::min(d_params.max_steps / frame_steps, max_chunks() / per_frame));
 }

@@ -260,10 +260,15 @@ protected:
     std::vector<float> d_hard;    //!< hard input mapped to +-1, reused across calls
     std::vector<float> d_widened; //!< int8 input as floats (run_int8()'s default)
 
-    //! The job of decode_frames(): checks the arguments, returns the frame count in n_frames.
-    viterbi_job frames_job(size_t n_llr, size_t frame_steps, size_t& n_frames) const;
+    //! The job of terminated frames of frame_steps steps (n_segments left to the caller).
+    viterbi_job terminated_job(size_t frame_steps) const;
 
 private:
+    //! decode_frames() from float or int8 LLRs: checks the arguments, cuts the frames into
+    //! launches of frames_per_launch() and hands each to run() or run_int8().
+    template <typename T>
+    void decode_frames_any(const T* llr, size_t n_llr, size_t frame_steps, uint8_t* out);
+
     //! What decode_window() and decode_window_device() share: the stream's whole chunks
     //! cut into jobs, each run() or run_device() from \p llr (host or device memory).
     size_t decode_window_any(const float* llr,

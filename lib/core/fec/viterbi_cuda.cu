@@ -185,6 +185,130 @@ __device__ void fast_traceback(const uint64_t* slot,
     }
 }
 
+/*!
+ * Where a fast-kernel thread works: its place in its chunk's group of G threads (tau), its
+ * chunk's slot in the block (cib), the group's shuffle mask, the chunk's segment and
+ * geometry. Launches take chunks [chunk_begin, chunk_end) of a job's n_segments x n_chunks
+ * (a part of a job, so that its transfers overlap with the kernel); false past chunk_end
+ * (the threads of a chunk leave together).
+ */
+struct fast_thread {
+    unsigned tau, cib, gmask;
+    uint64_t seg;
+    viterbi_chunk k;
+};
+
+template <unsigned G>
+__device__ __forceinline__ bool fast_thread_at(const viterbi_job& job,
+                                               uint64_t n_chunks,
+                                               uint64_t chunk_begin,
+                                               uint64_t chunk_end,
+                                               fast_thread& th)
+{
+    th.tau = threadIdx.x % G;
+    th.cib = threadIdx.x / G;
+    const uint64_t chunk = chunk_begin + uint64_t(blockIdx.x) * (fast_block_threads / G) + th.cib;
+    if (chunk >= chunk_end)
+        return false;
+    const unsigned lane = threadIdx.x & 31u;
+    th.gmask = G == 1 ? 1u << lane : ((1u << G) - 1u) << (lane & ~(G - 1u));
+    th.seg = chunk / n_chunks;
+    th.k = viterbi_chunk_at(job, chunk % n_chunks);
+    return true;
+}
+
+/*!
+ * Runs step(phase, pair) over n trellis steps, phase = step mod 6 as a compile-time constant
+ * (std::integral_constant); read(p) reads a step's LLR pair at p, and p advances by Stride
+ * elements a step from lp. The pairs of the next six steps load while six run: one warp per
+ * SM partition has nothing else to hide the latency with.
+ */
+template <unsigned Stride, typename Elem, typename Read, typename Step>
+__device__ __forceinline__ void for_each_step(const Elem* lp,
+                                              uint64_t n,
+                                              const Read& read,
+                                              Step&& step)
+{
+    using pair = decltype(read(lp));
+    using p0 = std::integral_constant<unsigned, 0>;
+    using p1 = std::integral_constant<unsigned, 1>;
+    using p2 = std::integral_constant<unsigned, 2>;
+    using p3 = std::integral_constant<unsigned, 3>;
+    using p4 = std::integral_constant<unsigned, 4>;
+    using p5 = std::integral_constant<unsigned, 5>;
+    pair next[6];
+    const uint64_t blocks = n / 6;
+    if (blocks > 0) {
+#pragma unroll
+        for (unsigned j = 0; j < 6; j++)
+            next[j] = read(lp + Stride * j);
+    }
+    for (uint64_t i = blocks; i > 0; i--) {
+        pair l[6];
+#pragma unroll
+        for (unsigned j = 0; j < 6; j++)
+            l[j] = next[j];
+        lp += 6 * Stride;
+        if (i > 1) {
+#pragma unroll
+            for (unsigned j = 0; j < 6; j++)
+                next[j] = read(lp + Stride * j);
+        }
+        step(p0{}, l[0]);
+        step(p1{}, l[1]);
+        step(p2{}, l[2]);
+        step(p3{}, l[3]);
+        step(p4{}, l[4]);
+        step(p5{}, l[5]);
+    }
+    const unsigned rem = unsigned(n % 6);
+    if (rem > 0)
+        step(p0{}, read(lp));
+    if (rem > 1)
+        step(p1{}, read(lp + Stride));
+    if (rem > 2)
+        step(p2{}, read(lp + 2 * Stride));
+    if (rem > 3)
+        step(p3{}, read(lp + 3 * Stride));
+    if (rem > 4)
+        step(p4{}, read(lp + 4 * Stride));
+}
+
+/*!
+ * The best state after the forward pass: the largest metric value(L) over the registers L
+ * of the G threads, the lowest state among equals (as the CPU scan); position R holds state
+ * rotr6(R, rem).
+ */
+template <unsigned G, typename V, typename Value>
+__device__ __forceinline__ unsigned best_state(const Value& value,
+                                               unsigned tau,
+                                               unsigned rem,
+                                               unsigned gmask)
+{
+    const unsigned ownerpos = tau << local_bits<G>;
+    V bv = value(0u);
+    unsigned bs = rotr6(ownerpos, rem);
+#pragma unroll
+    for (unsigned L = 1; L < 64 / G; L++) {
+        const V v = value(L);
+        const unsigned s = rotr6(ownerpos | L, rem);
+        if (v > bv || (v == bv && s < bs)) {
+            bv = v;
+            bs = s;
+        }
+    }
+#pragma unroll
+    for (unsigned off = 1; off < G; off <<= 1) {
+        const V ov = __shfl_xor_sync(gmask, bv, off);
+        const unsigned os = __shfl_xor_sync(gmask, bs, off);
+        if (ov > bv || (ov == bv && os < bs)) {
+            bv = ov;
+            bs = os;
+        }
+    }
+    return bs;
+}
+
 template <unsigned G, unsigned P0, unsigned P1>
 __global__ void __launch_bounds__(fast_block_threads)
     viterbi_fast_kernel(const float* __restrict__ llr,
@@ -198,19 +322,12 @@ __global__ void __launch_bounds__(fast_block_threads)
     constexpr unsigned S = 64 / G;
     constexpr unsigned cpb = fast_block_threads / G; // chunks per block
     extern __shared__ uint64_t dec_s[];              // [step from out_begin][chunk of the block]
-    const unsigned tau = threadIdx.x % G;
-    const unsigned cib = threadIdx.x / G;
-    // Chunks [chunk_begin, chunk_end) of the job's n_segments x n_chunks (a launch may take
-    // part of a job, so that its transfers overlap with the kernel).
-    const uint64_t chunk = chunk_begin + uint64_t(blockIdx.x) * cpb + cib;
-    if (chunk >= chunk_end)
-        return; // the threads of a chunk leave together
-    const unsigned lane = threadIdx.x & 31u;
-    const unsigned gmask = G == 1 ? 1u << lane : ((1u << G) - 1u) << (lane & ~(G - 1u));
-    const uint64_t seg = chunk / n_chunks;
-    const viterbi_chunk k = viterbi_chunk_at(job, chunk % n_chunks);
+    fast_thread th;
+    if (!fast_thread_at<G>(job, n_chunks, chunk_begin, chunk_end, th))
+        return;
+    const viterbi_chunk& k = th.k;
+    const unsigned tau = th.tau;
     const unsigned ownerpos = tau << LB;
-
     const unsigned flips = position_flips<G, P0, P1>(tau);
     float m[S];
 #pragma unroll
@@ -218,88 +335,38 @@ __global__ void __launch_bounds__(fast_block_threads)
         m[L] = k.known_start && (ownerpos | L) != 0 ? viterbi_unreached : 0.0f;
     float norm = 0.0f;
 
-    const float* lp = llr + 2 * (seg * job.seg_steps + (k.fwd_begin - job.base));
-    uint64_t* slot = dec_s + cib;
+    const float* lp = llr + 2 * (th.seg * job.seg_steps + (k.fwd_begin - job.base));
+    uint64_t* slot = dec_s + th.cib;
     const uint64_t n = k.fwd_end - k.fwd_begin;
     // Step t's decisions go to slot (t - out_begin) * cpb; the warm-up keeps none. rel =
     // t - out_begin, negative in the warm-up (at most 65536 steps): 32-bit arithmetic.
     int rel = -int(k.out_begin - k.fwd_begin);
-    const auto keep = [&](fast_word<G> w) {
-        if (rel >= 0)
-            store_decisions<G>(slot + rel * int(cpb), tau, w);
-        rel++;
-    };
-    // The LLRs of the next six steps load while these run (one warp per SM partition has
-    // nothing else to hide the latency with).
-    float next[12];
-    const uint64_t blocks = n / 6;
-    if (blocks > 0) {
-#pragma unroll
-        for (unsigned j = 0; j < 12; j++)
-            next[j] = __ldg(lp + j);
-    }
-    for (uint64_t i = blocks; i > 0; i--) {
-        float l[12];
-#pragma unroll
-        for (unsigned j = 0; j < 12; j++)
-            l[j] = next[j];
-        lp += 12;
-        if (i > 1) {
-#pragma unroll
-            for (unsigned j = 0; j < 12; j++)
-                next[j] = __ldg(lp + j);
-        }
-        keep(fast_step<G, P0, P1, 0>(m, l[0], l[1], norm, flips, tau, gmask));
-        keep(fast_step<G, P0, P1, 1>(m, l[2], l[3], norm, flips, tau, gmask));
-        keep(fast_step<G, P0, P1, 2>(m, l[4], l[5], norm, flips, tau, gmask));
-        keep(fast_step<G, P0, P1, 3>(m, l[6], l[7], norm, flips, tau, gmask));
-        keep(fast_step<G, P0, P1, 4>(m, l[8], l[9], norm, flips, tau, gmask));
-        keep(fast_step<G, P0, P1, 5>(m, l[10], l[11], norm, flips, tau, gmask));
-    }
+    for_each_step<2>(
+        lp, n,
+        [](const float* p) {
+            return float2{ __ldg(p), __ldg(p + 1) };
+        },
+        [&](auto phase, float2 l) {
+            const fast_word<G> w = fast_step<G, P0, P1, decltype(phase)::value>(
+                m, l.x, l.y, norm, flips, tau, th.gmask);
+            if (rel >= 0)
+                store_decisions<G>(slot + rel * int(cpb), tau, w);
+            rel++;
+        });
     const unsigned rem = unsigned(n % 6);
-    if (rem > 0)
-        keep(fast_step<G, P0, P1, 0>(m, __ldg(lp), __ldg(lp + 1), norm, flips, tau, gmask));
-    if (rem > 1)
-        keep(fast_step<G, P0, P1, 1>(m, __ldg(lp + 2), __ldg(lp + 3), norm, flips, tau, gmask));
-    if (rem > 2)
-        keep(fast_step<G, P0, P1, 2>(m, __ldg(lp + 4), __ldg(lp + 5), norm, flips, tau, gmask));
-    if (rem > 3)
-        keep(fast_step<G, P0, P1, 3>(m, __ldg(lp + 6), __ldg(lp + 7), norm, flips, tau, gmask));
-    if (rem > 4)
-        keep(fast_step<G, P0, P1, 4>(m, __ldg(lp + 8), __ldg(lp + 9), norm, flips, tau, gmask));
-
-    // Best state: the largest renormalised metric, the lowest state among equals (as the
-    // CPU scan); position R now holds state rotr6(R, rem).
-    float bv = m[0] - norm;
-    unsigned bs = rotr6(ownerpos, rem);
-#pragma unroll
-    for (unsigned L = 1; L < S; L++) {
-        const float v = m[L] - norm;
-        const unsigned s = rotr6(ownerpos | L, rem);
-        if (v > bv || (v == bv && s < bs)) {
-            bv = v;
-            bs = s;
-        }
-    }
-#pragma unroll
-    for (unsigned off = 1; off < G; off <<= 1) {
-        const float ov = __shfl_xor_sync(gmask, bv, off);
-        const unsigned os = __shfl_xor_sync(gmask, bs, off);
-        if (ov > bv || (ov == bv && os < bs)) {
-            bv = ov;
-            bs = os;
-        }
-    }
+    const unsigned bs =
+        best_state<G, float>([&](unsigned L) { return m[L] - norm; }, tau, rem, th.gmask);
     if constexpr (G > 1)
-        __syncwarp(gmask); // every thread's decisions are in shared memory
+        __syncwarp(th.gmask); // every thread's decisions are in shared memory
     if (tau == 0)
-        fast_traceback<G>(slot, job, k, seg, bs, rem, out);
+        fast_traceback<G>(slot, job, k, th.seg, bs, rem, out);
 }
 
 /*!
  * The fast kernel for int8 LLRs: the same positions, phases and decision words, with the
- * metrics as 16-bit halves, two states a register (viterbi_packed.h): a step costs about half
- * the instructions of the float one, and a register exchange moves two metrics. G = 2, 4 or 8.
+ * metrics as 16-bit halves, two states a register (viterbi_packed.h): fewer instructions a
+ * step (29 M warp instructions against 35 M for a 2^20-step launch, by Nsight Compute), and
+ * a register exchange moves two metrics. G = 2, 4 or 8.
  */
 template <unsigned G, unsigned P0, unsigned P1>
 __global__ void __launch_bounds__(fast_block_threads)
@@ -310,19 +377,14 @@ __global__ void __launch_bounds__(fast_block_threads)
                           uint64_t chunk_end,
                           uint8_t* __restrict__ out)
 {
-    constexpr unsigned LB = local_bits<G>;
     constexpr unsigned W = 32 / G;
     constexpr unsigned cpb = fast_block_threads / G;
     extern __shared__ uint64_t dec_s[];
-    const unsigned tau = threadIdx.x % G;
-    const unsigned cib = threadIdx.x / G;
-    const uint64_t chunk = chunk_begin + uint64_t(blockIdx.x) * cpb + cib;
-    if (chunk >= chunk_end)
+    fast_thread th;
+    if (!fast_thread_at<G>(job, n_chunks, chunk_begin, chunk_end, th))
         return;
-    const unsigned lane = threadIdx.x & 31u;
-    const unsigned gmask = ((1u << G) - 1u) << (lane & ~(G - 1u));
-    const uint64_t seg = chunk / n_chunks;
-    const viterbi_chunk k = viterbi_chunk_at(job, chunk % n_chunks);
+    const viterbi_chunk& k = th.k;
+    const unsigned tau = th.tau;
     const unsigned flips = position_flips<G, P0, P1>(tau);
     uint32_t u[W];
     packed_start<G>(u, tau, k.known_start);
@@ -330,99 +392,39 @@ __global__ void __launch_bounds__(fast_block_threads)
 
     // LLR pairs are two-byte aligned (a pair starts at an even offset).
     const char2* lp =
-        reinterpret_cast<const char2*>(llr) + seg * job.seg_steps + (k.fwd_begin - job.base);
-    uint64_t* slot = dec_s + cib;
+        reinterpret_cast<const char2*>(llr) + th.seg * job.seg_steps + (k.fwd_begin - job.base);
+    uint64_t* slot = dec_s + th.cib;
     const uint64_t n = k.fwd_end - k.fwd_begin;
     int rel = -int(k.out_begin - k.fwd_begin); // as the float kernel
-    const auto step = [&](auto phase, char2 l) {
-        constexpr unsigned PHI = decltype(phase)::value;
-        // Renormalised once every six steps, at phase 0, by the metric of position 0 after
-        // phase 4 (its exchange overlaps phase 5): exact integers, so the decisions do not
-        // depend on when (viterbi_packed.h), and no exchange waits in the other steps.
-        const packed_branch br =
-            packed_branches(l.x, l.y, flips, PHI, PHI == 0 ? norm : packed_bias);
-        uint32_t partner[W];
-        if constexpr (PHI >= LB) {
+    for_each_step<1>(
+        lp, n, [](const char2* p) { return __ldg(p); },
+        [&](auto phase, char2 l) {
+            constexpr unsigned PHI = decltype(phase)::value;
+            // Renormalised once every six steps, at phase 0, by the metric of position 0 after
+            // phase 4 (its exchange overlaps phase 5): exact integers, so the decisions do not
+            // depend on when (viterbi_packed.h), and no exchange waits in the other steps.
+            const packed_branch br =
+                packed_branches(l.x, l.y, flips, PHI, PHI == 0 ? norm : packed_bias);
+            uint32_t partner[W];
+            if constexpr (PHI >= local_bits<G>) {
 #pragma unroll
-            for (unsigned j = 0; j < W; j++)
-                partner[j] = __shfl_xor_sync(gmask, u[j], 1u << (PHI - LB));
-        }
-        const uint32_t w = packed_step<G, P0, P1, PHI>(u, partner, br, tau);
-        if constexpr (PHI == 4)
-            norm = __shfl_sync(gmask, u[0], 0, G) & 0xffffu; // thread 0, register 0
-        if (rel >= 0)
-            store_decisions<G>(slot + rel * int(cpb), tau, w);
-        rel++;
-    };
-    using p0 = std::integral_constant<unsigned, 0>;
-    using p1 = std::integral_constant<unsigned, 1>;
-    using p2 = std::integral_constant<unsigned, 2>;
-    using p3 = std::integral_constant<unsigned, 3>;
-    using p4 = std::integral_constant<unsigned, 4>;
-    using p5 = std::integral_constant<unsigned, 5>;
-    char2 next[6];
-    const uint64_t blocks = n / 6;
-    if (blocks > 0) {
-#pragma unroll
-        for (unsigned j = 0; j < 6; j++)
-            next[j] = __ldg(lp + j);
-    }
-    for (uint64_t i = blocks; i > 0; i--) {
-        char2 l[6];
-#pragma unroll
-        for (unsigned j = 0; j < 6; j++)
-            l[j] = next[j];
-        lp += 6;
-        if (i > 1) {
-#pragma unroll
-            for (unsigned j = 0; j < 6; j++)
-                next[j] = __ldg(lp + j);
-        }
-        step(p0{}, l[0]);
-        step(p1{}, l[1]);
-        step(p2{}, l[2]);
-        step(p3{}, l[3]);
-        step(p4{}, l[4]);
-        step(p5{}, l[5]);
-    }
+                for (unsigned j = 0; j < W; j++)
+                    partner[j] = __shfl_xor_sync(th.gmask, u[j], 1u << (PHI - local_bits<G>));
+            }
+            const uint32_t w = packed_step<G, P0, P1, PHI>(u, partner, br, tau);
+            if constexpr (PHI == 4)
+                norm = __shfl_sync(th.gmask, u[0], 0, G) & 0xffffu; // thread 0, register 0
+            if (rel >= 0)
+                store_decisions<G>(slot + rel * int(cpb), tau, w);
+            rel++;
+        });
+    // Every stored half is offset by the same amount: compare them as they are.
     const unsigned rem = unsigned(n % 6);
-    if (rem > 0)
-        step(p0{}, __ldg(lp));
-    if (rem > 1)
-        step(p1{}, __ldg(lp + 1));
-    if (rem > 2)
-        step(p2{}, __ldg(lp + 2));
-    if (rem > 3)
-        step(p3{}, __ldg(lp + 3));
-    if (rem > 4)
-        step(p4{}, __ldg(lp + 4));
-
-    // Best state: the largest metric (every stored half is offset by the same amount), the
-    // lowest state among equals.
-    const unsigned ownerpos = tau << LB;
-    uint32_t bv = packed_metric<G>(u, 0);
-    unsigned bs = rotr6(ownerpos, rem);
-#pragma unroll
-    for (unsigned L = 1; L < 2 * W; L++) {
-        const uint32_t v = packed_metric<G>(u, L);
-        const unsigned s = rotr6(ownerpos | L, rem);
-        if (v > bv || (v == bv && s < bs)) {
-            bv = v;
-            bs = s;
-        }
-    }
-#pragma unroll
-    for (unsigned off = 1; off < G; off <<= 1) {
-        const uint32_t ov = __shfl_xor_sync(gmask, bv, off);
-        const unsigned os = __shfl_xor_sync(gmask, bs, off);
-        if (ov > bv || (ov == bv && os < bs)) {
-            bv = ov;
-            bs = os;
-        }
-    }
-    __syncwarp(gmask);
+    const unsigned bs = best_state<G, uint32_t>([&](unsigned L) { return packed_metric<G>(u, L); },
+                                                tau, rem, th.gmask);
+    __syncwarp(th.gmask);
     if (tau == 0)
-        fast_traceback<G>(slot, job, k, seg, bs, rem, out);
+        fast_traceback<G>(slot, job, k, th.seg, bs, rem, out);
 }
 
 using packed_kernel_fn =
@@ -602,18 +604,7 @@ public:
         run_from_host(llr, job, out);
     }
 
-    void device_load_int8(const int8_t* llr, size_t n_llr) override
-    {
-        if (n_llr > 2 * d_params.max_steps)
-            throw std::invalid_argument(
-                "n_llr: at most 2 max_steps = " + std::to_string(2 * d_params.max_steps) +
-                ", got " + std::to_string(n_llr));
-        use_device(d_device.cuda_index);
-        int8_buffers();
-        GPUOFDM_CUDA_CHECK(
-            cudaMemcpyAsync(d_llr_int8.get(), llr, n_llr, cudaMemcpyHostToDevice, d_ctx->stream()));
-        d_ctx->synchronize();
-    }
+    void device_load_int8(const int8_t* llr, size_t n_llr) override { load_input(llr, n_llr); }
 
     void device_decode_frames_int8(size_t frame_steps, size_t n_frames) override
     {
@@ -634,17 +625,7 @@ public:
     bool pin_host_range(const void* p, size_t bytes) override { return d_pinned.pin(p, bytes); }
     void unpin_host_ranges() override { d_pinned.clear(); }
 
-    void device_load(const float* llr, size_t n_llr) override
-    {
-        if (n_llr > 2 * d_params.max_steps)
-            throw std::invalid_argument(
-                "n_llr: at most 2 max_steps = " + std::to_string(2 * d_params.max_steps) +
-                ", got " + std::to_string(n_llr));
-        use_device(d_device.cuda_index);
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_llr.get(), llr, n_llr * sizeof(float),
-                                           cudaMemcpyHostToDevice, d_ctx->stream()));
-        d_ctx->synchronize();
-    }
+    void device_load(const float* llr, size_t n_llr) override { load_input(llr, n_llr); }
 
     void device_load_from_device(
         const float* d_src, size_t n_llr, size_t at, size_t rows, size_t src_pitch) override
@@ -710,14 +691,8 @@ private:
     //! The job of n_frames terminated frames in the device buffers; throws when too large.
     viterbi_job device_frames_job(size_t frame_steps, size_t n_frames) const
     {
-        viterbi_job job = make_job();
+        viterbi_job job = terminated_job(frame_steps);
         job.n_segments = n_frames;
-        job.seg_steps = frame_steps;
-        job.base = 0;
-        job.out_begin = 0;
-        job.out_end = frame_steps;
-        job.known_start = true;
-        job.zero_end = true;
         const uint64_t n_chunks = viterbi_chunks_per_segment(job);
         if (frame_steps == 0 || n_frames * frame_steps > d_params.max_steps ||
             n_frames * n_chunks > max_chunks())
@@ -749,6 +724,20 @@ private:
         d_ctx->synchronize();
         if (!direct_out)
             std::memcpy(out, d_host_out.get(), n_out);
+    }
+
+    //! device_load() and device_load_int8(): n_llr values to the input buffer of their type.
+    template <typename T>
+    void load_input(const T* llr, size_t n_llr)
+    {
+        if (n_llr > 2 * d_params.max_steps)
+            throw std::invalid_argument(
+                "n_llr: at most 2 max_steps = " + std::to_string(2 * d_params.max_steps) +
+                ", got " + std::to_string(n_llr));
+        use_device(d_device.cuda_index);
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(device_input(llr), llr, n_llr * sizeof(T),
+                                           cudaMemcpyHostToDevice, d_ctx->stream()));
+        d_ctx->synchronize();
     }
 
     //! The device and staging buffers of input type T (int8 ones made on first use).
@@ -856,28 +845,28 @@ private:
         d_pipe->fetches.synchronize();
     }
 
-    //! Threads a chunk of the fast (float) or int8 kernel for a launch of \p total chunks;
-    //! 0 where neither applies (other generators, decisions too long for shared memory).
-    unsigned fast_threads(const float*, uint64_t total) const
+    //! The fast kernel (float LLRs) or the int8 kernel for g threads a chunk; null where
+    //! it does not apply (other generators, decisions too long for shared memory).
+    fast_kernel_fn kernel_for(const float*, unsigned g) const { return d_fast[g]; }
+    packed_kernel_fn kernel_for(const int8_t*, unsigned g) const { return d_packed[g]; }
+
+    //! Threads a chunk of that kernel for a launch of \p total chunks; 0 where it does not
+    //! apply.
+    template <typename T>
+    unsigned fast_threads(const T* llr, uint64_t total) const
     {
         unsigned g = d_params.cuda_threads_per_chunk;
         if (g == 0)
             g = auto_threads_per_chunk(total);
-        return d_fast[g] ? g : 0;
-    }
-    unsigned fast_threads(const int8_t*, uint64_t total) const
-    {
-        unsigned g = d_params.cuda_threads_per_chunk;
-        if (g == 0)
-            g = auto_threads_per_chunk(total);
-        if (g == 1)
+        if (std::is_same_v<T, int8_t> && g == 1)
             g = 2; // the int8 kernel needs a pair of threads for its exchanges of halves
-        return d_packed[g] ? g : 0;
+        return kernel_for(llr, g) ? g : 0;
     }
 
     //! Queues chunks [c0, c1) of \p job from device LLRs \p llr into d_out on stream \p s,
-    //! with the fast kernel (float) or the int8 kernel, g threads a chunk.
-    void launch_fast(const float* llr,
+    //! with that kernel, g threads a chunk.
+    template <typename T>
+    void launch_fast(const T* llr,
                      const viterbi_job& job,
                      uint64_t n_chunks,
                      uint64_t c0,
@@ -887,25 +876,10 @@ private:
     {
         const unsigned per_block = fast_block_threads / g;
         const unsigned blocks = unsigned((c1 - c0 + per_block - 1) / per_block);
-        d_fast[g]<<<blocks, fast_block_threads,
-                    fast_smem_bytes(g, d_params.chunk_len + d_params.traceback), s>>>(
+        kernel_for(llr, g)<<<blocks, fast_block_threads,
+                             fast_smem_bytes(g, d_params.chunk_len + d_params.traceback), s>>>(
             llr, job, n_chunks, c0, c1, d_out.get());
         GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_fast_kernel);
-    }
-    void launch_fast(const int8_t* llr,
-                     const viterbi_job& job,
-                     uint64_t n_chunks,
-                     uint64_t c0,
-                     uint64_t c1,
-                     unsigned g,
-                     cudaStream_t s)
-    {
-        const unsigned per_block = fast_block_threads / g;
-        const unsigned blocks = unsigned((c1 - c0 + per_block - 1) / per_block);
-        d_packed[g]<<<blocks, fast_block_threads,
-                      fast_smem_bytes(g, d_params.chunk_len + d_params.traceback), s>>>(
-            llr, job, n_chunks, c0, c1, d_out.get());
-        GPUOFDM_CUDA_CHECK_LAUNCH(viterbi_packed_kernel);
     }
 
     //! Queues the decode of \p job (n_chunks chunks per segment) from device LLRs \p llr
