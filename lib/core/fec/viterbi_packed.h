@@ -27,6 +27,7 @@
 
 #include "fec/viterbi_common.h"
 
+#include <cmath>
 #include <cstdint>
 
 namespace gr::gpuofdm::core {
@@ -264,7 +265,7 @@ GPUOFDM_HD inline int8_t llr_quantize_one(float x, float scale)
     if (!(v == v))
         return 0; // NaN: no information
     v = v > 127.0f ? 127.0f : v < -127.0f ? -127.0f : v;
-    return int8_t(v >= 0.0f ? int(v + 0.5f) : -int(-v + 0.5f));
+    return int8_t(roundf(v)); // half away from zero
 }
 
 } // namespace gr::gpuofdm::core
