@@ -22,6 +22,7 @@
 // --scan searches at low thresholds and writes every detection's (PSS, SSS) metric pair,
 // so scripts/cellsearch_curves.py can place the thresholds for a false-alarm rate.
 
+#include "../common/app_main.h"
 #include "../common/cli_options.h"
 
 #include "runtime/device.h"
@@ -32,7 +33,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -393,7 +393,7 @@ std::string num(double v)
 
 int main(int argc, char** argv)
 {
-    try {
+    return gpuofdm_apps::run_app("gpuofdm_cellsearch_pd", [&] {
         const options o = parse(argc, argv);
         const core::device_spec dev = core::resolve_device(o.device);
         std::ostringstream json;
@@ -518,21 +518,10 @@ int main(int argc, char** argv)
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         }
         json << "\n ]\n}\n";
-        if (!o.json.empty()) {
-            std::ofstream f(o.json);
-            if (!(f << json.str())) {
-                throw std::runtime_error(o.json + ": cannot write");
-            }
-        }
+        gpuofdm_apps::write_text_file(o.json, json.str());
         if (o.require_pd >= 0 || o.max_false >= 0) {
             std::printf("%s\n", pass ? "PASS" : "FAIL");
         }
         return pass ? 0 : 1;
-    } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "gpuofdm_cellsearch_pd: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "gpuofdm_cellsearch_pd: error: %s\n", e.what());
-        return 1;
-    }
+    });
 }

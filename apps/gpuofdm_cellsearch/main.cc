@@ -9,6 +9,7 @@
 // window (PSS over timing and frequency, SSS, ...); a table of the cells found, strongest
 // first, and optionally JSON. --synthesize writes a recording of chosen cells to try it on.
 
+#include "../common/app_main.h"
 #include "../common/cli_options.h"
 #include "../common/sigmf.h"
 
@@ -364,12 +365,7 @@ int search(const options& o)
                 list.size(), list.size() == 1 ? "" : "s", static_cast<double>(read_total) / rate,
                 found.size(), wall, static_cast<double>(read_total) / rate / wall,
                 dev.is_cuda() ? dev.to_string().c_str() : "the CPU twin");
-    if (!o.json.empty()) {
-        std::ofstream f(o.json);
-        if (!(f << json.str())) {
-            throw std::runtime_error(o.json + ": cannot write");
-        }
-    }
+    gpuofdm_apps::write_text_file(o.json, json.str());
     if (o.expect >= 0) {
         const bool pass = static_cast<int>(list.size()) >= o.expect;
         std::printf("%s: %zu cells found, %d expected\n", pass ? "PASS" : "FAIL", list.size(),
@@ -383,14 +379,8 @@ int search(const options& o)
 
 int main(int argc, char** argv)
 {
-    try {
+    return gpuofdm_apps::run_app("gpuofdm_cellsearch", [&] {
         const options o = parse(argc, argv);
         return o.synthesize.empty() ? search(o) : synthesize(o);
-    } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "gpuofdm_cellsearch: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "gpuofdm_cellsearch: error: %s\n", e.what());
-        return 1;
-    }
+    });
 }

@@ -11,6 +11,7 @@
 // table of the preambles found and optionally JSON. --synthesize writes a recording of
 // chosen UEs to try it on.
 
+#include "../common/app_main.h"
 #include "../common/cli_options.h"
 #include "../common/sigmf.h"
 
@@ -531,11 +532,7 @@ int detect(const options& o)
                 static_cast<unsigned long long>(trials), trials == 1 ? "" : "s", offsets.size(),
                 offsets.size() == 1 ? "" : "s", roots.size(), roots.size() == 1 ? "" : "s", wall,
                 dev.is_cuda() ? dev.to_string().c_str() : "the CPU twin");
-    if (!o.json.empty()) {
-        std::ofstream f(o.json);
-        if (!(f << json.str()))
-            throw std::runtime_error(o.json + ": cannot write");
-    }
+    gpuofdm_apps::write_text_file(o.json, json.str());
     if (o.expect >= 0) {
         const bool pass = int(kept.size()) == o.expect;
         std::printf("%s: %zu preambles found, %d expected\n", pass ? "PASS" : "FAIL", kept.size(),
@@ -549,14 +546,8 @@ int detect(const options& o)
 
 int main(int argc, char** argv)
 {
-    try {
+    return gpuofdm_apps::run_app("gpuofdm_prach", [&] {
         const options o = parse(argc, argv);
         return o.synthesize.empty() ? detect(o) : synthesize(o);
-    } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "gpuofdm_prach: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "gpuofdm_prach: error: %s\n", e.what());
-        return 1;
-    }
+    });
 }

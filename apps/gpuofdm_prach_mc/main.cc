@@ -18,6 +18,7 @@
 // at a lower threshold), the value the core's calibration table (prach_calibration.cc)
 // holds; then Pfa is measured on other noise trials and Pd with it.
 
+#include "../common/app_main.h"
 #include "../common/cli_options.h"
 
 #include "prach/prach_calibration.h"
@@ -29,7 +30,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -391,7 +391,7 @@ double tolerance_us(const point& pt)
 
 int main(int argc, char** argv)
 {
-    try {
+    return gpuofdm_apps::run_app("gpuofdm_prach_mc", [&] {
         std::vector<point> points;
         const options o = parse(argc, argv, points);
         std::ostringstream json;
@@ -490,19 +490,9 @@ int main(int argc, char** argv)
             }
         }
         json << "\n]\n";
-        if (!o.json.empty()) {
-            std::ofstream f(o.json);
-            if (!(f << json.str()))
-                throw std::runtime_error(o.json + ": cannot write");
-        }
+        gpuofdm_apps::write_text_file(o.json, json.str());
         std::printf("%s: the 38.104 8.4 points (Pd >= %g %%, Pfa <= %g %%)\n",
                     all_pass ? "PASS" : "FAIL", 100 * o.pd_min, 100 * o.pfa_max);
         return all_pass ? 0 : 1;
-    } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "gpuofdm_prach_mc: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "gpuofdm_prach_mc: error: %s\n", e.what());
-        return 1;
-    }
+    });
 }

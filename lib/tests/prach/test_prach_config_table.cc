@@ -168,7 +168,7 @@ TEST(PrachConfigTable, PairedLongA1AndB4RowsAsTheSecondSourceStatesThem)
         else if (i < 47)
             want = { sf_1_4_7_9[size_t((i - 28) % 4)] };
         else if (i < 56)
-            want = { 1 };
+            want = { 1 }; // NOLINT(bugprone-branch-clone): a branch per group of rows, as listed
         else if (i < 60)
             want = { 4 * ((i - 56) % 2) + 1 };
         else if (i < 67)
