@@ -588,6 +588,9 @@ public:
                                                     int(fast_smem_limit)));
             d_packed[g] = pk;
         }
+        // Streams and events for host jobs large enough to go in pieces (none otherwise).
+        if (d_params.max_steps >= pipeline_min_bits)
+            d_pipe = std::make_unique<pipeline>();
     }
 
     ~viterbi_decoder_cuda() override { unpin_host_ranges(); }
@@ -816,8 +819,6 @@ private:
     void run_pipelined(
         const T* src, T* d_in, const viterbi_job& job, uint64_t n_chunks, unsigned g, uint8_t* dst)
     {
-        if (!d_pipe)
-            d_pipe = std::make_unique<pipeline>();
         const uint64_t total = job.n_segments * n_chunks;
         uint64_t loaded = 0; // LLR pairs on the device
         for (unsigned p = 0; p < pipeline_pieces; p++) {
@@ -965,7 +966,7 @@ private:
         cuda_stream kernels[pipeline_pieces], fetches;
         cuda_event uploaded[pipeline_pieces], decoded[pipeline_pieces];
     };
-    std::unique_ptr<pipeline> d_pipe; //!< made on the first pipelined job
+    std::unique_ptr<pipeline> d_pipe; //!< where max_steps allows a pipelined job
 };
 
 } // namespace
