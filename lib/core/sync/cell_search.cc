@@ -31,10 +31,9 @@ constexpr int channel_smoothing = 12;
 // match at 0.3 to 0.4 of the PSS's own, too weak to win its peak).
 constexpr int max_alias_shift = 2;
 const int alias_shifts[] = { 0, -max_alias_shift, max_alias_shift };
-// finish() spreads the candidates over up to this many threads, at least
-// min_candidates_per_thread each (one costs tens to hundreds of microseconds).
+// finish() spreads its SSS readings, then its candidates, over up to this many threads,
+// one or more each: a reading costs tens to hundreds of microseconds, waking a thread a few.
 constexpr unsigned max_finish_threads = 16;
-constexpr size_t min_candidates_per_thread = 4;
 
 // The tail of the mean of k unit exponentials, P(mean > t): the metrics' law in noise.
 double mean_exponential_tail(int k, double t)
@@ -469,26 +468,41 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
             }
         }
     }
-    // The candidates are independent: examined on the worker threads, each with its own
-    // examiner (its FFT plan is scratch), the results kept in candidate order.
-    if (kept.size() >= min_candidates_per_thread * 2 && !d_pool) {
+    // The readings, then the candidates, are independent: read and examined on the worker
+    // threads, each with its own examiner (its FFT plan is scratch), each thread taking the
+    // next item (their costs differ), the results kept in candidate order. A few strong
+    // cells give a few candidates but three readings each (LTE, 5GTF).
+    std::vector<std::pair<size_t, size_t>> items; // (candidate, reading)
+    for (size_t c = 0; c < kept.size(); c++) {
+        for (size_t r = 0; r < readings[c].size(); r++) {
+            items.emplace_back(c, r);
+        }
+    }
+    if (items.size() >= 2 && !d_pool) {
         d_pool = make_worker_pool(max_finish_threads);
     }
     while (d_examiners.size() < max_slices(d_pool.get())) {
         d_examiners.push_back(d_examiners.empty() ? d_examiner
                                                   : std::make_shared<examiner>(*d_examiner));
     }
-    // Each thread takes the next candidate (their costs differ: one to three readings).
+    const auto each = [&](size_t n_items, const auto& fn) {
+        std::atomic<size_t> next{ 0 };
+        const size_t threads = std::max<size_t>(1, std::min(max_slices(d_pool.get()), n_items));
+        parallel_slices_indexed(d_pool.get(), threads, 1, [&](size_t slice, size_t, size_t) {
+            for (size_t i = next++; i < n_items; i = next++) {
+                fn(*d_examiners[slice], i);
+            }
+        });
+    };
+    each(items.size(), [&](examiner& ex, size_t i) {
+        const auto [c, r] = items[i];
+        read_sss(ex, *kept[c], readings[c][r]);
+    });
     std::vector<cell_detection> dets(kept.size());
     std::vector<char> found(kept.size(), 0);
-    std::atomic<size_t> next{ 0 };
-    const size_t threads = std::max<size_t>(
-        1, std::min(max_slices(d_pool.get()), kept.size() / min_candidates_per_thread));
-    parallel_slices_indexed(d_pool.get(), threads, 1, [&](size_t slice, size_t, size_t) {
-        for (size_t c = next++; c < kept.size(); c = next++) {
-            dets[c].channel = kept[c]->channel;
-            found[c] = examine(*d_examiners[slice], readings[c], *kept[c], dets[c]);
-        }
+    each(kept.size(), [&](examiner& ex, size_t c) {
+        dets[c].channel = kept[c]->channel;
+        found[c] = examine(ex, readings[c], *kept[c], dets[c]);
     });
 
     std::vector<cell_detection> out;
@@ -640,10 +654,10 @@ bool cell_search::examine(examiner& ex,
     const bool nr = d_params.standard == cell_standard::nr;
     const bool fivegtf = d_params.standard == cell_standard::fivegtf;
 
-    // The reading whose SSS is strongest (the candidate's own where equal).
+    // The reading whose SSS is strongest (the candidate's own where equal); finish() has
+    // read them all (read_sss()).
     const reading* chosen = nullptr;
     for (auto& r : readings) {
-        read_sss(ex, pk, r);
         if (!chosen || r.sss_metric > chosen->sss_metric) {
             chosen = &r;
         }
