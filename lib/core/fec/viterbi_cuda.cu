@@ -4,10 +4,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// CUDA Viterbi decoder. The 802.11a and 802.16 generator pairs run the fast kernel below;
-// other generators, and chunks whose decisions do not fit in shared memory, run the
-// general kernel (one warp per chunk, arithmetic from viterbi_common.h). Both make the CPU
-// twin's decisions.
+// CUDA Viterbi decoder. The 802.11a and 802.16 generator pairs run the fast kernel below
+// (float LLRs) or its int8 twin (16-bit metrics, viterbi_packed.h); other generators, and
+// chunks whose decisions do not fit in shared memory, run the general kernel (one warp per
+// chunk, arithmetic from viterbi_common.h; int8 LLRs widened first). All make the CPU
+// twin's decisions. Host jobs of 2^19 bits and more overlap their copies and kernels.
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
@@ -25,7 +26,8 @@ namespace gr::gpuofdm::core {
 
 namespace {
 
-// The fast kernel: G = 1, 2 or 4 threads per chunk, each holding 64 / G metrics in registers.
+// The fast kernel: G = 1, 2, 4 or 8 threads per chunk, each holding 64 / G metrics in
+// registers.
 // Metrics are kept "in place" (the shuffle-exchange trellis): before the step of phase
 // phi = (t - fwd_begin) mod 6, register position R (6 bits; thread = the top log2 G bits,
 // register = the rest) holds state rotr6(R, phi), so a step is a butterfly between the
