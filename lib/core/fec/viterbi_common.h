@@ -86,7 +86,7 @@ GPUOFDM_HD inline viterbi_chunk viterbi_chunk_at(const viterbi_job& j, uint64_t 
 }
 
 //! Parity of the low 7 bits.
-GPUOFDM_HD inline unsigned viterbi_parity7(unsigned x)
+GPUOFDM_HD constexpr unsigned viterbi_parity7(unsigned x)
 {
     x &= 0x7f;
     x ^= x >> 4;

@@ -432,12 +432,12 @@ __global__ void __launch_bounds__(fast_block_threads)
 using packed_kernel_fn =
     void (*)(const int8_t*, viterbi_job, uint64_t, uint64_t, uint64_t, uint8_t*);
 
-//! The int8 kernel for these generators (G = 2, 4, 8; a request for 1 gets 2), or null.
+//! The int8 kernel for these generators and G = 2, 4 or 8 threads a chunk, or null.
 packed_kernel_fn packed_kernel_for(unsigned poly0, unsigned poly1, unsigned threads_per_chunk)
 {
     const auto with = [&](auto p0, auto p1) -> packed_kernel_fn {
         constexpr unsigned P0 = decltype(p0)::value, P1 = decltype(p1)::value;
-        return threads_per_chunk <= 2   ? viterbi_packed_kernel<2, P0, P1>
+        return threads_per_chunk == 2   ? viterbi_packed_kernel<2, P0, P1>
                : threads_per_chunk == 4 ? viterbi_packed_kernel<4, P0, P1>
                                         : viterbi_packed_kernel<8, P0, P1>;
     };
@@ -584,7 +584,9 @@ public:
             GPUOFDM_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                     int(fast_smem_limit)));
             d_fast[g] = fn;
-            // The int8 kernel keeps the same decision words (from two threads a chunk on).
+            // The int8 kernel keeps the same decision words, from two threads a chunk on.
+            if (g == 1)
+                continue;
             const packed_kernel_fn pk = packed_kernel_for(d_params.poly0, d_params.poly1, g);
             GPUOFDM_CUDA_CHECK(cudaFuncSetAttribute(pk, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                     int(fast_smem_limit)));
@@ -718,8 +720,10 @@ private:
         return n_out;
     }
 
-    //! The kernel over device LLRs \p llr, its n_out bits to \p out; waits for them.
-    void launch_and_fetch(const float* llr, const viterbi_job& job, uint8_t* out, uint64_t n_out)
+    //! The kernel over device LLRs \p llr (float or int8), its n_out bits to \p out; waits
+    //! for them.
+    template <typename T>
+    void launch_and_fetch(const T* llr, const viterbi_job& job, uint8_t* out, uint64_t n_out)
     {
         const uint64_t n_chunks = viterbi_chunks_per_segment(job);
         const bool direct_out = d_pinned.contains(out, n_out);
@@ -776,24 +780,21 @@ private:
         const size_t in_bytes = 2 * job.n_segments * job.seg_steps * sizeof(T);
         const T* src = llr;
         if (!d_pinned.contains(llr, in_bytes)) {
-            src = staging_input(llr);
-            std::memcpy(staging_input(llr), llr, in_bytes);
+            T* staging = staging_input(llr);
+            std::memcpy(staging, llr, in_bytes);
+            src = staging;
         }
-        const bool direct_out = d_pinned.contains(out, n_out);
-        uint8_t* dst = direct_out ? out : d_host_out.get();
         const uint64_t n_chunks = viterbi_chunks_per_segment(job);
         const uint64_t total = job.n_segments * n_chunks;
         const unsigned g = fast_threads(d_in, total);
         if (g == 0 || n_out < pipeline_min_bits || total < pipeline_pieces) {
             GPUOFDM_CUDA_CHECK(
                 cudaMemcpyAsync(d_in, src, in_bytes, cudaMemcpyHostToDevice, d_ctx->stream()));
-            launch_job(d_in, job, n_chunks);
-            GPUOFDM_CUDA_CHECK(
-                cudaMemcpyAsync(dst, d_out.get(), n_out, cudaMemcpyDeviceToHost, d_ctx->stream()));
-            d_ctx->synchronize();
-        } else {
-            run_pipelined(src, d_in, job, n_chunks, g, dst);
+            launch_and_fetch(d_in, job, out, n_out);
+            return;
         }
+        const bool direct_out = d_pinned.contains(out, n_out);
+        run_pipelined(src, d_in, job, n_chunks, g, direct_out ? out : d_host_out.get());
         if (!direct_out)
             std::memcpy(out, d_host_out.get(), n_out);
     }

@@ -46,17 +46,11 @@ GPUOFDM_HD constexpr unsigned rotl6(unsigned x, unsigned r)
     return ((x << r) | (x >> (6u - r))) & 63u;
 }
 
-GPUOFDM_HD constexpr unsigned parity7c(unsigned x)
-{
-    return (x & 1u) ^ ((x >> 1) & 1u) ^ ((x >> 2) & 1u) ^ ((x >> 3) & 1u) ^ ((x >> 4) & 1u) ^
-           ((x >> 5) & 1u) ^ ((x >> 6) & 1u);
-}
-
 //! The two coded bits of encoder window w (bit 0: poly0, bit 1: poly1), as viterbi_branch().
 template <unsigned P0, unsigned P1>
 GPUOFDM_HD constexpr unsigned code_of(unsigned w)
 {
-    return parity7c(w & P0) | (parity7c(w & P1) << 1);
+    return viterbi_parity7(w & P0) | (viterbi_parity7(w & P1) << 1);
 }
 
 //! Register bits of a position with G threads per chunk: 6 - log2 G.
@@ -113,8 +107,8 @@ GPUOFDM_HD inline uint32_t packed_swap(uint32_t x)
 /*!
  * The step's branch metrics for one thread: lo[c] + hi[c'] added to a packed metric adds the
  * branch of compile-time code c to its low half and of c' to its high half, and renormalises
- * both (minus \p norm, plus packed_bias; norm = packed_bias leaves them as they are). Codes as the float kernel's: this
- * thread's flips swap and negate l0 + l1 and l0 - l1.
+ * both (minus \p norm, plus packed_bias; norm = packed_bias leaves them as they are). Codes
+ * as the float kernel's: this thread's flips swap and negate l0 + l1 and l0 - l1.
  */
 struct packed_branch {
     uint32_t lo[4];

@@ -643,7 +643,7 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
 }
 
 bool cell_search::examine(examiner& ex,
-                          std::vector<reading>& readings,
+                          const std::vector<reading>& readings,
                           const pss_candidate& pk,
                           cell_detection& det)
 {
@@ -657,7 +657,7 @@ bool cell_search::examine(examiner& ex,
     // The reading whose SSS is strongest (the candidate's own where equal); finish() has
     // read them all (read_sss()).
     const reading* chosen = nullptr;
-    for (auto& r : readings) {
+    for (const auto& r : readings) {
         if (!chosen || r.sss_metric > chosen->sss_metric) {
             chosen = &r;
         }

@@ -208,7 +208,7 @@ private:
     void read_sss(examiner& ex, const pss_candidate& pk, reading& r);
     //! The candidate's detection from its readings (read_sss() has read them), false if none.
     bool examine(examiner& ex,
-                 std::vector<reading>& readings,
+                 const std::vector<reading>& readings,
                  const pss_candidate& pk,
                  cell_detection& det);
 
