@@ -129,51 +129,67 @@ void wideband_channelizer::reset()
     d_blocks = d_emitted = d_captured = 0;
 }
 
+wideband_channelizer::device_rows wideband_channelizer::push_device(const std::complex<float>*,
+                                                                    size_t,
+                                                                    size_t)
+{
+    throw std::logic_error("wideband_channelizer::push_device: this backend works on host memory");
+}
+
+wideband_channelizer::device_rows wideband_channelizer::flush_device()
+{
+    throw std::logic_error("wideband_channelizer::flush_device: this backend works on host memory");
+}
+
+template <typename Run>
+size_t wideband_channelizer::drain(Run&& run)
+{
+    const size_t blocks = d_pending.size() >= d_plan.fft_in
+                              ? (d_pending.size() - d_plan.fft_in) / d_plan.hop_in + 1
+                              : 0;
+    const size_t produced = blocks * d_plan.hop_out;
+    if (blocks > 0) {
+        run(blocks, produced);
+        d_pending.erase(d_pending.begin(),
+                        d_pending.begin() + static_cast<ptrdiff_t>(blocks * d_plan.hop_in));
+        d_blocks += blocks;
+        d_emitted += produced;
+    }
+    return produced;
+}
+
 std::vector<std::complex<float>> wideband_channelizer::push(const std::complex<float>* in,
                                                             size_t n,
                                                             size_t& produced)
 {
     d_pending.insert(d_pending.end(), in, in + n);
     d_captured += n;
-    return drain(produced);
+    std::vector<std::complex<float>> out;
+    produced = drain([&](size_t blocks, size_t p) {
+        out.resize(static_cast<size_t>(channels()) * p);
+        run_blocks(d_pending.data(), blocks, d_blocks, d_emitted, out.data(), p);
+    });
+    return out;
 }
 
 std::vector<std::complex<float>> wideband_channelizer::flush(size_t& produced)
 {
-    // Output j covers capture sample j L / M: a capture of n samples owns ceil(n M / L).
-    const size_t owed =
-        (d_captured * d_plan.fft_out + d_plan.fft_in - 1) / d_plan.fft_in - d_emitted;
+    const size_t owed = outputs_owned(d_captured) - d_emitted;
     produced = 0;
     if (owed == 0) {
         return {};
     }
     d_pending.resize(d_pending.size() + d_plan.fft_in, std::complex<float>(0, 0));
-    const auto rows = drain(produced);
+    size_t got = 0;
+    const auto rows = push(nullptr, 0, got);
     std::vector<std::complex<float>> kept(static_cast<size_t>(channels()) * owed);
     for (int c = 0; c < channels(); c++) {
-        std::copy_n(rows.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(c) * produced), owed,
+        std::copy_n(rows.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(c) * got), owed,
                     kept.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(c) * owed));
     }
     produced = owed;
     d_pending.clear();
     return kept;
-}
-
-std::vector<std::complex<float>> wideband_channelizer::drain(size_t& produced)
-{
-    const size_t blocks = d_pending.size() >= d_plan.fft_in
-                              ? (d_pending.size() - d_plan.fft_in) / d_plan.hop_in + 1
-                              : 0;
-    produced = blocks * d_plan.hop_out;
-    std::vector<std::complex<float>> out(static_cast<size_t>(channels()) * produced);
-    if (blocks > 0) {
-        run_blocks(d_pending.data(), blocks, d_blocks, d_emitted, out.data(), produced);
-        d_pending.erase(d_pending.begin(),
-                        d_pending.begin() + static_cast<ptrdiff_t>(blocks * d_plan.hop_in));
-        d_blocks += blocks;
-        d_emitted += produced;
-    }
-    return out;
 }
 
 std::unique_ptr<wideband_channelizer> make_wideband_channelizer(const channelizer_params& params,

@@ -66,7 +66,7 @@ public:
                                           size_t& produced);
     std::vector<std::complex<float>> flush(size_t& produced);
     //! Starts a new stream (after flush(), or to drop what is pending).
-    void reset();
+    virtual void reset();
 
     //! Channel rows left in device memory: row c at rows + c * stride, count samples.
     struct device_rows {
@@ -79,6 +79,19 @@ public:
      * stream. Other backends throw std::logic_error.
      */
     virtual device_rows capture_device(const std::complex<float>* in, size_t n);
+    /*!
+     * \brief push() with the outputs left on the device (the CUDA backend; valid until the
+     * next call, queued on the backend's stream, not waited for): the capture (\p in in
+     * host or device memory; from page-locked or device memory the copy is queued too, so
+     * \p in must stay as it is until the stream has passed it) waits on the device; the
+     * blocks run once \p min_blocks of them are complete, so a stream of small pushes
+     * still runs in large batches (count 0 until then). A stream uses push() and flush()
+     * or push_device() and flush_device(), not both. Other backends throw
+     * std::logic_error.
+     */
+    virtual device_rows push_device(const std::complex<float>* in, size_t n, size_t min_blocks);
+    //! flush() with the outputs left on the device.
+    virtual device_rows flush_device();
 
 protected:
     explicit wideband_channelizer(const channelizer_params& params);
@@ -95,12 +108,20 @@ protected:
                             size_t first_output,
                             std::complex<float>* out,
                             size_t produced) = 0;
-
     channelizer_params d_params;
     channelizer_plan d_plan;
 
+    //! Outputs a capture of \p captured samples owns: output j covers capture sample
+    //! j L / M, so ceil(captured M / L).
+    size_t outputs_owned(size_t captured) const
+    {
+        return (captured * d_plan.fft_out + d_plan.fft_in - 1) / d_plan.fft_in;
+    }
+
 private:
-    std::vector<std::complex<float>> drain(size_t& produced);
+    //! The complete blocks pending through \p run(blocks, produced); returns produced.
+    template <typename Run>
+    size_t drain(Run&& run);
 
     std::vector<std::complex<float>> d_pending; //!< from the next block's first sample
     size_t d_blocks = 0, d_emitted = 0, d_captured = 0;

@@ -111,6 +111,7 @@ public:
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_window.get(), d_plan.window.data(),
                                            d_window.size() * sizeof(float), cudaMemcpyHostToDevice,
                                            s));
+        reset(); // the waiting samples' leading zeros
         d_ctx->synchronize();
     }
 
@@ -143,11 +144,56 @@ private:
         const size_t samples = (blocks - 1) * d_plan.hop_in + d_plan.fft_in;
         GPUOFDM_CUDA_CHECK(
             cudaMemcpyAsync(d_in.get(), in, samples * sizeof(float2), cudaMemcpyHostToDevice, s));
-        enqueue_range(0, blocks, first_block, first_output, produced);
+        enqueue_range(d_in.get(), 0, blocks, first_block, first_output, produced);
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
             out, d_out.get(), static_cast<size_t>(channels()) * produced * sizeof(float2),
             cudaMemcpyDeviceToHost, s));
         d_ctx->synchronize();
+    }
+
+public:
+    void reset() override
+    {
+        wideband_channelizer::reset();
+        d_ctx->activate();
+        // Block 0 reaches overlap / 2 samples before the capture: zeros.
+        d_waiting = 0;
+        reserve_waiting(d_plan.overlap_in / 2 + 1);
+        d_waiting = d_plan.overlap_in / 2;
+        GPUOFDM_CUDA_CHECK(
+            cudaMemsetAsync(d_wait.get(), 0, d_waiting * sizeof(float2), d_ctx->stream()));
+        d_dev_captured = d_dev_blocks = d_dev_emitted = 0;
+    }
+
+    device_rows push_device(const std::complex<float>* in, size_t n, size_t min_blocks) override
+    {
+        d_ctx->activate();
+        reserve_waiting(d_waiting + n);
+        if (n > 0) {
+            // Host or device memory (unified addressing tells which).
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_wait.get() + d_waiting, in, n * sizeof(float2),
+                                               cudaMemcpyDefault, d_ctx->stream()));
+        }
+        d_waiting += n;
+        d_dev_captured += n;
+        return run_waiting(min_blocks);
+    }
+
+    device_rows flush_device() override
+    {
+        d_ctx->activate();
+        const size_t owed = outputs_owned(d_dev_captured) - d_dev_emitted;
+        device_rows r;
+        if (owed > 0) {
+            reserve_waiting(d_waiting + d_plan.fft_in);
+            GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_wait.get() + d_waiting, 0,
+                                               d_plan.fft_in * sizeof(float2), d_ctx->stream()));
+            d_waiting += d_plan.fft_in;
+            r = run_waiting(1);
+            r.count = owed;
+        }
+        d_waiting = 0;
+        return r;
     }
 
 public:
@@ -185,7 +231,7 @@ public:
             }
             GPUOFDM_CUDA_CHECK(cudaEventRecord(d_uploaded[k].get(), up));
             GPUOFDM_CUDA_CHECK(cudaStreamWaitEvent(s, d_uploaded[k].get(), 0));
-            enqueue_range(b0, b1, 0, 0, produced);
+            enqueue_range(d_in.get(), b0, b1, 0, 0, produced);
         }
         timer.mark("upload+channelize");
         d_ctx->synchronize();
@@ -198,9 +244,57 @@ public:
     }
 
 private:
-    // Blocks b0 .. b1 - 1 of d_in into d_out (channel-major, stride produced), on the stream.
-    void enqueue_range(
-        size_t b0, size_t b1, size_t first_block, size_t first_output, size_t produced)
+    // The capture samples waiting on the device (push_device()) for room for \p samples.
+    void reserve_waiting(size_t samples)
+    {
+        if (samples <= d_wait.size()) {
+            return;
+        }
+        device_buffer<float2> grown(std::max(samples, 2 * d_wait.size()));
+        if (d_waiting > 0) {
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(grown.get(), d_wait.get(),
+                                               d_waiting * sizeof(float2), cudaMemcpyDeviceToDevice,
+                                               d_ctx->stream()));
+        }
+        d_ctx->synchronize(); // the old buffer is freed below
+        d_wait = std::move(grown);
+        d_wait_spare = device_buffer<float2>(d_wait.size());
+    }
+
+    // The complete blocks among the waiting samples, once there are min_blocks of them.
+    device_rows run_waiting(size_t min_blocks)
+    {
+        const size_t blocks =
+            d_waiting >= d_plan.fft_in ? (d_waiting - d_plan.fft_in) / d_plan.hop_in + 1 : 0;
+        if (blocks == 0 || blocks < min_blocks) {
+            return {};
+        }
+        const size_t produced = blocks * d_plan.hop_out;
+        reserve(blocks);
+        enqueue_range(d_wait.get(), 0, blocks, d_dev_blocks, d_dev_emitted, produced);
+        // The samples the next blocks need to the front, through the spare buffer.
+        const size_t used = blocks * d_plan.hop_in;
+        d_waiting -= used;
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_wait_spare.get(), d_wait.get() + used,
+                                           d_waiting * sizeof(float2), cudaMemcpyDeviceToDevice,
+                                           d_ctx->stream()));
+        std::swap(d_wait, d_wait_spare);
+        d_dev_blocks += blocks;
+        d_dev_emitted += produced;
+        device_rows r;
+        r.rows = reinterpret_cast<const std::complex<float>*>(d_out.get());
+        r.stride = r.count = produced;
+        return r;
+    }
+
+    // Blocks b0 .. b1 - 1 of the samples at \p in into d_out (channel-major, stride
+    // produced), on the stream.
+    void enqueue_range(const float2* in,
+                       size_t b0,
+                       size_t b1,
+                       size_t first_block,
+                       size_t first_output,
+                       size_t produced)
     {
         const cudaStream_t s = d_ctx->stream();
         const size_t ch = static_cast<size_t>(channels());
@@ -210,7 +304,7 @@ private:
         float2* slices = d_slices.get() + b0 * ch * d_plan.fft_out;
         const size_t n_blocks = blocks * d_plan.fft_in;
         gather_blocks_kernel<<<grid_for(n_blocks), 256, 0, s>>>(
-            d_in.get() + b0 * d_plan.hop_in, spectra, d_plan.hop_in, d_plan.fft_in, n_blocks);
+            in + b0 * d_plan.hop_in, spectra, d_plan.hop_in, d_plan.fft_in, n_blocks);
         GPUOFDM_CUDA_CHECK_LAUNCH("gather_blocks_kernel");
         d_fwd->exec(reinterpret_cast<cufftComplex*>(spectra),
                     reinterpret_cast<cufftComplex*>(spectra), blocks, CUFFT_FORWARD);
@@ -238,6 +332,9 @@ private:
     std::unique_ptr<cuda_stream> d_copy_stream; // capture_device()'s upload
     cuda_event d_idle;
     cuda_event d_uploaded[upload_parts];
+    // push_device(): the capture samples from the next block's first, on the device.
+    device_buffer<float2> d_wait, d_wait_spare;
+    size_t d_waiting = 0, d_dev_captured = 0, d_dev_blocks = 0, d_dev_emitted = 0;
 };
 
 } // namespace

@@ -20,6 +20,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#ifdef GPUOFDM_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
 using namespace gr::gpuofdm;
 using core::cell_standard;
 using cf = std::complex<float>;
@@ -211,6 +215,67 @@ TEST(wideband_channelizer, cuda_matches_cpu)
     }
     EXPECT_LT(worst, 1e-4 * peak);
 }
+
+#ifdef GPUOFDM_HAVE_CUDA
+// push_device() in pieces, the blocks run only once several are complete, and
+// flush_device(): the rows the CPU twin's push() and flush() give, in device memory.
+TEST(wideband_channelizer, push_device_matches_cpu)
+{
+    GPUOFDM_REQUIRE_GPU();
+    core::synth_params s;
+    s.standard = cell_standard::nr;
+    s.sample_rate = 61.44e6;
+    s.cells = { { 5, 0, -10.3e6, 1e3, 0.3e-3 } };
+    s.noise_power = 0.3;
+    const size_t n = static_cast<size_t>(61.44e6 * 4e-3) + 777;
+    std::vector<cf> x(n);
+    core::sync_signal_synth(s).generate(x.data(), n);
+    core::channelizer_params p;
+    p.sample_rate = 61.44e6;
+    p.output_rate = 7.68e6;
+    for (int c = 0; c < 9; c++) {
+        p.offsets_hz.push_back(-20e6 + c * 5e6 + 3.0);
+    }
+    auto cpu_ch = core::make_wideband_channelizer(p, cpu);
+    size_t n_cpu = 0;
+    const auto want = run(*cpu_ch, x, n_cpu, 100003);
+
+    auto gpu_ch = core::make_wideband_channelizer(p, core::device_spec{ core::backend::cuda, 0 });
+    const size_t ch = p.offsets_hz.size();
+    std::vector<std::vector<cf>> rows(ch);
+    auto fetch = [&](const core::wideband_channelizer::device_rows& r) {
+        if (r.count == 0) {
+            return;
+        }
+        std::vector<cf> host(ch * r.count);
+        ASSERT_EQ(cudaMemcpy2D(host.data(), r.count * sizeof(cf), r.rows, r.stride * sizeof(cf),
+                               r.count * sizeof(cf), ch, cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        for (size_t c = 0; c < ch; c++) {
+            rows[c].insert(rows[c].end(), host.begin() + c * r.count,
+                           host.begin() + (c + 1) * r.count);
+        }
+    };
+    size_t empty_pushes = 0;
+    for (size_t at = 0; at < n; at += 20011) {
+        const auto r = gpu_ch->push_device(x.data() + at, std::min<size_t>(20011, n - at), 5);
+        empty_pushes += r.count == 0;
+        fetch(r);
+    }
+    EXPECT_GT(empty_pushes, 0u); // the samples waited for five blocks
+    fetch(gpu_ch->flush_device());
+    ASSERT_EQ(rows[0].size(), n_cpu);
+    double worst = 0, peak = 0;
+    for (size_t c = 0; c < ch; c++) {
+        for (size_t i = 0; i < n_cpu; i++) {
+            const cf a = want[c * n_cpu + i];
+            worst = std::max(worst, double(std::abs(a - rows[c][i])));
+            peak = std::max(peak, double(std::abs(a)));
+        }
+    }
+    EXPECT_LT(worst, 1e-4 * peak);
+}
+#endif
 
 // The device path (capture_device() -> search_device(), the rows never leave the GPU)
 // against the CPU twins end to end: an LTE 20 MHz capture with every raster point, three
