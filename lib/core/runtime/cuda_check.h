@@ -90,9 +90,11 @@ inline void use_device(int index) { GPUOFDM_CUDA_CHECK(cudaSetDevice(index)); }
 class cuda_stream
 {
 public:
-    cuda_stream()
+    //! \p priority as cudaStreamCreateWithPriority takes it: 0 the default, lower first.
+    explicit cuda_stream(int priority = 0)
     {
-        GPUOFDM_CUDA_CHECK(cudaStreamCreateWithFlags(&d_stream, cudaStreamNonBlocking));
+        GPUOFDM_CUDA_CHECK(
+            cudaStreamCreateWithPriority(&d_stream, cudaStreamNonBlocking, priority));
     }
     ~cuda_stream() { cudaStreamDestroy(d_stream); }
     cuda_stream(const cuda_stream&) = delete;

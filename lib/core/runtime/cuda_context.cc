@@ -22,9 +22,21 @@ const device_spec& activated(const device_spec& dev)
     return dev;
 }
 
+int stream_priority(bool high)
+{
+    int least = 0, greatest = 0;
+    if (high) {
+        GPUOFDM_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    }
+    return high ? greatest : 0;
+}
+
 } // namespace
 
-cuda_context::cuda_context(const device_spec& dev) : d_device(activated(dev)) {}
+cuda_context::cuda_context(const device_spec& dev, bool high_priority)
+    : d_device(activated(dev)), d_stream(stream_priority(high_priority))
+{
+}
 
 cuda_context_ptr cuda_context::for_stage(const device_spec& dev, const cuda_context_ptr& ctx)
 {
@@ -58,9 +70,9 @@ void* cuda_context::scratch(size_t bytes)
     return d_scratch.get();
 }
 
-cuda_context_ptr make_cuda_context(const device_spec& dev)
+cuda_context_ptr make_cuda_context(const device_spec& dev, bool high_priority)
 {
-    return std::make_shared<cuda_context>(dev);
+    return std::make_shared<cuda_context>(dev, high_priority);
 }
 
 } // namespace gr::gpuofdm::core

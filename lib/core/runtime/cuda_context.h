@@ -64,8 +64,13 @@ private:
 class cuda_context
 {
 public:
-    //! Activates \p dev (a CUDA device) and creates the stream on it.
-    explicit cuda_context(const device_spec& dev);
+    /*!
+     * \brief Activates \p dev (a CUDA device) and creates the stream on it; with
+     * \p high_priority the device's highest stream priority, so its kernels are started
+     * before those of default streams waiting beside them (a chain that feeds another
+     * running on its own stream).
+     */
+    explicit cuda_context(const device_spec& dev, bool high_priority = false);
     cuda_context(const cuda_context&) = delete;
     cuda_context& operator=(const cuda_context&) = delete;
 
@@ -107,7 +112,7 @@ private:
 };
 
 //! A context for \p dev (a CUDA device), to hand to the stages of one chain.
-cuda_context_ptr make_cuda_context(const device_spec& dev);
+cuda_context_ptr make_cuda_context(const device_spec& dev, bool high_priority = false);
 
 } // namespace gr::gpuofdm::core
 
