@@ -7,6 +7,7 @@
 #include <gnuradio/gpuofdm/cell_searcher_cc.h>
 
 #include "block_params.h"
+#include "block_pin_util.h"
 #include "stream_end.h"
 #include "work_guard.h"
 #include "sync/cell_search_stream.h"
@@ -38,8 +39,10 @@ public:
           d_standard(raster.standard), d_stream(raster, search, window_ms * 1e-3, dev),
           d_key(pmt::mp("cell")), d_port(pmt::mp("cells"))
     {
-        // Held samples: two windows and their overlap, at the stream's rate.
-        d_max_buffered = static_cast<size_t>(2 * (window_ms * 1e-3 + 0.02) * raster.sample_rate);
+        // Held samples: two windows and their overlap, at the stream's rate, kept by the
+        // stream (on CUDA in device memory: each sample crosses the bus once each way).
+        d_capacity = static_cast<size_t>(2 * (window_ms * 1e-3 + 0.02) * raster.sample_rate);
+        d_stream.keep_samples(d_capacity);
         set_tag_propagation_policy(TPP_DONT); // input tags pass in general_work
         message_port_register_out(d_port);
         d_logger->debug("{} candidates searched on {}, {} ms a window", candidates(), device(),
@@ -52,10 +55,22 @@ public:
     bool start() override
     {
         d_stream.reset();
-        d_buf.clear();
         d_tags.clear();
+        if (device() != "cpu") {
+            // The samples then go up from GNU Radio's buffers and come back into them by
+            // DMA, with no copy on the host.
+            pin_block_buffers(
+                *this, d_logger, sizeof(cf), sizeof(cf),
+                [this](const void* p, size_t bytes) { return d_stream.pin_host_buffer(p, bytes); });
+        }
         d_ingested = 0;
         d_flushed = false;
+        return true;
+    }
+
+    bool stop() override
+    {
+        d_stream.release_host_buffers();
         return true;
     }
 
@@ -85,14 +100,14 @@ private:
         const bool at_end = input_at_end(*this, ninput_items[0]);
         // One sample stays unread until the end of the stream is seen (stream_end.h).
         const uint64_t limit = at_end ? avail_end : (avail_end > r0 ? avail_end - 1 : r0);
-        if (d_ingested < limit && d_buf.size() < d_max_buffered) {
-            const size_t take = static_cast<size_t>(
-                std::min<uint64_t>(limit - d_ingested, d_max_buffered - d_buf.size()));
+        const size_t held = static_cast<size_t>(d_ingested - w0);
+        if (d_ingested < limit && held < d_capacity) {
+            const size_t take =
+                static_cast<size_t>(std::min<uint64_t>(limit - d_ingested, d_capacity - held));
             const auto* in = static_cast<const cf*>(input_items[0]) + (d_ingested - r0);
             std::vector<gr::tag_t> tags;
             get_tags_in_range(tags, 0, d_ingested, d_ingested + take);
             d_tags.insert(d_tags.end(), tags.begin(), tags.end());
-            d_buf.insert(d_buf.end(), in, in + take);
             report(d_stream.push(in, take));
             d_ingested += take;
         }
@@ -105,8 +120,7 @@ private:
         const auto n_out =
             static_cast<size_t>(std::min<uint64_t>(uint64_t(noutput_items), decided() - w0));
         if (n_out > 0) {
-            std::copy_n(d_buf.begin(), n_out, static_cast<cf*>(output_items[0]));
-            d_buf.erase(d_buf.begin(), d_buf.begin() + static_cast<ptrdiff_t>(n_out));
+            d_stream.take(static_cast<cf*>(output_items[0]), n_out);
             std::stable_sort(d_tags.begin(), d_tags.end(), gr::tag_t::offset_compare);
             while (!d_tags.empty() && d_tags.front().offset < w0 + n_out) {
                 add_item_tag(0, d_tags.front());
@@ -165,8 +179,7 @@ private:
     core::cell_standard d_standard;
     core::cell_search_stream d_stream;
     pmt::pmt_t d_key, d_port;
-    size_t d_max_buffered = 0;
-    std::deque<cf> d_buf; // stream samples from nitems_written(0) to d_ingested
+    size_t d_capacity = 0; // samples the stream keeps: nitems_written(0) .. d_ingested
     std::deque<gr::tag_t> d_tags;
     uint64_t d_ingested = 0;
     bool d_flushed = false;

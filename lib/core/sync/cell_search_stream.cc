@@ -9,9 +9,13 @@
 #include "runtime/param_error.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 namespace gr::gpuofdm::core {
 
@@ -30,30 +34,6 @@ std::vector<raster_candidate> channel_candidates(const raster_params& raster, do
             "sample_rate: no raster candidate's channel fits inside the band at this rate");
     }
     return out;
-}
-
-// A recording's DC offset (the receiver's carrier leakage, a constant) is, in the row of a
-// candidate \p cycles_per_sample x rate from the centre, a tone at minus that offset: its
-// amplitude over the window (a mean, in which the sync signals' share is negligible: a
-// burst a few tens of microseconds long on one of their subcarriers) is subtracted, so
-// that it neither correlates with the PSS nor raises the power its metric is normalised by.
-void remove_capture_dc(std::complex<float>* row, size_t n, double cycles_per_sample)
-{
-    if (n == 0) {
-        return;
-    }
-    const std::complex<double> step = std::polar(1.0, 2 * M_PI * cycles_per_sample);
-    std::complex<double> rot = 1, sum = 0;
-    for (size_t j = 0; j < n; j++) {
-        sum += std::complex<double>(row[j]) * rot;
-        rot *= step;
-    }
-    const std::complex<double> amplitude = sum / static_cast<double>(n);
-    rot = 1;
-    for (size_t j = 0; j < n; j++) {
-        row[j] -= std::complex<float>(amplitude * std::conj(rot));
-        rot *= step;
-    }
 }
 
 } // namespace
@@ -85,44 +65,95 @@ cell_search_stream::cell_search_stream(const raster_params& raster,
         }
         sp.cfo_range_hz = default_cfo_range_hz(sp, carrier);
     }
-    d_search = make_cell_search(sp, dev);
     channelizer_params cp;
     cp.sample_rate = raster.sample_rate;
     cp.output_rate = d_layout.rate_hz;
-    for (const auto& c : d_candidates) {
-        cp.offsets_hz.push_back(c.offset_hz);
+    for (size_t c = 0; c < d_candidates.size(); c++) {
+        const double offset = d_candidates[c].offset_hz;
+        cp.offsets_hz.push_back(offset);
+        // A recording's DC offset (the receiver's carrier leakage) is a tone in these rows.
+        if (std::abs(offset) < d_layout.rate_hz / 2) {
+            d_dc.push_back({ static_cast<int>(c), offset / d_layout.rate_hz });
+        }
     }
-    d_channelizer = make_wideband_channelizer(cp, dev);
+    d_rows = make_cell_search_rows(cp, sp, dev);
     const auto fs = static_cast<uint64_t>(std::llround(raster.sample_rate));
     const auto fo = static_cast<uint64_t>(std::llround(d_layout.rate_hz));
     const uint64_t g = std::gcd(fs, fo);
     d_p = fs / g;
     d_q = fo / g;
-    d_overlap = d_search->history() + d_search->lookahead();
+    d_history = d_rows->searcher().history();
+    d_overlap = d_history + d_rows->searcher().lookahead();
     d_window = static_cast<size_t>(window_s * d_layout.rate_hz);
+    d_profile.enabled = std::getenv("GPUOFDM_PROFILE") != nullptr;
+    // Channelized a quarter window at a time: a stream of small pushes (GNU Radio's) then
+    // costs the device a few large launches a window, not many small ones.
+    const auto plan = make_channelizer_plan(cp);
+    d_min_blocks = std::max<size_t>(1, d_window / 4 / plan.hop_out);
     reset();
+}
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
+
+cell_search_stream::~cell_search_stream()
+{
+    if (d_inflight.valid()) {
+        d_inflight.wait();
+    }
+    if (d_profile.enabled) {
+        const auto& p = d_profile;
+        std::fprintf(stderr,
+                     "profile cell_search_stream: %zu pushes %.3f ms (channelizing), %zu takes "
+                     "%.3f ms, %zu searches %.3f ms on their thread, waited for %.3f ms\n",
+                     p.pushes, p.append, p.takes, p.take, p.searches, p.search, p.wait);
+    }
 }
 
 void cell_search_stream::reset()
 {
-    d_channelizer->reset();
+    if (d_inflight.valid()) {
+        d_inflight.wait();
+        d_inflight = {};
+    }
     // Zeros before the stream's first sample, as many as the search looks back (the LTE
     // SSS before its PSS, TDD's three symbols earlier): a sync block at the very start of a
     // recording is searched too.
-    d_rows.assign(d_candidates.size(),
-                  std::vector<std::complex<float>>(d_search->history(), { 0.0f, 0.0f }));
-    d_row_start = d_pushed = d_decided = 0;
+    d_rows->reset(d_history);
+    d_row_start = d_pushed = d_decided = d_taken = 0;
+}
+
+void cell_search_stream::take(std::complex<float>* out, size_t n)
+{
+    if (d_taken + n > d_decided) {
+        throw std::logic_error("cell_search_stream::take: " + std::to_string(n) +
+                               " samples asked for, " + std::to_string(d_decided - d_taken) +
+                               " decided");
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    d_rows->take_kept(out, n);
+    d_taken += n;
+    d_profile.take += ms_since(t0);
+    d_profile.takes++;
 }
 
 std::vector<cell_search_stream::detection> cell_search_stream::push(const std::complex<float>* x,
                                                                     size_t n)
 {
     std::vector<detection> out;
-    size_t produced = 0;
-    const auto rows = d_channelizer->push(x, n, produced);
-    append(rows, produced);
+    collect(false, out);
+    const auto t0 = std::chrono::steady_clock::now();
+    d_rows->append(x, n, d_min_blocks);
+    d_profile.append += ms_since(t0);
+    d_profile.pushes++;
     d_pushed += n;
-    while (d_rows[0].size() >= d_window + d_overlap) {
+    while (d_rows->size() >= d_window + d_overlap) {
         search_rows(false, out);
     }
     return out;
@@ -131,64 +162,80 @@ std::vector<cell_search_stream::detection> cell_search_stream::push(const std::c
 std::vector<cell_search_stream::detection> cell_search_stream::finish()
 {
     std::vector<detection> out;
-    size_t produced = 0;
-    const auto rows = d_channelizer->flush(produced);
-    append(rows, produced);
+    d_rows->append_end();
     search_rows(true, out);
     d_decided = d_pushed;
     return out;
 }
 
-void cell_search_stream::append(const std::vector<std::complex<float>>& rows, size_t produced)
+void cell_search_stream::collect(bool wait, std::vector<detection>& out)
 {
-    for (size_t c = 0; c < d_rows.size(); c++) {
-        d_rows[c].insert(d_rows[c].end(), rows.begin() + static_cast<ptrdiff_t>(c * produced),
-                         rows.begin() + static_cast<ptrdiff_t>((c + 1) * produced));
+    if (!d_inflight.valid() ||
+        (!wait && d_inflight.wait_for(std::chrono::seconds(0)) != std::future_status::ready)) {
+        return;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    auto found = d_inflight.get(); // rethrows the search's exception
+    d_profile.wait += ms_since(t0);
+    add_detections(found, out);
+    d_decided = std::max(d_decided, d_decided_after_inflight);
+}
+
+void cell_search_stream::add_detections(const std::vector<cell_detection>& found,
+                                        std::vector<detection>& out)
+{
+    for (const auto& d : found) {
+        detection f;
+        f.cell = d;
+        f.candidate = d_candidates[static_cast<size_t>(d.channel)];
+        f.sample = static_cast<uint64_t>(std::max<int64_t>(d.sample, 0)) * d_p / d_q;
+        out.push_back(f);
     }
 }
 
 void cell_search_stream::search_rows(bool last, std::vector<detection>& out)
 {
-    const size_t n = d_rows[0].size();
+    collect(true, out); // one search at a time: the rows' snapshot is reused
+    // A window and its overlap (all at the end): the windows are the same however the
+    // stream was cut into pushes, and so are the detections.
+    const size_t n = last ? d_rows->size() : std::min(d_rows->size(), d_window + d_overlap);
     if (n >= d_overlap + 1) {
-        std::vector<std::complex<float>> flat(d_rows.size() * n);
-        for (size_t c = 0; c < d_rows.size(); c++) {
-            std::copy(d_rows[c].begin(), d_rows[c].end(),
-                      flat.begin() + static_cast<ptrdiff_t>(c * n));
-            const double offset = d_candidates[c].offset_hz;
-            if (std::abs(offset) < d_layout.rate_hz / 2) {
-                // The zeros before the stream stay zeros.
-                const size_t skip = d_row_start == 0 ? d_search->history() : 0;
-                remove_capture_dc(flat.data() + c * n + skip, n - std::min(n, skip),
-                                  offset / d_layout.rate_hz);
-            }
-        }
         const int64_t first_sample =
-            static_cast<int64_t>(d_row_start) - static_cast<int64_t>(d_search->history());
-        for (const auto& d :
-             d_search->search(flat.data(), n, static_cast<int>(d_rows.size()), n, first_sample)) {
-            detection f;
-            f.cell = d;
-            f.candidate = d_candidates[d.channel];
-            f.sample = static_cast<uint64_t>(std::max<int64_t>(d.sample, 0)) * d_p / d_q;
-            out.push_back(f);
+            static_cast<int64_t>(d_row_start) - static_cast<int64_t>(d_history);
+        // The zeros before the stream stay zeros.
+        const size_t skip = d_row_start == 0 ? d_history : 0;
+        auto search = d_rows->snapshot(n, d_dc, skip, first_sample);
+        d_profile.searches++;
+        // Timed on the thread it runs on.
+        auto timed = [search = std::move(search), total = &d_profile.search] {
+            const auto t0 = std::chrono::steady_clock::now();
+            auto found = search();
+            *total += ms_since(t0);
+            return found;
+        };
+        if (last) {
+            add_detections(timed(), out);
+        } else {
+            d_inflight = std::async(std::launch::async, std::move(timed));
         }
     }
     if (last || n < d_overlap) {
         return;
     }
     const size_t drop = n - d_overlap;
-    for (auto& r : d_rows) {
-        r.erase(r.begin(), r.begin() + static_cast<ptrdiff_t>(drop));
-    }
+    d_rows->drop(drop);
     d_row_start += drop;
     // No later detection starts before the next window's first timing, less a symbol (row
-    // sample d_row_start is stream sample d_row_start - history()).
+    // sample d_row_start is stream sample d_row_start - history()); so once this search is
+    // in, samples before that are decided.
     const uint64_t first = d_row_start;
     const uint64_t safe = first > static_cast<uint64_t>(d_layout.fft_size)
                               ? first - static_cast<uint64_t>(d_layout.fft_size)
                               : 0;
-    d_decided = std::max(d_decided, std::min(d_pushed, safe * d_p / d_q));
+    d_decided_after_inflight = std::max(d_decided, std::min(d_pushed, safe * d_p / d_q));
+    if (!d_inflight.valid()) { // nothing searched (n == d_overlap)
+        d_decided = d_decided_after_inflight;
+    }
 }
 
 } // namespace gr::gpuofdm::core

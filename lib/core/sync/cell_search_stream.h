@@ -12,17 +12,20 @@
 // time with the overlap the search needs (every timing searched once, from the stream's
 // first sample: the rows start with the search's history() in zeros), detections in
 // stream samples. In the rows whose band holds the capture's centre the recording's DC
-// offset is removed (its tone's amplitude over each window subtracted). What
-// cell_searcher_cc and gpuofdm_cellsearch share.
+// offset is removed (its tone's amplitude over each window subtracted). A window's search
+// runs on a thread of its own while the next window's samples come in (one search at a
+// time): its detections come out of a later push(). What cell_searcher_cc and
+// gpuofdm_cellsearch share.
 //
 // (runtime/stream_batcher.h serves the single-stream detectors; here the windows run over
 // many channelized rows at a lower rate, so the bookkeeping is this class's own.)
 
 #include "sync/cell_search.h"
-#include "sync/wideband_channelizer.h"
+#include "sync/cell_search_rows.h"
 
 #include <complex>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <vector>
 
@@ -51,10 +54,24 @@ public:
                        const device_spec& dev);
 
     const std::vector<raster_candidate>& candidates() const { return d_candidates; }
-    const cell_search& searcher() const { return *d_search; }
+    const cell_search& searcher() const { return d_rows->searcher(); }
 
     //! The next \p n stream samples; the detections that became final.
     std::vector<detection> push(const std::complex<float>* x, size_t n);
+    /*!
+     * \brief Keeps up to \p capacity pushed samples until take() hands them back (a
+     * pass-through block's delay line; on CUDA in device memory, where the channelizer
+     * reads them, so they cross the bus once each way). push() throws std::logic_error
+     * when they would not fit.
+     */
+    void keep_samples(size_t capacity) { d_rows->keep_samples(capacity); }
+    //! The next \p n kept samples into \p out; at most decided() less those taken.
+    void take(std::complex<float>* out, size_t n);
+    //! Page-locks the caller's buffer of \p bytes at \p p where the search runs on CUDA
+    //! (GNU Radio's buffers: push() and take() then copy by DMA alone); false if not.
+    bool pin_host_buffer(const void* p, size_t bytes) { return d_rows->pin(p, bytes); }
+    //! Releases what pin_host_buffer() locked.
+    void release_host_buffers() { d_rows->unpin_all(); }
     //! The end of the stream: everything still held is searched.
     std::vector<detection> finish();
     //! Stream samples before this index get no further detection.
@@ -64,20 +81,39 @@ public:
     //! Starts a new stream.
     void reset();
 
+    ~cell_search_stream();
+    cell_search_stream(const cell_search_stream&) = delete;
+    cell_search_stream& operator=(const cell_search_stream&) = delete;
+
 private:
-    void append(const std::vector<std::complex<float>>& rows, size_t produced);
+    //! Starts the search of the rows held (the last one: runs it here).
     void search_rows(bool last, std::vector<detection>& out);
+    //! The search in flight's detections, waiting for it when \p wait (else only if done).
+    void collect(bool wait, std::vector<detection>& out);
+    void add_detections(const std::vector<cell_detection>& found, std::vector<detection>& out);
+
+    //! With GPUOFDM_PROFILE set: where push(), take() and finish() spent their time (ms),
+    //! printed when the stream is destroyed.
+    struct profile {
+        bool enabled = false;
+        double append = 0, take = 0, wait = 0, search = 0;
+        size_t pushes = 0, takes = 0, searches = 0;
+    } d_profile;
+
+    std::future<std::vector<cell_detection>> d_inflight;
+    uint64_t d_decided_after_inflight = 0; //!< decided() once the search in flight is in
 
     std::vector<raster_candidate> d_candidates;
     cell_search_layout d_layout;
-    std::unique_ptr<cell_search> d_search;
-    std::unique_ptr<wideband_channelizer> d_channelizer;
-    uint64_t d_p = 1, d_q = 1; //!< row sample j is stream sample j p / q
+    std::unique_ptr<cell_search_rows> d_rows;
+    std::vector<capture_dc_row> d_dc; //!< the rows whose band holds the capture's centre
+    uint64_t d_p = 1, d_q = 1;        //!< row sample j is stream sample j p / q
     size_t d_window = 0, d_overlap = 0;
-    std::vector<std::vector<std::complex<float>>> d_rows;
-    //! d_rows[c][0] is candidate sample d_row_start - history() (the rows start with
+    size_t d_history = 0;    //!< the search's history()
+    size_t d_min_blocks = 1; //!< channelizer blocks the rows take at a time
+    //! row sample 0 is candidate sample d_row_start - history() (the rows start with
     //! history() zeros before the stream)
-    uint64_t d_row_start = 0, d_pushed = 0, d_decided = 0;
+    uint64_t d_row_start = 0, d_pushed = 0, d_decided = 0, d_taken = 0;
 };
 
 } // namespace gr::gpuofdm::core

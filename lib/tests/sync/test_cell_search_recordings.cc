@@ -56,6 +56,7 @@ struct recording_case {
     std::vector<pss_truth> truth; //!< the PSS symbols whose whole sync block is inside
     double cp = 0;                //!< the timing tolerance: one normal CP, capture samples
     double window_s = 20e-3;
+    size_t piece = 100003; //!< samples a push
 };
 
 //! Receiver sample index of true time t (seconds from the first sample's instant).
@@ -228,8 +229,8 @@ void expect_found(const recording_case& c, const std::vector<detection>& dets)
 void expect_cuda_matches(const recording_case& c)
 {
     SCOPED_TRACE(c.name);
-    const auto a = search_stream(c, cpu);
-    const auto b = search_stream(c, core::device_spec{ core::backend::cuda, 0 });
+    const auto a = search_stream(c, cpu, c.piece);
+    const auto b = search_stream(c, core::device_spec{ core::backend::cuda, 0 }, c.piece);
     expect_found(c, b);
     ASSERT_FALSE(a.empty());
     ASSERT_EQ(a.size(), b.size());
@@ -680,6 +681,65 @@ TEST(cell_search_recordings, centre_frequency_unknown)
 
 // The CUDA backend on the recordings above (its channelizer and search, the stream cut the
 // same way): the same detections as the CPU twin.
+// The delay line a pass-through block uses: every pushed sample comes back, unchanged and
+// in order, as decided() passes it (CPU twin and CUDA, whose line is in device memory);
+// the detections are those of a stream without it cut into other pieces (the windows do
+// not depend on the pushes); a push past its capacity throws.
+void expect_delay_line(const core::device_spec& dev)
+{
+    auto many = synth_for(cell_standard::lte, 7.68e6, 77, 2e3, 1.1e-3);
+    many.noise_power = core::synth_noise_power_for_snr(many, 8.0);
+    auto c = make_case("LTE delay line", many, static_cast<size_t>(7.68e6 * 30e-3), 0);
+    c.raster.offsets_hz = { 0, 0.5e6 };
+    c.window_s = 5e-3;
+    const auto plain = search_stream(c, dev, 100003);
+
+    const size_t capacity = static_cast<size_t>(2 * (c.window_s + 0.02) * 7.68e6);
+    core::cell_search_stream stream(c.raster, c.search, c.window_s, dev);
+    stream.keep_samples(capacity);
+    std::vector<detection> found;
+    std::vector<cf> back;
+    auto take_decided = [&] {
+        const size_t n = static_cast<size_t>(stream.decided() - back.size());
+        std::vector<cf> out(n);
+        stream.take(out.data(), n);
+        back.insert(back.end(), out.begin(), out.end());
+    };
+    for (size_t at = 0; at < c.x.size(); at += 4096) {
+        take_decided();
+        for (const auto& d :
+             stream.push(c.x.data() + at, std::min<size_t>(4096, c.x.size() - at))) {
+            found.push_back(d);
+        }
+    }
+    for (const auto& d : stream.finish()) {
+        found.push_back(d);
+    }
+    take_decided();
+    ASSERT_EQ(back.size(), c.x.size());
+    EXPECT_TRUE(std::equal(back.begin(), back.end(), c.x.begin()));
+    ASSERT_EQ(found.size(), plain.size());
+    for (size_t i = 0; i < found.size(); i++) {
+        EXPECT_EQ(found[i].cell.cell_id, plain[i].cell.cell_id);
+        EXPECT_EQ(found[i].sample, plain[i].sample);
+    }
+    EXPECT_FALSE(found.empty());
+    std::vector<cf> one(1);
+    EXPECT_THROW(stream.take(one.data(), 1), std::logic_error); // nothing left
+
+    core::cell_search_stream small(c.raster, c.search, c.window_s, dev);
+    small.keep_samples(1000);
+    EXPECT_THROW(small.push(c.x.data(), 1001), std::logic_error);
+}
+
+TEST(cell_search_recordings, delay_line_gives_the_samples_back) { expect_delay_line(cpu); }
+
+TEST(cell_search_recordings, cuda_delay_line_gives_the_samples_back)
+{
+    GPUOFDM_REQUIRE_GPU();
+    expect_delay_line(core::device_spec{ core::backend::cuda, 0 });
+}
+
 TEST(cell_search_recordings, cuda_matches_cpu)
 {
     GPUOFDM_REQUIRE_GPU();
@@ -702,6 +762,17 @@ TEST(cell_search_recordings, cuda_matches_cpu)
     cases.push_back(one_ms_case(cell_standard::nr, 30, 184.32e6, true, 30.72e6));
     cases.push_back(one_ms_case(cell_standard::fivegtf, 30, 245.76e6, false, -60e6));
     cases.push_back(one_ms_case(cell_standard::lte, 30, 1.92e6, false, 0));
+    // Many windows in pieces as GNU Radio hands them: the device rows wait for a quarter
+    // window of channelizer blocks, and keep their overlap from window to window.
+    auto many = synth_for(cell_standard::lte, 7.68e6, 77, 2e3, 1.1e-3);
+    many.noise_power = core::synth_noise_power_for_snr(many, 8.0);
+    auto m = make_case("LTE, 40 ms in 4096-sample pieces, 5 ms windows", many,
+                       static_cast<size_t>(7.68e6 * 40e-3), 0);
+    m.raster.offsets_hz = { -1.2e6, 0, 0.5e6 };
+    m.window_s = 5e-3;
+    m.piece = 4096;
+    add_dc(m, 20);
+    cases.push_back(m);
     for (const auto& k : cases) {
         expect_cuda_matches(k);
     }
