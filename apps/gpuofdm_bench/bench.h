@@ -132,6 +132,9 @@ std::string write_recording(const std::string& stem,
                             const std::vector<std::complex<float>>& x,
                             int repeat);
 
+//! The median of \p v (the upper one of an even count).
+double median_of(std::vector<double> v);
+
 using clock = std::chrono::steady_clock;
 inline double seconds_since(clock::time_point t0)
 {

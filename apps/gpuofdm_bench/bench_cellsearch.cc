@@ -14,6 +14,10 @@
 //   5GTF one aligned subframe (14 symbols), the published GPU decoder's workload
 // Each capture holds a few cells at 5 dB over their sync signal's band. CUDA must report
 // the CPU twin's detections.
+// Where GNU Radio is built, the first three also at flowgraph level: file_source (the
+// capture written over and over, 0.4 s of stream) -> cell_searcher_cc -> null_sink, its
+// detections to a message_debug, beside the harness's ceiling, file_source -> null_sink
+// on the same file in the same run (with --pairs K, K runs each after its own ceiling).
 
 #include "bench.h"
 
@@ -26,7 +30,16 @@
 #include <algorithm>
 #include <complex>
 #include <cstdio>
+#include <filesystem>
 #include <string>
+
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+#include <gnuradio/blocks/file_source.h>
+#include <gnuradio/blocks/message_debug.h>
+#include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/gpuofdm/cell_searcher_cc.h>
+#include <gnuradio/top_block.h>
+#endif
 
 namespace gpuofdm_bench {
 
@@ -42,8 +55,23 @@ struct workload {
     double seconds;
     std::vector<double> offsets;
     std::vector<core::synth_cell> cells;
-    double center_hz = 0; //!< capture centre; 0: unknown (the frequency range is then 1 SCS)
+    double center_hz = 0;  //!< capture centre; 0: unknown (the frequency range is then 1 SCS)
+    bool flowgraph = true; //!< also measured in a flowgraph
 };
+
+//! The workload's capture: its cells at 5 dB over their sync signal's band.
+std::vector<cf> capture_of(const workload& w)
+{
+    core::synth_params sp;
+    sp.standard = w.standard;
+    sp.sample_rate = w.rate;
+    sp.cells = w.cells;
+    sp.noise_power = core::synth_noise_power_for_snr(sp, 5.0);
+    const size_t n = static_cast<size_t>(w.rate * w.seconds);
+    std::vector<cf> x(n);
+    core::sync_signal_synth(sp).generate(x.data(), n);
+    return x;
+}
 
 std::vector<workload> workloads(bool quick)
 {
@@ -87,7 +115,9 @@ std::vector<workload> workloads(bool quick)
                   153.6e6,
                   0.2e-3,
                   { 0.0 },
-                  { { 77, 0, 0, 0, 0 } } });
+                  { { 77, 0, 0, 0, 0 } },
+                  0,
+                  false });
     return w;
 }
 
@@ -171,6 +201,132 @@ void print_search_row(const row& r, double air_rate)
     std::fflush(stdout);
 }
 
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+const char* standard_name(core::cell_standard s)
+{
+    return s == core::cell_standard::nr ? "nr" : s == core::cell_standard::lte ? "lte" : "5gtf";
+}
+
+//! Wall seconds of file_source -> \p searcher (or null_sink) -> null_sink; \p found: the
+//! detections on the searcher's message port; \p buffer items after the source and the
+//! searcher (0: GNU Radio's default).
+double file_to(const std::string& file,
+               const gr::gpuofdm::cell_searcher_cc::sptr& searcher,
+               size_t buffer,
+               size_t* found)
+{
+    auto tb = gr::make_top_block("bench_cellsearch_flowgraph");
+    auto src = gr::blocks::file_source::make(sizeof(gr_complex), file.c_str(), false);
+    if (buffer > 0) {
+        src->set_min_output_buffer(long(buffer));
+        if (searcher)
+            searcher->set_min_output_buffer(long(buffer));
+    }
+    auto sink = gr::blocks::null_sink::make(sizeof(gr_complex));
+    auto cells = gr::blocks::message_debug::make();
+    if (searcher) {
+        tb->connect(src, 0, searcher, 0);
+        tb->connect(searcher, 0, sink, 0);
+        tb->msg_connect(searcher, "cells", cells, "store");
+    } else {
+        tb->connect(src, 0, sink, 0);
+    }
+    const auto t0 = clock::now();
+    tb->run();
+    const double s = seconds_since(t0);
+    if (found)
+        *found = size_t(cells->num_messages());
+    return s;
+}
+
+void flowgraph_rows(const options& o,
+                    bool cuda_usable,
+                    std::vector<row>& rows,
+                    std::vector<std::string>& notes)
+{
+    std::printf("\nCell search in a flowgraph (--stages cellsearch): file_source (the capture "
+                "written over and over) -> cell_searcher_cc (window 20 ms, defaults) -> "
+                "null_sink, with GNU Radio's default buffers and with 2^20 items after the "
+                "source and the searcher.\nx RT = stream seconds per wall second; ceiling = "
+                "file_source -> null_sink on the same file and buffers; ratio = x RT / the "
+                "ceiling's; with --pairs K the median of K runs, each after a ceiling run of its "
+                "own.\n");
+    std::printf("%-9s %-7s %10s %9s %10s %6s %7s  %s\n", "impl", "device", "Msps", "x RT", "ms",
+                "cells", "ratio", "workload");
+    std::vector<std::string> devices;
+    if (o.quick)
+        devices.push_back("cpu"); // the CPU twin is far below real time: the short streams only
+    if (cuda_usable)
+        devices.push_back(o.device);
+    for (const auto& w : workloads(o.quick)) {
+        if (!w.flowgraph)
+            continue;
+        const std::vector<cf> x = capture_of(w);
+        const int repeats = o.quick ? 1 : std::max(1, int(std::lround(0.4 / w.seconds)));
+        const std::string file = write_recording("gpuofdm_bench_cellsearch", x, repeats);
+        const size_t n = x.size() * size_t(repeats);
+        const double stream_s = double(n) / w.rate;
+        for (const size_t buffer : { size_t(0), size_t(1) << 20 }) {
+            const std::string buf = buffer ? ", buffers 2^20" : "";
+            auto measured = [&](const std::string& impl, const std::string& dev, double secs,
+                                double ratio, size_t found) {
+                row r;
+                r.level = "flowgraph";
+                r.stage = impl == "ceiling" ? "file->null" : "cell_searcher_cc";
+                r.impl = impl;
+                r.device = dev;
+                r.config = w.name + ", " + std::to_string(w.offsets.size()) + " candidates, " +
+                           std::to_string(stream_s).substr(0, 5) + " s" + buf;
+                r.samples = n;
+                r.seconds = secs;
+                r.ms_per_batch = secs * 1e3;
+                r.iterations = found;
+                r.msps = double(n) / secs / 1e6;
+                r.ratio = ratio;
+                rows.push_back(r);
+                print_search_row(r, w.rate);
+            };
+            const double ceiling_s = file_to(file, nullptr, buffer, nullptr);
+            measured("ceiling", "cpu", ceiling_s, 1.0, 0);
+            for (const auto& dev : devices) {
+                auto make = [&] {
+                    return gr::gpuofdm::cell_searcher_cc::make(standard_name(w.standard), w.rate,
+                                                               w.center_hz, w.offsets, 30, 0, 16,
+                                                               14.75, 1, 20, dev);
+                };
+                auto searcher = make();
+                size_t found = 0;
+                double secs = file_to(file, searcher, buffer, &found);
+                double ratio = ceiling_s / secs;
+                if (dev != "cpu" && o.pairs > 1) {
+                    std::vector<double> block_s, ratios;
+                    std::string list;
+                    for (int k = 0; k < o.pairs; k++) {
+                        const double c_s = file_to(file, nullptr, buffer, nullptr);
+                        const double b_s = file_to(file, make(), buffer, &found);
+                        block_s.push_back(b_s);
+                        ratios.push_back(c_s / b_s);
+                        char part[64];
+                        std::snprintf(part, sizeof(part), "%s%.3f", k ? " " : "", c_s / b_s);
+                        list += part;
+                    }
+                    secs = median_of(block_s);
+                    ratio = median_of(ratios);
+                    notes.push_back("cell_searcher_cc flowgraph " + w.name + buf + " on " + dev +
+                                    ": of-ceiling ratios of " + std::to_string(o.pairs) +
+                                    " pairs " + list);
+                }
+                measured(dev == "cpu" ? "cpu twin" : "cuda", searcher->device(), secs, ratio,
+                         found);
+            }
+            if (o.quick)
+                break; // default buffers only
+        }
+        std::filesystem::remove(file);
+    }
+}
+#endif
+
 } // namespace
 
 void run_cellsearch(const options& o,
@@ -186,14 +342,8 @@ void run_cellsearch(const options& o,
     std::printf("%-9s %-7s %10s %9s %10s %6s %7s  %s\n", "impl", "device", "Msps", "x RT", "ms",
                 "cells", "ratio", "workload");
     for (const auto& w : workloads(o.quick)) {
-        core::synth_params sp;
-        sp.standard = w.standard;
-        sp.sample_rate = w.rate;
-        sp.cells = w.cells;
-        sp.noise_power = core::synth_noise_power_for_snr(sp, 5.0);
-        const size_t n = static_cast<size_t>(w.rate * w.seconds);
-        std::vector<cf> x(n);
-        core::sync_signal_synth(sp).generate(x.data(), n);
+        std::vector<cf> x = capture_of(w);
+        const size_t n = x.size();
 
         core::cell_search_params search_params;
         search_params.standard = w.standard;
@@ -243,6 +393,12 @@ void run_cellsearch(const options& o,
                         (gr.equals_cpu_twin ? "yes" : "NO") +
                         (is_pinned ? "; capture page-locked" : "; capture NOT page-locked"));
     }
+#ifdef GPUOFDM_BENCH_FLOWGRAPH
+    if (o.flowgraph)
+        flowgraph_rows(o, cuda_usable, rows, notes);
+    else
+        notes.push_back("cell search flowgraph rows: skipped (--no-flowgraph)");
+#endif
 }
 
 } // namespace gpuofdm_bench

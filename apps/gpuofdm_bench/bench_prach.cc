@@ -347,13 +347,6 @@ void chain_rows(const options& o,
 }
 
 #ifdef GPUOFDM_BENCH_FLOWGRAPH
-//! The median of \p v (the upper one of an even count).
-double median_of(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 //! Wall seconds of four files -> \p detector (one block, 4 inputs) or -> null_sink each;
 //! \p source_buffer items after each file_source (0: GNU Radio's default).
 double files_to(const std::vector<std::string>& files,

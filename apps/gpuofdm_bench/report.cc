@@ -9,6 +9,8 @@
 
 #include "bench.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -167,6 +169,12 @@ void write_json(const std::string& path,
     f.close();
     if (!f)
         throw std::runtime_error("--json: writing '" + path + "' failed");
+}
+
+double median_of(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
 }
 
 std::string write_recording(const std::string& stem,
