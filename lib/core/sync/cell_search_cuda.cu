@@ -5,9 +5,11 @@
  */
 
 // The CUDA backend of the cell search: the PSS metric of every timing of every candidate
-// on the device (overlap-save cuFFT, one replica after another so the best hypothesis is
-// chosen in the CPU twin's order), the candidates compacted there; only they come back to
-// the host, for cell_search::finish().
+// on the device (overlap-save: each block's spectrum by cuFFT, then one kernel that
+// multiplies it by every replica, inverse-transforms the product in shared memory and
+// takes the metric, the replicas in the CPU twin's order so the best hypothesis is its
+// choice), the candidates compacted there; only they come back to the host, for
+// cell_search::finish().
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
@@ -15,6 +17,7 @@
 #include "runtime/cuda_phase_timer.h"
 #include "sync/cell_search.h"
 #include "sync/cell_search_common.h"
+#include "sync/stockham16.h"
 
 #include <cub/block/block_scan.cuh>
 
@@ -24,12 +27,13 @@ namespace gr::gpuofdm::core {
 
 namespace {
 
+namespace s16 = stockham16;
+
 constexpr unsigned int max_candidates = 1u << 16;
-constexpr size_t product_budget = size_t(1) << 27; // complex replica products held at once
-// The correlation blocks here are this many times the CPU twin's (16 symbols): cuFFT
-// takes them in one pass as well, and the overlap each block repeats is half the share.
-// Still a power of two (pss_metric): the metric is the same up to rounding.
-constexpr size_t device_block_factor = 2;
+// The correlation blocks here are 4096 samples whatever the standard (the CPU twin's are 8
+// symbols: 1024 or 2048), the size of the shared-memory transform; still a power of two
+// (pss_metric), so the metric is the same up to rounding.
+constexpr size_t device_block = s16::points;
 
 struct device_candidate {
     int channel, nid2;
@@ -120,60 +124,98 @@ __global__ void __launch_bounds__(energy_threads) energy_kernel(const float2* __
     }
 }
 
-// Every replica's product with each block spectrum, the spectrum read once.
-__global__ void products_kernel(const float2* __restrict__ spectra,
-                                const float2* __restrict__ replicas,
-                                float2* __restrict__ products,
-                                size_t block,
-                                size_t reps,
-                                size_t total) // blocks x block
-{
-    for (size_t i = global_index(); i < total; i += grid_stride()) {
-        const size_t cb = i / block, t = i % block;
-        const float2 a = spectra[i];
-        for (size_t r = 0; r < reps; r++) {
-            const float2 b = replicas[r * block + t];
-            products[(cb * reps + r) * block + t] =
-                make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-        }
-    }
-}
+// The shared-memory index of transform value i: one padding value every 16, so the 16
+// threads of a half-warp, whose 8-byte accesses go together, hit 16 different banks in
+// every pass (Stockham's first pass writes 16 apart).
+__device__ inline int padded(int i) { return i + (i >> 4); }
 
-// The metric of every timing of a group of channels: per N_ID^(2) the best replica, taken
-// in the CPU twin's order (the first of equal values wins).
-__global__ void metric_kernel(const float2* __restrict__ products,
-                              const double* __restrict__ energy, // of the group's first channel
-                              const double* __restrict__ replica_energy,
-                              float* __restrict__ metric, // of the group's first channel
-                              int* __restrict__ best,
-                              size_t nb,
-                              size_t hop,
-                              size_t block,
-                              size_t fft,
-                              size_t count,
-                              size_t hyps,
-                              size_t total) // channels x count
+// The metric of every timing of one block (blockIdx.x = channel * nb + block) for every
+// replica: the block's spectrum times the replica's, inverse-transformed in shared memory
+// (stockham16.h), |.|^2 over the energies; per N_ID^(2) the best replica, taken in the CPU
+// twin's order (the first of equal values wins). Thread j holds the spectrum's values
+// j + 256 k and later the timings j + 256 k of the block.
+__global__ void __launch_bounds__(s16::threads, 2)
+    correlate_kernel(const float2* __restrict__ spectra,
+                     const float2* __restrict__ replicas,
+                     const double* __restrict__ energy,
+                     const double* __restrict__ replica_energy,
+                     float* __restrict__ metric,
+                     int* __restrict__ best,
+                     size_t nb,
+                     size_t hop,
+                     size_t fft,
+                     size_t count,
+                     int hyps)
 {
-    for (size_t i = global_index(); i < total; i += grid_stride()) {
-        const size_t c = i / count, u = i % count;
-        const size_t b = u / hop, j = u % hop;
-        const double e = energy[c * count + u];
-        const float2* v = products + (c * nb + b) * nid2_count * hyps * block + j;
-        for (int nid2 = 0; nid2 < nid2_count; nid2++) {
-            float m_best = 0.0f;
-            int h_best = 0;
-            for (size_t h = 0; h < hyps; h++) {
-                const size_t r = static_cast<size_t>(nid2) * hyps + h;
-                const float2 p = v[r * block];
-                const float m = pss_metric(p.x, p.y, block, fft, replica_energy[r], e);
-                if (m > m_best) {
-                    m_best = m;
-                    h_best = static_cast<int>(h);
+    __shared__ s16::cpx buf[s16::points + s16::points / 16];
+    const size_t c = blockIdx.x / nb, b = blockIdx.x % nb;
+    const int j = static_cast<int>(threadIdx.x);
+    s16::cpx x[s16::radix];
+    const float2* spectrum = spectra + size_t(blockIdx.x) * s16::points;
+#pragma unroll
+    for (int k = 0; k < s16::radix; k++) {
+        const float2 v = spectrum[j + k * s16::read_stride];
+        x[k] = { v.x, v.y };
+    }
+    for (int nid2 = 0; nid2 < nid2_count; nid2++) {
+        float m_best[s16::radix];
+        int h_best[s16::radix];
+#pragma unroll
+        for (int k = 0; k < s16::radix; k++) {
+            m_best[k] = 0.0f;
+            h_best[k] = 0;
+        }
+        for (int h = 0; h < hyps; h++) {
+            const int r = nid2 * hyps + h;
+            const float2* replica = replicas + size_t(r) * s16::points;
+            s16::cpx v[s16::radix];
+#pragma unroll
+            for (int k = 0; k < s16::radix; k++) {
+                const float2 w = replica[j + k * s16::read_stride];
+                v[k] = s16::mul(x[k], { w.x, w.y });
+            }
+#pragma unroll
+            for (int pass = 0; pass < s16::passes; pass++) {
+                if (pass > 0) {
+#pragma unroll
+                    for (int k = 0; k < s16::radix; k++) {
+                        v[k] = buf[padded(j + k * s16::read_stride)];
+                    }
+                    __syncthreads(); // read before anyone writes
+                }
+                s16::pass_step(j, pass, v);
+#pragma unroll
+                for (int q = 0; q < s16::radix; q++) {
+                    buf[padded(s16::write_index(j, pass, q))] = v[q];
+                }
+                __syncthreads();
+            }
+            const double e_replica = replica_energy[r];
+#pragma unroll
+            for (int k = 0; k < s16::radix; k++) {
+                const size_t t = size_t(j) + size_t(k) * s16::read_stride;
+                const size_t u = b * hop + t;
+                if (t < hop && u < count) {
+                    const s16::cpx p = buf[padded(static_cast<int>(t))];
+                    const float m =
+                        pss_metric(p.re, p.im, s16::points, fft, e_replica, energy[c * count + u]);
+                    if (m > m_best[k]) {
+                        m_best[k] = m;
+                        h_best[k] = h;
+                    }
                 }
             }
-            const size_t at = (c * nid2_count + nid2) * count + u;
-            metric[at] = m_best;
-            best[at] = h_best;
+            __syncthreads(); // the next replica writes buf
+        }
+#pragma unroll
+        for (int k = 0; k < s16::radix; k++) {
+            const size_t t = size_t(j) + size_t(k) * s16::read_stride;
+            const size_t u = b * hop + t;
+            if (t < hop && u < count) {
+                const size_t at = (c * nid2_count + nid2) * count + u;
+                metric[at] = m_best[k];
+                best[at] = h_best[k];
+            }
         }
     }
 }
@@ -241,8 +283,7 @@ public:
     cell_search_cuda(const cell_search_params& params,
                      const device_spec& dev,
                      const cuda_context_ptr& ctx)
-        : cell_search(params), d_ctx(cuda_context::for_stage(dev, ctx)),
-          d_block(device_block_factor * pss_block_size(d_layout)),
+        : cell_search(params), d_ctx(cuda_context::for_stage(dev, ctx)), d_block(device_block),
           d_spectra(d_replicas.size() * d_block), d_candidates(max_candidates), d_found(1)
     {
         d_device = dev;
@@ -398,32 +439,12 @@ private:
             d_x.get(), d_energy.get(), n, span.lo, count, fft, energy_tiles);
         GPUOFDM_CUDA_CHECK_LAUNCH("energy_kernel");
         timer.mark("energy");
-        const size_t hyps = d_hyp.size();
-        const size_t reps = d_replicas.size();
-        // Every replica at once for a group of channels: the products, one batched
-        // inverse FFT, one pass for the metric; groups sized to the work area.
-        const size_t group =
-            std::max<size_t>(1, std::min(ch, product_budget / (nb * reps * d_block)));
-        reserve_products(group * nb * reps);
-        auto* product = reinterpret_cast<cufftComplex*>(d_product.get());
-        for (size_t c0 = 0; c0 < ch; c0 += group) {
-            const size_t g = std::min(group, ch - c0);
-            const size_t spectra = g * nb * d_block;
-            products_kernel<<<grid_for(spectra), 256, 0, s>>>(d_blocks.get() + c0 * nb * d_block,
-                                                              d_spectra.get(), d_product.get(),
-                                                              d_block, reps, spectra);
-            GPUOFDM_CUDA_CHECK_LAUNCH("products_kernel");
-            timer.mark("products");
-            d_product_plans->exec(product, product, g * nb * reps, CUFFT_INVERSE);
-            timer.mark("ifft");
-            const size_t timings = g * count;
-            metric_kernel<<<grid_for(timings), 256, 0, s>>>(
-                d_product.get(), d_energy.get() + c0 * count, d_replica_energy.get(),
-                d_metric.get() + c0 * nid2_count * count, d_best.get() + c0 * nid2_count * count,
-                nb, hop, d_block, fft, count, hyps, timings);
-            GPUOFDM_CUDA_CHECK_LAUNCH("metric_kernel");
-            timer.mark("metric");
-        }
+        // Every replica of every block in one kernel: the products stay in shared memory.
+        correlate_kernel<<<static_cast<unsigned int>(ch * nb), s16::threads, 0, s>>>(
+            d_blocks.get(), d_spectra.get(), d_energy.get(), d_replica_energy.get(), d_metric.get(),
+            d_best.get(), nb, hop, fft, count, static_cast<int>(d_hyp.size()));
+        GPUOFDM_CUDA_CHECK_LAUNCH("correlate_kernel");
+        timer.mark("correlate");
 
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_found.get(), 0, sizeof(unsigned int), s));
         const size_t timings = ch * nid2_count * (span.hi - span.lo);
@@ -467,16 +488,6 @@ private:
         return detections;
     }
 
-    void reserve_products(size_t batches)
-    {
-        if (batches > d_product_batch) {
-            d_product_batch = batches;
-            d_product = device_buffer<float2>(batches * d_block);
-            d_product_plans =
-                std::make_unique<cufft_batch_plans>(d_block, batches, d_ctx->stream());
-        }
-    }
-
     void reserve(size_t ch, size_t n, size_t nb, size_t count)
     {
         if (ch * n > d_x.size()) {
@@ -499,12 +510,12 @@ private:
     device_buffer<float2> d_spectra; // conj(FFT) of each replica
     device_buffer<device_candidate> d_candidates;
     device_buffer<unsigned int> d_found;
-    device_buffer<float2> d_x, d_blocks, d_product;
+    device_buffer<float2> d_x, d_blocks;
     device_buffer<double> d_energy;
     device_buffer<float> d_metric;
     device_buffer<int> d_best;
-    size_t d_plan_batch = 0, d_product_batch = 0;
-    std::unique_ptr<cufft_batch_plans> d_plans, d_product_plans;
+    size_t d_plan_batch = 0;
+    std::unique_ptr<cufft_batch_plans> d_plans;
     device_buffer<double> d_replica_energy;
     device_buffer<unsigned long long> d_window_starts, d_window_offsets;
     device_buffer<float2> d_window_samples;
