@@ -126,8 +126,7 @@ private:
     void append_rows(const std::vector<std::complex<float>>& rows, size_t produced)
     {
         for (size_t c = 0; c < d_rows.size(); c++) {
-            d_rows[c].insert(d_rows[c].end(),
-                             rows.begin() + static_cast<ptrdiff_t>(c * produced),
+            d_rows[c].insert(d_rows[c].end(), rows.begin() + static_cast<ptrdiff_t>(c * produced),
                              rows.begin() + static_cast<ptrdiff_t>((c + 1) * produced));
         }
     }

@@ -174,10 +174,9 @@ public:
         if (d_copy.size() < d_channels * n) {
             d_copy = device_buffer<float2>(d_channels * n);
         }
-        GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_copy.get(), n * sizeof(float2), d_rows.get(),
-                                             d_stride * sizeof(float2), n * sizeof(float2),
-                                             d_channels, cudaMemcpyDeviceToDevice,
-                                             d_ctx->stream()));
+        GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(
+            d_copy.get(), n * sizeof(float2), d_rows.get(), d_stride * sizeof(float2),
+            n * sizeof(float2), d_channels, cudaMemcpyDeviceToDevice, d_ctx->stream()));
         if (!dc.empty() && skip < n) {
             remove_dc(d_copy.get(), n, dc, skip);
         }
@@ -269,9 +268,8 @@ private:
                                            cycles.size() * sizeof(double), cudaMemcpyHostToDevice,
                                            s));
         const dim3 sum_grid(tiles, static_cast<unsigned int>(dc.size()));
-        dc_sum_kernel<<<sum_grid, dc_threads, 0, s>>>(rows, stride, d_dc_channels.get(),
-                                                      d_dc_cycles.get(), skip, n,
-                                                      d_dc_partial.get());
+        dc_sum_kernel<<<sum_grid, dc_threads, 0, s>>>(
+            rows, stride, d_dc_channels.get(), d_dc_cycles.get(), skip, n, d_dc_partial.get());
         GPUOFDM_CUDA_CHECK_LAUNCH("dc_sum_kernel");
         const dim3 remove_grid(std::min<unsigned int>(tiles, 1024),
                                static_cast<unsigned int>(dc.size()));
