@@ -135,6 +135,21 @@ std::string write_recording(const std::string& stem,
 //! The median of \p v (the upper one of an even count).
 double median_of(std::vector<double> v);
 
+//! What paired_runs() measured.
+struct paired_result {
+    double seconds = 0; //!< the median of the block's runs
+    double ratio = 0;   //!< the median of ceiling / block, pair by pair
+    std::string ratios; //!< each pair's, as text
+};
+/*!
+ * \brief --pairs K: K runs of a block (\p block returns its wall seconds), each right after
+ * a ceiling run of its own (\p ceiling), since the host's speed drifts between runs (the
+ * ceiling by up to 40 % in one call).
+ */
+paired_result paired_runs(int pairs,
+                          const std::function<double()>& ceiling,
+                          const std::function<double()>& block);
+
 using clock = std::chrono::steady_clock;
 inline double seconds_since(clock::time_point t0)
 {

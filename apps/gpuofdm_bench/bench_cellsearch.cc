@@ -192,6 +192,12 @@ row search_row(const workload& w,
     return out;
 }
 
+void print_search_header()
+{
+    std::printf("%-9s %-7s %10s %9s %10s %6s %7s  %s\n", "impl", "device", "Msps", "x RT", "ms",
+                "cells", "ratio", "workload");
+}
+
 void print_search_row(const row& r, double air_rate)
 {
     std::printf(
@@ -251,8 +257,7 @@ void flowgraph_rows(const options& o,
                 "file_source -> null_sink on the same file and buffers; ratio = x RT / the "
                 "ceiling's; with --pairs K the median of K runs, each after a ceiling run of its "
                 "own.\n");
-    std::printf("%-9s %-7s %10s %9s %10s %6s %7s  %s\n", "impl", "device", "Msps", "x RT", "ms",
-                "cells", "ratio", "workload");
+    print_search_header();
     std::vector<std::string> devices;
     if (o.quick)
         devices.push_back("cpu"); // the CPU twin is far below real time: the short streams only
@@ -299,22 +304,14 @@ void flowgraph_rows(const options& o,
                 double secs = file_to(file, searcher, buffer, &found);
                 double ratio = ceiling_s / secs;
                 if (dev != "cpu" && o.pairs > 1) {
-                    std::vector<double> block_s, ratios;
-                    std::string list;
-                    for (int k = 0; k < o.pairs; k++) {
-                        const double c_s = file_to(file, nullptr, buffer, nullptr);
-                        const double b_s = file_to(file, make(), buffer, &found);
-                        block_s.push_back(b_s);
-                        ratios.push_back(c_s / b_s);
-                        char part[64];
-                        std::snprintf(part, sizeof(part), "%s%.3f", k ? " " : "", c_s / b_s);
-                        list += part;
-                    }
-                    secs = median_of(block_s);
-                    ratio = median_of(ratios);
+                    const auto p = paired_runs(
+                        o.pairs, [&] { return file_to(file, nullptr, buffer, nullptr); },
+                        [&] { return file_to(file, make(), buffer, &found); });
+                    secs = p.seconds;
+                    ratio = p.ratio;
                     notes.push_back("cell_searcher_cc flowgraph " + w.name + buf + " on " + dev +
                                     ": of-ceiling ratios of " + std::to_string(o.pairs) +
-                                    " pairs " + list);
+                                    " pairs " + p.ratios);
                 }
                 measured(dev == "cpu" ? "cpu twin" : "cuda", searcher->device(), secs, ratio,
                          found);
@@ -339,8 +336,7 @@ void run_cellsearch(const options& o,
                 "capture seconds per wall second; ms = one call (latency of the batch);\n"
                 "cells = detections; ratio = x RT / the CPU twin's. Frequency range: the\n"
                 "default (NR at 3.5 GHz: +-10 ppm, 7 hypotheses; the others +-1 subcarrier, 5).\n");
-    std::printf("%-9s %-7s %10s %9s %10s %6s %7s  %s\n", "impl", "device", "Msps", "x RT", "ms",
-                "cells", "ratio", "workload");
+    print_search_header();
     for (const auto& w : workloads(o.quick)) {
         std::vector<cf> x = capture_of(w);
         const size_t n = x.size();

@@ -456,27 +456,21 @@ void flowgraph_rows(const options& o,
             auto det = make();
             double secs = files_to(files, det, source_buffer);
             double ratio = ceiling_s / secs;
-            // --pairs: the host's speed drifts between runs (the ceiling by up to 40 % in
-            // one call), so each run of the block follows a ceiling run of its own.
             if (device != "cpu" && o.pairs > 1) {
-                std::vector<double> block_s, ratios;
-                std::string list;
-                for (int k = 0; k < o.pairs; k++) {
-                    const double c_s = files_to(files, nullptr, source_buffer);
-                    auto d = make();
-                    const double b_s = files_to(files, d, source_buffer);
-                    if (d->detections() != d->occasions())
-                        det = d; // reported below
-                    block_s.push_back(b_s);
-                    ratios.push_back(c_s / b_s);
-                    char part[64];
-                    std::snprintf(part, sizeof(part), "%s%.2f", k ? " " : "", c_s / b_s);
-                    list += part;
-                }
-                secs = median_of(block_s);
-                ratio = median_of(ratios);
+                const auto p = paired_runs(
+                    o.pairs, [&] { return files_to(files, nullptr, source_buffer); },
+                    [&] {
+                        auto d = make();
+                        const double b_s = files_to(files, d, source_buffer);
+                        if (d->detections() != d->occasions())
+                            det = d; // reported below
+                        return b_s;
+                    });
+                secs = p.seconds;
+                ratio = p.ratio;
                 notes.push_back("prach flowgraph " + device + ", batch " + std::to_string(batch) +
-                                buf + ": ratios of " + std::to_string(o.pairs) + " pairs " + list);
+                                buf + ": ratios of " + std::to_string(o.pairs) + " pairs " +
+                                p.ratios);
             }
             row r;
             r.level = "flowgraph";

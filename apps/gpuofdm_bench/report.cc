@@ -177,6 +177,26 @@ double median_of(std::vector<double> v)
     return v[v.size() / 2];
 }
 
+paired_result paired_runs(int pairs,
+                          const std::function<double()>& ceiling,
+                          const std::function<double()>& block)
+{
+    std::vector<double> block_s, ratios;
+    paired_result r;
+    for (int k = 0; k < pairs; k++) {
+        const double c_s = ceiling();
+        const double b_s = block();
+        block_s.push_back(b_s);
+        ratios.push_back(c_s / b_s);
+        char part[64];
+        std::snprintf(part, sizeof(part), "%s%.3f", k ? " " : "", c_s / b_s);
+        r.ratios += part;
+    }
+    r.seconds = median_of(block_s);
+    r.ratio = median_of(ratios);
+    return r;
+}
+
 std::string write_recording(const std::string& stem,
                             const std::vector<std::complex<float>>& x,
                             int repeat)

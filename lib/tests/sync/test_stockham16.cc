@@ -30,7 +30,7 @@ std::vector<s16::cpx> inverse_by_steps(const std::vector<s16::cpx>& x)
         for (int j = 0; j < s16::threads; j++) {
             s16::cpx v[s16::radix];
             for (int r = 0; r < s16::radix; r++) {
-                v[r] = buf[static_cast<size_t>(j + r * s16::read_stride)];
+                v[r] = buf[static_cast<size_t>(j) + static_cast<size_t>(r) * s16::read_stride];
             }
             s16::pass_step(j, pass, v);
             for (int q = 0; q < s16::radix; q++) {
