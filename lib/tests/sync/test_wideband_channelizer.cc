@@ -248,6 +248,8 @@ TEST(wideband_channelizer, push_device_matches_cpu)
             return;
         }
         std::vector<cf> host(ch * r.count);
+        // push_device() queues its work on the channelizer's stream and returns.
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         ASSERT_EQ(cudaMemcpy2D(host.data(), r.count * sizeof(cf), r.rows, r.stride * sizeof(cf),
                                r.count * sizeof(cf), ch, cudaMemcpyDeviceToHost),
                   cudaSuccess);
