@@ -44,6 +44,9 @@ public:
         d_capacity = static_cast<size_t>(2 * (window_ms * 1e-3 + 0.02) * raster.sample_rate);
         d_stream.keep_samples(d_capacity);
         set_tag_propagation_policy(TPP_DONT); // input tags pass in general_work
+        // Decided samples leave a window at a time: a large output buffer takes them in few
+        // calls, each a transfer and a wait on a GPU (a flowgraph's setting overrides it).
+        set_min_output_buffer(1 << 20);
         message_port_register_out(d_port);
         d_logger->debug("{} candidates searched on {}, {} ms a window", candidates(), device(),
                         window_ms);
