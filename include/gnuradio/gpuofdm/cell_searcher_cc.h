@@ -30,8 +30,11 @@ namespace gpuofdm {
  * half_frame, subframe, symbol, tdd, extended_cp (-1 where not applicable).
  *
  * The stream is channelized to every candidate and searched window by window (see
- * docs/CELLSEARCH.md), so samples leave the block about one window later than they enter;
- * at the end of a stream everything comes out.
+ * docs/CELLSEARCH.md), so samples leave the block about a window and a quarter later than
+ * they enter; at the end of a stream everything comes out. On a GPU the samples go up and
+ * come back by DMA (GNU Radio's buffers page-locked) and a window's search runs beside the
+ * next window's samples; give the source a large output buffer at high rates (the block's
+ * own is 2^20 items).
  */
 class GPUOFDM_API cell_searcher_cc : virtual public gr::block
 {

@@ -16,9 +16,10 @@ void bind_cell_searcher_cc(py::module& m)
     py::class_<searcher, gr::block, gr::basic_block, std::shared_ptr<searcher>>(
         m, "cell_searcher_cc",
         "Cell searcher: every 5G NR, LTE or 5GTF cell in the stream at every raster position "
-        "of the band, unknown timing and frequency. Samples pass through (about one window "
-        "late), each detected sync block tagged 'cell' and reported as a dict on message "
-        "port 'cells'.")
+        "of the band, unknown timing and frequency. Samples pass through (about a window "
+        "and a quarter late), each detected sync block tagged 'cell' and reported as a dict "
+        "on message port 'cells'. At high rates give the source a large output buffer "
+        "(set_min_output_buffer(1 << 20)); the block's own is 2^20 items.")
         .def(py::init(&searcher::make), py::arg("standard") = "nr", py::arg("samp_rate") = 30.72e6,
              py::arg("center_freq") = 0.0, py::arg("offsets_hz") = std::vector<double>{},
              py::arg("ssb_scs_khz") = 30, py::arg("cfo_range_hz") = 0.0,
