@@ -45,7 +45,10 @@ namespace {
 class host_rows : public cell_search_rows
 {
 public:
-    host_rows(const channelizer_params& channels, const cell_search_params& search)
+    host_rows(const channelizer_params& channels,
+              const cell_search_params& search,
+              const std::vector<capture_dc_row>& dc)
+        : cell_search_rows(dc)
     {
         const device_spec cpu{};
         d_channelizer = make_wideband_channelizer(channels, cpu);
@@ -83,16 +86,13 @@ public:
         append_rows(rows, produced);
     }
 
-    pending_search snapshot(size_t n,
-                            const std::vector<capture_dc_row>& dc,
-                            size_t skip,
-                            int64_t first_sample) override
+    pending_search snapshot(size_t n, size_t skip, int64_t first_sample) override
     {
         auto flat = std::make_shared<std::vector<std::complex<float>>>(d_rows.size() * n);
         for (size_t c = 0; c < d_rows.size(); c++) {
             std::copy_n(d_rows[c].begin(), n, flat->begin() + static_cast<ptrdiff_t>(c * n));
         }
-        for (const auto& d : dc) {
+        for (const auto& d : d_dc) {
             remove_capture_dc(flat->data() + static_cast<size_t>(d.channel) * n + skip,
                               n - std::min(n, skip), d.cycles_per_sample);
         }
@@ -139,13 +139,14 @@ private:
 
 std::unique_ptr<cell_search_rows> make_cell_search_rows(const channelizer_params& channels,
                                                         const cell_search_params& search,
+                                                        const std::vector<capture_dc_row>& dc,
                                                         const device_spec& dev)
 {
     if (!dev.is_cuda()) {
-        return std::make_unique<host_rows>(channels, search);
+        return std::make_unique<host_rows>(channels, search, dc);
     }
 #ifdef GPUOFDM_HAVE_CUDA
-    return make_cell_search_rows_cuda(channels, search, dev);
+    return make_cell_search_rows_cuda(channels, search, dc, dev);
 #else
     throw std::runtime_error("gr-gpuofdm was built without CUDA (GPUOFDM_CUDA=OFF)");
 #endif

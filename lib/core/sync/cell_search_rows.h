@@ -8,9 +8,9 @@
 #define GPUOFDM_CORE_CELL_SEARCH_ROWS_H
 
 // Where a stream's candidate rows wait between the channelizer and the search
-// (cell_search_stream): host vectors for the CPU twin; for CUDA, device memory on one
-// context shared by the channelizer, the rows and the search, so the rows never cross
-// the bus (the capture goes up once, only the candidates' windows come down).
+// (cell_search_stream): host vectors for the CPU twin; for CUDA, device memory, so the
+// rows never cross the bus (the capture goes up once, only the candidates' windows come
+// down), written on one context and searched on another (docs/DESIGN.md).
 
 #include "sync/cell_search.h"
 #include "sync/wideband_channelizer.h"
@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace gr::gpuofdm::core {
@@ -44,6 +45,7 @@ public:
     virtual ~cell_search_rows() = default;
 
     const cell_search& searcher() const { return *d_search; }
+    const wideband_channelizer& channelizer() const { return *d_channelizer; }
 
     //! Starts a new stream: every row is \p zeros zero samples.
     virtual void reset(size_t zeros) = 0;
@@ -57,14 +59,12 @@ public:
     //! A search to run later, on any thread: what snapshot() returns.
     using pending_search = std::function<std::vector<cell_detection>()>;
     /*!
-     * \brief A copy of the first \p n samples of every row, the rows in \p dc with the
-     * capture's DC offset removed from sample \p skip on, and the search over it, to run
-     * before the next snapshot() (the rows meanwhile take more samples and drop old ones).
+     * \brief A copy of the first \p n samples of every row, the DC rows (the factory's)
+     * with the capture's DC offset removed from sample \p skip on, and the search over it,
+     * to run before the next snapshot() (the rows meanwhile take more samples and drop
+     * old ones).
      */
-    virtual pending_search snapshot(size_t n,
-                                    const std::vector<capture_dc_row>& dc,
-                                    size_t skip,
-                                    int64_t first_sample) = 0;
+    virtual pending_search snapshot(size_t n, size_t skip, int64_t first_sample) = 0;
     //! The first \p k samples of every row dropped.
     virtual void drop(size_t k) = 0;
     /*!
@@ -101,16 +101,23 @@ protected:
     //! Checks that \p n more samples fit beside those kept and not taken.
     void check_room(size_t n, size_t capacity) const;
 
+    explicit cell_search_rows(std::vector<capture_dc_row> dc) : d_dc(std::move(dc)) {}
+
     std::unique_ptr<wideband_channelizer> d_channelizer;
     std::unique_ptr<cell_search> d_search;
+    const std::vector<capture_dc_row> d_dc; //!< the rows whose band holds the capture's centre
     uint64_t d_kept_in = 0, d_kept_out = 0; //!< samples kept / taken since reset()
 };
 
+//! The rows of \p channels searched with \p search; \p dc: the rows whose DC offset
+//! each snapshot removes.
 std::unique_ptr<cell_search_rows> make_cell_search_rows(const channelizer_params& channels,
                                                         const cell_search_params& search,
+                                                        const std::vector<capture_dc_row>& dc,
                                                         const device_spec& dev);
 std::unique_ptr<cell_search_rows> make_cell_search_rows_cuda(const channelizer_params& channels,
                                                              const cell_search_params& search,
+                                                             const std::vector<capture_dc_row>& dc,
                                                              const device_spec& dev);
 
 } // namespace gr::gpuofdm::core

@@ -97,13 +97,31 @@ class device_rows_store : public cell_search_rows
 public:
     device_rows_store(const channelizer_params& channels,
                       const cell_search_params& search,
+                      const std::vector<capture_dc_row>& dc,
                       const device_spec& dev)
         // The samples coming in first: a search in flight must not hold them up.
-        : d_ctx(make_cuda_context(dev, true)), d_search_ctx(make_cuda_context(dev)),
-          d_channels(channels.offsets_hz.size()), d_pinned(dev.cuda_index)
+        : cell_search_rows(dc), d_ctx(make_cuda_context(dev, true)),
+          d_search_ctx(make_cuda_context(dev)), d_channels(channels.offsets_hz.size()),
+          d_pinned(dev.cuda_index), d_dc_channels(dc.size()), d_dc_cycles(dc.size())
     {
         d_channelizer = make_wideband_channelizer_cuda(channels, dev, d_ctx);
         d_search = make_cell_search_cuda(search, dev, d_search_ctx);
+        // The DC rows go up once.
+        std::vector<int> rows;
+        std::vector<double> cycles;
+        for (const auto& d : d_dc) {
+            rows.push_back(d.channel);
+            cycles.push_back(d.cycles_per_sample);
+        }
+        if (!d_dc.empty()) {
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_dc_channels.get(), rows.data(),
+                                               rows.size() * sizeof(int), cudaMemcpyHostToDevice,
+                                               d_ctx->stream()));
+            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_dc_cycles.get(), cycles.data(),
+                                               cycles.size() * sizeof(double),
+                                               cudaMemcpyHostToDevice, d_ctx->stream()));
+        }
+        d_ctx->synchronize();
     }
 
     void reset(size_t zeros) override
@@ -165,10 +183,7 @@ public:
         append_rows(d_channelizer->flush_device());
     }
 
-    pending_search snapshot(size_t n,
-                            const std::vector<capture_dc_row>& dc,
-                            size_t skip,
-                            int64_t first_sample) override
+    pending_search snapshot(size_t n, size_t skip, int64_t first_sample) override
     {
         d_ctx->activate();
         if (d_copy.size() < d_channels * n) {
@@ -177,8 +192,8 @@ public:
         GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(
             d_copy.get(), n * sizeof(float2), d_rows.get(), d_stride * sizeof(float2),
             n * sizeof(float2), d_channels, cudaMemcpyDeviceToDevice, d_ctx->stream()));
-        if (!dc.empty() && skip < n) {
-            remove_dc(d_copy.get(), n, dc, skip);
+        if (!d_dc.empty() && skip < n) {
+            remove_dc(d_copy.get(), n, skip);
         }
         d_ctx->record(d_copied);
         const auto* rows = reinterpret_cast<const std::complex<float>*>(d_copy.get());
@@ -243,36 +258,20 @@ private:
     }
 
     // The DC rows of \p rows (stride samples each) less their tone from sample skip on.
-    void remove_dc(float2* rows, size_t stride, const std::vector<capture_dc_row>& dc, size_t skip)
+    void remove_dc(float2* rows, size_t stride, size_t skip)
     {
-        std::vector<int> channels;
-        std::vector<double> cycles;
-        for (const auto& d : dc) {
-            channels.push_back(d.channel);
-            cycles.push_back(d.cycles_per_sample);
-        }
         const size_t n = stride - skip;
         const auto tiles = static_cast<unsigned int>((n + dc_tile - 1) / dc_tile);
-        if (d_dc_channels.size() < dc.size()) {
-            d_dc_channels = device_buffer<int>(dc.size());
-            d_dc_cycles = device_buffer<double>(dc.size());
-        }
-        if (d_dc_partial.size() < dc.size() * tiles) {
-            d_dc_partial = device_buffer<double2>(dc.size() * tiles);
+        if (d_dc_partial.size() < d_dc.size() * tiles) {
+            d_dc_partial = device_buffer<double2>(d_dc.size() * tiles);
         }
         const cudaStream_t s = d_ctx->stream();
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_dc_channels.get(), channels.data(),
-                                           channels.size() * sizeof(int), cudaMemcpyHostToDevice,
-                                           s));
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_dc_cycles.get(), cycles.data(),
-                                           cycles.size() * sizeof(double), cudaMemcpyHostToDevice,
-                                           s));
-        const dim3 sum_grid(tiles, static_cast<unsigned int>(dc.size()));
+        const dim3 sum_grid(tiles, static_cast<unsigned int>(d_dc.size()));
         dc_sum_kernel<<<sum_grid, dc_threads, 0, s>>>(
             rows, stride, d_dc_channels.get(), d_dc_cycles.get(), skip, n, d_dc_partial.get());
         GPUOFDM_CUDA_CHECK_LAUNCH("dc_sum_kernel");
         const dim3 remove_grid(std::min<unsigned int>(tiles, 1024),
-                               static_cast<unsigned int>(dc.size()));
+                               static_cast<unsigned int>(d_dc.size()));
         dc_remove_kernel<<<remove_grid, dc_threads, 0, s>>>(rows, stride, d_dc_channels.get(),
                                                             d_dc_cycles.get(), skip, n,
                                                             d_dc_partial.get(), tiles);
@@ -295,11 +294,12 @@ private:
 
 std::unique_ptr<cell_search_rows> make_cell_search_rows_cuda(const channelizer_params& channels,
                                                              const cell_search_params& search,
+                                                             const std::vector<capture_dc_row>& dc,
                                                              const device_spec& dev)
 {
     channels.validate();
     search.validate();
-    return std::make_unique<device_rows_store>(channels, search, dev);
+    return std::make_unique<device_rows_store>(channels, search, dc, dev);
 }
 
 } // namespace gr::gpuofdm::core

@@ -68,15 +68,16 @@ cell_search_stream::cell_search_stream(const raster_params& raster,
     channelizer_params cp;
     cp.sample_rate = raster.sample_rate;
     cp.output_rate = d_layout.rate_hz;
+    std::vector<capture_dc_row> dc;
     for (size_t c = 0; c < d_candidates.size(); c++) {
         const double offset = d_candidates[c].offset_hz;
         cp.offsets_hz.push_back(offset);
         // A recording's DC offset (the receiver's carrier leakage) is a tone in these rows.
         if (std::abs(offset) < d_layout.rate_hz / 2) {
-            d_dc.push_back({ static_cast<int>(c), offset / d_layout.rate_hz });
+            dc.push_back({ static_cast<int>(c), offset / d_layout.rate_hz });
         }
     }
-    d_rows = make_cell_search_rows(cp, sp, dev);
+    d_rows = make_cell_search_rows(cp, sp, dc, dev);
     const auto fs = static_cast<uint64_t>(std::llround(raster.sample_rate));
     const auto fo = static_cast<uint64_t>(std::llround(d_layout.rate_hz));
     const uint64_t g = std::gcd(fs, fo);
@@ -88,8 +89,7 @@ cell_search_stream::cell_search_stream(const raster_params& raster,
     d_profile.enabled = std::getenv("GPUOFDM_PROFILE") != nullptr;
     // Channelized a quarter window at a time: a stream of small pushes (GNU Radio's) then
     // costs the device a few large launches a window, not many small ones.
-    const auto plan = make_channelizer_plan(cp);
-    d_min_blocks = std::max<size_t>(1, d_window / 4 / plan.hop_out);
+    d_min_blocks = std::max<size_t>(1, d_window / 4 / d_rows->channelizer().plan().hop_out);
     reset();
 }
 
@@ -204,7 +204,7 @@ void cell_search_stream::search_rows(bool last, std::vector<detection>& out)
             static_cast<int64_t>(d_row_start) - static_cast<int64_t>(d_history);
         // The zeros before the stream stay zeros.
         const size_t skip = d_row_start == 0 ? d_history : 0;
-        auto search = d_rows->snapshot(n, d_dc, skip, first_sample);
+        auto search = d_rows->snapshot(n, skip, first_sample);
         d_profile.searches++;
         // Timed on the thread it runs on.
         auto timed = [search = std::move(search), total = &d_profile.search] {

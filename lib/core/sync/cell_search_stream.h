@@ -106,8 +106,7 @@ private:
     std::vector<raster_candidate> d_candidates;
     cell_search_layout d_layout;
     std::unique_ptr<cell_search_rows> d_rows;
-    std::vector<capture_dc_row> d_dc; //!< the rows whose band holds the capture's centre
-    uint64_t d_p = 1, d_q = 1;        //!< row sample j is stream sample j p / q
+    uint64_t d_p = 1, d_q = 1; //!< row sample j is stream sample j p / q
     size_t d_window = 0, d_overlap = 0;
     size_t d_history = 0;    //!< the search's history()
     size_t d_min_blocks = 1; //!< channelizer blocks the rows take at a time

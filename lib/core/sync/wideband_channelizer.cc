@@ -144,9 +144,7 @@ wideband_channelizer::device_rows wideband_channelizer::flush_device()
 template <typename Run>
 size_t wideband_channelizer::drain(Run&& run)
 {
-    const size_t blocks = d_pending.size() >= d_plan.fft_in
-                              ? (d_pending.size() - d_plan.fft_in) / d_plan.hop_in + 1
-                              : 0;
+    const size_t blocks = complete_blocks(d_pending.size());
     const size_t produced = blocks * d_plan.hop_out;
     if (blocks > 0) {
         run(blocks, produced);

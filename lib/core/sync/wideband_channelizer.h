@@ -117,6 +117,14 @@ protected:
     {
         return (captured * d_plan.fft_out + d_plan.fft_in - 1) / d_plan.fft_in;
     }
+    //! The complete blocks in \p pending samples from a block's first.
+    size_t complete_blocks(size_t pending) const
+    {
+        return pending >= d_plan.fft_in ? (pending - d_plan.fft_in) / d_plan.hop_in + 1 : 0;
+    }
+
+    //! The stream so far (push() or push_device()): blocks run, outputs given, samples in.
+    size_t d_blocks = 0, d_emitted = 0, d_captured = 0;
 
 private:
     //! The complete blocks pending through \p run(blocks, produced); returns produced.
@@ -124,7 +132,6 @@ private:
     size_t drain(Run&& run);
 
     std::vector<std::complex<float>> d_pending; //!< from the next block's first sample
-    size_t d_blocks = 0, d_emitted = 0, d_captured = 0;
 };
 
 std::unique_ptr<wideband_channelizer> make_wideband_channelizer(const channelizer_params& params,

@@ -162,7 +162,6 @@ public:
         d_waiting = d_plan.overlap_in / 2;
         GPUOFDM_CUDA_CHECK(
             cudaMemsetAsync(d_wait.get(), 0, d_waiting * sizeof(float2), d_ctx->stream()));
-        d_dev_captured = d_dev_blocks = d_dev_emitted = 0;
     }
 
     device_rows push_device(const std::complex<float>* in, size_t n, size_t min_blocks) override
@@ -175,14 +174,14 @@ public:
                                                cudaMemcpyDefault, d_ctx->stream()));
         }
         d_waiting += n;
-        d_dev_captured += n;
+        d_captured += n;
         return run_waiting(min_blocks);
     }
 
     device_rows flush_device() override
     {
         d_ctx->activate();
-        const size_t owed = outputs_owned(d_dev_captured) - d_dev_emitted;
+        const size_t owed = outputs_owned(d_captured) - d_emitted;
         device_rows r;
         if (owed > 0) {
             reserve_waiting(d_waiting + d_plan.fft_in);
@@ -264,14 +263,13 @@ private:
     // The complete blocks among the waiting samples, once there are min_blocks of them.
     device_rows run_waiting(size_t min_blocks)
     {
-        const size_t blocks =
-            d_waiting >= d_plan.fft_in ? (d_waiting - d_plan.fft_in) / d_plan.hop_in + 1 : 0;
+        const size_t blocks = complete_blocks(d_waiting);
         if (blocks == 0 || blocks < min_blocks) {
             return {};
         }
         const size_t produced = blocks * d_plan.hop_out;
         reserve(blocks);
-        enqueue_range(d_wait.get(), 0, blocks, d_dev_blocks, d_dev_emitted, produced);
+        enqueue_range(d_wait.get(), 0, blocks, d_blocks, d_emitted, produced);
         // The samples the next blocks need to the front, through the spare buffer.
         const size_t used = blocks * d_plan.hop_in;
         d_waiting -= used;
@@ -279,8 +277,8 @@ private:
                                            d_waiting * sizeof(float2), cudaMemcpyDeviceToDevice,
                                            d_ctx->stream()));
         std::swap(d_wait, d_wait_spare);
-        d_dev_blocks += blocks;
-        d_dev_emitted += produced;
+        d_blocks += blocks;
+        d_emitted += produced;
         device_rows r;
         r.rows = reinterpret_cast<const std::complex<float>*>(d_out.get());
         r.stride = r.count = produced;
@@ -334,7 +332,7 @@ private:
     cuda_event d_uploaded[upload_parts];
     // push_device(): the capture samples from the next block's first, on the device.
     device_buffer<float2> d_wait, d_wait_spare;
-    size_t d_waiting = 0, d_dev_captured = 0, d_dev_blocks = 0, d_dev_emitted = 0;
+    size_t d_waiting = 0;
 };
 
 } // namespace
