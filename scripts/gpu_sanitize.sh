@@ -48,7 +48,8 @@ race_ofdm_wifi='ofdm_stage_test.*:wifi_sync.cuda_equals_cpu:wifi_decode.cuda_equ
 race_wimax='wimax_sync.cuda_matches_cpu_on_small_pieces:wimax_tx.cuda_matches_cpu_every_profile:'\
 'wimax_rx.cuda_matches_cpu'
 race_timing='PfbTimingSync.Cuda*'
-race_sync='wideband_channelizer.cuda_matches_cpu:cell_search.cuda_matches_cpu'
+race_sync='wideband_channelizer.cuda_matches_cpu:cell_search.cuda_matches_cpu:'\
+'wideband_channelizer.push_device_matches_cpu:cell_search_recordings.cuda_delay_line_*'
 race_prach='PrachDetectorCuda.MatchesCpuFormat*:PrachFrontendCuda.MatchesCpu*'
 blocks_race='ScramblerBlock.CudaMatchesCpu:OfdmFftBlock.CudaMatchesCpu:WifiRxBlock.CudaAndCpuGiveTheSamePdus'
 
