@@ -60,6 +60,9 @@ double combined_threshold(double single, int k, int tries = 1)
     return hi;
 }
 
+// |v|^2 as its two squares: std::norm of a complex double goes through hypot().
+double power(cd v) { return v.real() * v.real() + v.imag() * v.imag(); }
+
 int wrap_bin(int k, int n) { return ((k % n) + n) % n; }
 
 // 36.211 6.11.1.2: n = 0..30 below DC, 31..61 above it, DC itself left out.
@@ -181,9 +184,8 @@ int cell_search_params::drift_reach(int k) const
 struct cell_search::examiner {
     //! The same tables with a plan of its own, for another thread.
     examiner(const examiner& o)
-        : layout(o.layout), pss(o.pss), sss(o.sss), sss_by_element(o.sss_by_element),
-          symbol_fwd(o.layout.fft_size, true), alias_margin(o.alias_margin),
-          fine_per_nid2(o.fine_per_nid2), fine(o.fine)
+        : layout(o.layout), pss(o.pss), sss(o.sss), symbol_fwd(o.layout.fft_size, true),
+          alias_margin(o.alias_margin), fine_per_nid2(o.fine_per_nid2), fine(o.fine)
     {
     }
 
@@ -204,28 +206,7 @@ struct cell_search::examiner {
             pss.push_back(p);
             // The SSS hypotheses: NR N_ID^(1) 0..335; LTE / 5GTF (N_ID^(1), half) as
             // 2 * nid1 + half, half 1 = subframe 5 / 25.
-            std::vector<std::vector<float>> s;
-            if (params.standard == cell_standard::nr) {
-                for (int nid1 = 0; nid1 < nr_nid1_count; nid1++) {
-                    const auto d = nr_sss(nid1, nid2);
-                    s.emplace_back(d.begin(), d.end());
-                }
-            } else {
-                for (int nid1 = 0; nid1 < lte_nid1_count; nid1++) {
-                    for (auto half : { sss_half::first, sss_half::second }) {
-                        const auto d = lte_sss(nid1, nid2, half);
-                        s.emplace_back(d.begin(), d.end());
-                    }
-                }
-            }
-            std::vector<double> by_element(s.empty() ? 0 : s[0].size() * s.size());
-            for (size_t h = 0; h < s.size(); h++) {
-                for (size_t e = 0; e < s[h].size(); e++) {
-                    by_element[e * s.size() + h] = s[h][e];
-                }
-            }
-            sss_by_element.push_back(std::move(by_element));
-            sss.push_back(std::move(s));
+            sss.emplace_back(params.standard == cell_standard::nr, nid2);
         }
     }
 
@@ -240,10 +221,9 @@ struct cell_search::examiner {
     }
 
     const cell_search_layout& layout;
-    std::vector<std::vector<cd>> pss;                 // [nid2][element]
-    std::vector<std::vector<std::vector<float>>> sss; // [nid2][hypothesis][element]
-    std::vector<std::vector<double>> sss_by_element;  // [nid2][element * hypotheses + h]
-    std::vector<double> sss_re, sss_im;               // scratch: a sum per hypothesis
+    std::vector<std::vector<cd>> pss; // [nid2][element]
+    std::vector<sss_correlator> sss;  // [nid2]
+    std::vector<cd> sss_z, sss_sums;  // scratch of read_sss()
     fftw_plan_1d symbol_fwd;
     // The replicas on the hypotheses' half-subcarrier grid, extended by the aliases' reach.
     int alias_margin = 0;
@@ -556,7 +536,7 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
     const bool nr = d_params.standard == cell_standard::nr;
     const bool fivegtf = d_params.standard == cell_standard::fivegtf;
 
-    std::vector<double> sss_score(positions.size() * sss.size(), 0.0);
+    std::vector<double> sss_score(positions.size() * sss.hypotheses(), 0.0);
     std::vector<double> sss_norm(positions.size(), 0.0);
     for (size_t k = 0; k < r.windows.size(); k++) {
         const pss_window& w = r.windows[k];
@@ -576,7 +556,7 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
                 rot *= step;
             }
             cfo += std::arg(c2 * std::conj(c1)) * d_layout.rate_hz / (M_PI * n);
-            corr = std::norm(c1 + c2);
+            corr = power(c1 + c2);
         }
         // The PSS's energy in the window, from the correlation with the CFO taken out (a
         // fractional timing offset costs up to 0.9 dB here).
@@ -584,7 +564,7 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
         r.cfo_weighted += cfo * corr;
         r.weight += corr;
         for (int t = 0; t < n; t++) {
-            r.energy += std::norm(cd(w.at(t)));
+            r.energy += power(cd(w.at(t)));
         }
         r.cfos.push_back(cfo);
 
@@ -604,41 +584,27 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
             }
         }
         r.pss_spectra.push_back(yp);
+        const size_t hyps = sss.hypotheses();
+        ex.sss_z.resize(sss.length());
+        ex.sss_sums.resize(hyps);
         for (size_t p = 0; p < positions.size(); p++) {
             const auto ys = ex.symbol_spectrum(w, positions[p].offset, cfo);
-            std::vector<cd> z(d_layout.sss_bins.size());
-            for (size_t e = 0; e < z.size(); e++) {
+            for (size_t e = 0; e < ex.sss_z.size(); e++) {
                 // 5GTF's SSS has no PSS subcarriers under it: the PSS's mean channel there.
-                z[e] = ys[d_layout.sss_bins[e]] * std::conj(fivegtf ? mean_h : h[e]);
-                sss_norm[p] += std::norm(z[e]);
+                ex.sss_z[e] = ys[d_layout.sss_bins[e]] * std::conj(fivegtf ? mean_h : h[e]);
+                sss_norm[p] += power(ex.sss_z[e]);
             }
-            // Every hypothesis's correlation at once, element by element (each sum adds its
-            // terms in element order, as one hypothesis at a time would: the same result;
-            // the sums are independent, so the loop over hypotheses vectorizes).
-            const size_t hyps = sss.size();
-            const double* table = ex.sss_by_element[pk.nid2].data();
-            ex.sss_re.assign(hyps, 0.0);
-            ex.sss_im.assign(hyps, 0.0);
-            double* re = ex.sss_re.data();
-            double* im = ex.sss_im.data();
-            for (size_t e = 0; e < z.size(); e++) {
-                const double zr = z[e].real(), zi = z[e].imag();
-                const double* row = table + e * hyps;
-                for (size_t hyp = 0; hyp < hyps; hyp++) {
-                    re[hyp] += zr * row[hyp];
-                    im[hyp] += zi * row[hyp];
-                }
-            }
+            sss.correlate(ex.sss_z.data(), ex.sss_sums.data());
             for (size_t hyp = 0; hyp < hyps; hyp++) {
                 // LTE / 5GTF: a period later the other half frame's SSS is sent.
                 const size_t h_k = nr || k % 2 == 0 ? hyp : (hyp ^ 1u);
-                sss_score[p * hyps + hyp] += std::norm(cd(re[h_k], im[h_k]));
+                sss_score[p * hyps + hyp] += power(ex.sss_sums[h_k]);
             }
         }
     }
 
     for (size_t i = 0; i < sss_score.size(); i++) {
-        const size_t p = i / sss.size();
+        const size_t p = i / sss.hypotheses();
         const double m = sss_norm[p] > 0 ? sss_score[i] / sss_norm[p] : 0;
         if (m > r.sss_metric) {
             r.sss_metric = m;
@@ -678,8 +644,8 @@ bool cell_search::examine(examiner& ex,
     const auto& windows = r.windows;
     const double cfo_weighted = r.cfo_weighted, weight = r.weight, signal = r.signal,
                  energy = r.energy;
-    const auto& pos = positions[best / sss.size()];
-    const int hyp = static_cast<int>(best % sss.size());
+    const auto& pos = positions[best / sss.hypotheses()];
+    const int hyp = static_cast<int>(best % sss.hypotheses());
     det.nid2 = pk.nid2;
     det.nid1 = nr ? hyp : hyp / 2;
     det.cell_id = 3 * det.nid1 + det.nid2;
@@ -700,19 +666,22 @@ bool cell_search::examine(examiner& ex,
     } else if (fivegtf) {
         const auto half = hyp % 2 == 1 ? sss_half::second : sss_half::first;
         det.subframe = half == sss_half::second ? 25 : 0;
+        const auto other = half == sss_half::first ? sss_half::second : sss_half::first;
+        // The 14 symbols' ESS of each half (the periods alternate between them).
+        const std::array<decltype(fivegtf_ess_symbols(0, half, d_params.fivegtf_ess)), 2> ess_of{
+            fivegtf_ess_symbols(det.cell_id, half, d_params.fivegtf_ess),
+            fivegtf_ess_symbols(det.cell_id, other, d_params.fivegtf_ess)
+        };
         double best_ess = -1;
         for (int l = 0; l < fivegtf_symbols; l++) {
             double score = 0;
             for (size_t k = 0; k < k_periods; k++) {
-                const auto h_k = k % 2 == 0                ? half
-                                 : half == sss_half::first ? sss_half::second
-                                                           : sss_half::first;
-                const auto ess = fivegtf_ess(det.cell_id, l, h_k, d_params.fivegtf_ess);
+                const auto& ess = ess_of[k % 2][l];
                 cd sum = 0;
                 for (int e = 0; e < fivegtf_ess_length; e++) {
                     sum += pss_spectra[k][d_layout.ess_bins[e]] * std::conj(cd(ess[e]));
                 }
-                score += std::norm(sum);
+                score += power(sum);
             }
             if (score > best_ess) {
                 best_ess = score;
@@ -751,12 +720,12 @@ bool cell_search::examine(examiner& ex,
                         group += y[(kk - 120 + n) % n] * std::conj(r);
                         m++;
                         if (++in_group == dmrs_group) {
-                            score += std::norm(group);
+                            score += power(group);
                             group = 0;
                             in_group = 0;
                         }
                     }
-                    score += std::norm(group);
+                    score += power(group);
                 }
             }
             if (score > best_dmrs) {

@@ -12,7 +12,10 @@
 #include "sync/cell_search_common.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace gr::gpuofdm::core {
 
@@ -45,6 +48,7 @@ public:
     std::vector<cell_detection> search(
         const cf* x, size_t stride, int channels, size_t n, int64_t first_sample) override
     {
+        const auto t0 = std::chrono::steady_clock::now();
         std::vector<pss_candidate> candidates;
         const pss_span span = pss_search_span(*this, n);
         if (span.valid) {
@@ -57,7 +61,22 @@ public:
                 row_candidates(row, c, span, candidates);
             }
         }
-        return finish(*host_rows(x, stride), n, first_sample, std::move(candidates));
+        const auto t1 = std::chrono::steady_clock::now();
+        const size_t found = candidates.size();
+        auto detections = finish(*host_rows(x, stride), n, first_sample, std::move(candidates));
+        // As the CUDA backend's cuda_phase_timer does: where a call's time goes.
+        static const bool profile = std::getenv("GPUOFDM_PROFILE") != nullptr;
+        if (profile) {
+            const auto t2 = std::chrono::steady_clock::now();
+            const auto ms = [](auto a, auto b) {
+                return std::chrono::duration<double, std::milli>(b - a).count();
+            };
+            std::fprintf(stderr,
+                         "profile cell_search (cpu): correlation %.3f ms, finish %.3f ms "
+                         "(%zu PSS candidates, %zu detections)\n",
+                         ms(t0, t1), ms(t1, t2), found, detections.size());
+        }
+        return detections;
     }
 
 private:

@@ -59,6 +59,41 @@ std::array<int, 2> lte_sss_m0_m1(int nid1);
 //! LTE (and 5GTF) SSS d(n), n = 0..61 (36.211 6.11.2.1): +-1 values.
 std::array<float, lte_sync_length> lte_sss(int nid1, int nid2, sss_half half);
 
+/*!
+ * \brief Every SSS hypothesis of one N_ID^(2) correlated with one received SSS at once.
+ *
+ * sums[h] = sum over n of z(n) d_h(n), for every hypothesis h: NR N_ID^(1) 0..335; LTE and
+ * 5GTF 2 N_ID^(1) + half (half 1: subframe 5 / 25). The SSS is made of m-sequences, and the
+ * shifts of an m-sequence are the Walsh functions of its shift register's states, so every
+ * shift's correlation comes from one fast Walsh-Hadamard transform: NR 3 transforms of 128
+ * points in place of 336 sums of 127 terms, LTE 9 of 32 in place of 336 sums of 62.
+ */
+class sss_correlator
+{
+public:
+    //! For the NR SSS (\p nr) or the LTE / 5GTF one, of \p nid2 0..2.
+    sss_correlator(bool nr, int nid2);
+
+    size_t hypotheses() const { return d_nr ? nr_nid1_count : 2 * lte_nid1_count; }
+    size_t length() const { return d_nr ? nr_sync_length : lte_sync_length; }
+
+    //! \p z: length() values; \p sums: hypotheses() values.
+    void correlate(const std::complex<double>* z, std::complex<double>* sums) const;
+
+    //! An m-sequence's register states and the Walsh function of each shift.
+    struct walsh_map {
+        std::vector<int> state; //!< [n]: x(n) + 2 x(n+1) + ... + 2^(order-1) x(n+order-1)
+        std::vector<int> shift; //!< [m]: u with x(n+m) = parity(u & state[n]) for every n
+    };
+
+private:
+    bool d_nr;
+    int d_nid2;
+    walsh_map d_walsh;            //!< NR: x1; LTE: s~
+    std::vector<float> d_outer;   //!< NR: 1 - 2 x0(n) ; LTE: c0(n) then c1(n)
+    std::vector<float> d_z_shift; //!< LTE: z~(n), n = 0..30
+};
+
 //! 5GTF PSS and SSS are LTE's (V5G.211 6.8.1, 6.8.2).
 inline std::array<std::complex<float>, lte_sync_length> fivegtf_pss(int nid2)
 {
@@ -87,6 +122,10 @@ std::array<std::complex<float>, fivegtf_ess_length> fivegtf_ess(int cell_id,
                                                                 int symbol,
                                                                 sss_half half,
                                                                 fivegtf_ess_index reading);
+
+//! fivegtf_ess() of every symbol 0..13, the scrambling computed once.
+std::array<std::array<std::complex<float>, fivegtf_ess_length>, fivegtf_symbols>
+fivegtf_ess_symbols(int cell_id, sss_half half, fivegtf_ess_index reading);
 
 //! Which 5GTF symbols carry the long CP (160 samples at 153.6 Msps, 144 for the others):
 //! the thesis's "0 and 8", or 0 and 7 as in LTE's two slots of seven symbols.

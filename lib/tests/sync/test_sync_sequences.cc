@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <random>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -285,4 +286,42 @@ TEST(sync_sequences, bad_identities)
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("nid1: 0..335, got 400"), std::string::npos);
     }
+}
+
+// The Walsh-Hadamard correlator against the sums written out: every hypothesis of every
+// N_ID^(2), NR and LTE, on random subcarriers (the sequences from nr_sss() / lte_sss()).
+TEST(sync_sequences, sss_correlator_equals_direct_sums)
+{
+    std::mt19937 rng(7);
+    std::normal_distribution<double> g;
+    for (bool nr : { true, false }) {
+        for (int nid2 = 0; nid2 < core::nid2_count; nid2++) {
+            const core::sss_correlator corr(nr, nid2);
+            ASSERT_EQ(corr.length(), nr ? 127u : 62u);
+            ASSERT_EQ(corr.hypotheses(), 336u);
+            std::vector<std::complex<double>> z(corr.length()), sums(corr.hypotheses());
+            for (auto& v : z) {
+                v = { g(rng), g(rng) };
+            }
+            corr.correlate(z.data(), sums.data());
+            for (size_t h = 0; h < corr.hypotheses(); h++) {
+                std::vector<float> d;
+                if (nr) {
+                    const auto s = core::nr_sss(static_cast<int>(h), nid2);
+                    d.assign(s.begin(), s.end());
+                } else {
+                    const auto half = h % 2 == 0 ? sss_half::first : sss_half::second;
+                    const auto s = core::lte_sss(static_cast<int>(h / 2), nid2, half);
+                    d.assign(s.begin(), s.end());
+                }
+                std::complex<double> direct = 0;
+                for (size_t n = 0; n < d.size(); n++) {
+                    direct += z[n] * static_cast<double>(d[n]);
+                }
+                ASSERT_LT(std::abs(sums[h] - direct), 1e-9)
+                    << (nr ? "NR" : "LTE") << " nid2 " << nid2 << " hypothesis " << h;
+            }
+        }
+    }
+    EXPECT_THROW(core::sss_correlator(true, 3), std::invalid_argument);
 }
