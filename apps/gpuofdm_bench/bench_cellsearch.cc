@@ -352,6 +352,7 @@ void run_cellsearch(const options& o,
         cp.sample_rate = w.rate;
         cp.output_rate = layout.rate_hz;
         cp.offsets_hz = w.offsets;
+        search_params.channel_offsets_hz = w.offsets; // as cell_search_stream sets them
 
         const core::device_spec cpu{};
         auto cpu_ch = core::make_wideband_channelizer(cp, cpu);

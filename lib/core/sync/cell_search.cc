@@ -10,9 +10,14 @@
 #include "sync/cell_search_common.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <ctime>
 #include <stdexcept>
+#include <string>
 
 namespace gr::gpuofdm::core {
 
@@ -58,6 +63,13 @@ double combined_threshold(double single, int k, int tries = 1)
         (mean_exponential_tail(k, mid) > target ? lo : hi) = mid;
     }
     return hi;
+}
+
+int64_t thread_cpu_ns()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
 // |v|^2 as its two squares: std::norm of a complex double goes through hypot().
@@ -137,6 +149,11 @@ void cell_search_params::validate() const
     }
     if (max_peaks < 1 || max_peaks > 1024) {
         throw_param_error("max_peaks", "1..1024", max_peaks);
+    }
+    for (double f : channel_offsets_hz) {
+        if (!std::isfinite(f)) {
+            throw_param_error("channel_offsets_hz", "finite frequencies", f);
+        }
     }
     if (ssb_lmax != 4 && ssb_lmax != 8) {
         throw_param_error("ssb_lmax", "4 or 8", ssb_lmax);
@@ -361,11 +378,69 @@ std::unique_ptr<cell_search::row_reader> cell_search::host_rows(const cf* x, siz
     return std::make_unique<host_row_reader>(x, stride);
 }
 
+void cell_search::check_channels(int channels) const
+{
+    const auto& offsets = d_params.channel_offsets_hz;
+    if (!offsets.empty() && offsets.size() != static_cast<size_t>(std::max(channels, 0))) {
+        throw std::invalid_argument("cell search: channel_offsets_hz has " +
+                                    std::to_string(offsets.size()) + " offsets for " +
+                                    std::to_string(channels) + " channels");
+    }
+}
+
+std::vector<std::vector<size_t>> cell_search::same_cell_elsewhere(
+    const std::vector<const pss_candidate*>& kept) const
+{
+    std::vector<std::vector<size_t>> stronger(kept.size());
+    const auto& offsets = d_params.channel_offsets_hz;
+    if (offsets.empty()) {
+        return stronger;
+    }
+    // A cell's PSS moved by less than its own bandwidth still overlaps its replica, and a
+    // Zadoff-Chu PSS moved by whole subcarriers matches it up to a symbol away; two cells'
+    // carriers are never that close, so such peaks in other channels are the same cell.
+    const double bandwidth = d_layout.pss_length * d_layout.scs_hz;
+    const size_t symbol = static_cast<size_t>(d_layout.fft_size + d_layout.cp);
+    const auto is_stronger = [](const pss_candidate& a, const pss_candidate& b) {
+        if (a.metric != b.metric) {
+            return a.metric > b.metric;
+        }
+        return a.channel != b.channel ? a.channel < b.channel : a.u < b.u;
+    };
+    std::vector<size_t> by_offset(kept.size());
+    for (size_t i = 0; i < kept.size(); i++) {
+        by_offset[i] = i;
+    }
+    const auto offset_of = [&](size_t i) { return offsets[static_cast<size_t>(kept[i]->channel)]; };
+    std::sort(by_offset.begin(), by_offset.end(),
+              [&](size_t a, size_t b) { return offset_of(a) < offset_of(b); });
+    for (size_t i = 0; i < by_offset.size(); i++) {
+        const size_t a = by_offset[i];
+        for (size_t j = i + 1;
+             j < by_offset.size() && offset_of(by_offset[j]) - offset_of(a) < bandwidth; j++) {
+            const size_t b = by_offset[j];
+            const auto &pa = *kept[a], &pb = *kept[b];
+            const size_t apart = pa.u > pb.u ? pa.u - pb.u : pb.u - pa.u;
+            if (pa.channel == pb.channel || apart > symbol) {
+                continue;
+            }
+            if (is_stronger(pa, pb)) {
+                stronger[b].push_back(a);
+            } else {
+                stronger[a].push_back(b);
+            }
+        }
+    }
+    return stronger;
+}
+
 std::vector<cell_detection> cell_search::finish(row_reader& rows,
                                                 size_t n,
                                                 int64_t first_sample,
                                                 std::vector<pss_candidate> candidates)
 {
+    static const bool profile = std::getenv("GPUOFDM_PROFILE") != nullptr;
+    const auto wall0 = std::chrono::steady_clock::now();
     // Strongest first; ties by place, so every backend keeps the same ones.
     std::sort(candidates.begin(), candidates.end(),
               [](const pss_candidate& a, const pss_candidate& b) {
@@ -448,46 +523,82 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
             }
         }
     }
-    // The readings, then the candidates, are independent: read and examined on the worker
-    // threads, each with its own examiner (its FFT plan is scratch), each thread taking the
-    // next item (their costs differ), the results kept in candidate order. A few strong
-    // cells give a few candidates but three readings each (LTE, 5GTF).
-    std::vector<std::pair<size_t, size_t>> items; // (candidate, reading)
-    for (size_t c = 0; c < kept.size(); c++) {
-        for (size_t r = 0; r < readings[c].size(); r++) {
-            items.emplace_back(c, r);
-        }
-    }
-    if (items.size() >= 2 && !d_pool) {
+    if (!d_pool && kept.size() + readings.size() >= 2) {
         d_pool = make_worker_pool(max_finish_threads);
     }
     while (d_examiners.size() < max_slices(d_pool.get())) {
         d_examiners.push_back(d_examiners.empty() ? d_examiner
                                                   : std::make_shared<examiner>(*d_examiner));
     }
+    // The readings, then the candidates, are independent: read and examined on the worker
+    // threads, each with its own examiner (its FFT plan is scratch), each thread taking the
+    // next item (their costs differ), the results kept in candidate order. A few strong
+    // cells give a few candidates but three readings each (LTE, 5GTF).
+    std::atomic<int64_t> busy_ns{ 0 }; // the threads' CPU time, with GPUOFDM_PROFILE
     const auto each = [&](size_t n_items, const auto& fn) {
         std::atomic<size_t> next{ 0 };
         const size_t threads = std::max<size_t>(1, std::min(max_slices(d_pool.get()), n_items));
         parallel_slices_indexed(d_pool.get(), threads, 1, [&](size_t slice, size_t, size_t) {
+            const int64_t cpu0 = profile ? thread_cpu_ns() : 0;
             for (size_t i = next++; i < n_items; i = next++) {
                 fn(*d_examiners[slice], i);
             }
+            if (profile) {
+                busy_ns += thread_cpu_ns() - cpu0;
+            }
         });
     };
-    each(items.size(), [&](examiner& ex, size_t i) {
-        const auto [c, r] = items[i];
-        read_sss(ex, *kept[c], readings[c][r]);
-    });
+    size_t waves = 0, examined = 0, read = 0;
+    // In waves: a candidate is examined once every stronger one of the same cell heard at a
+    // neighbouring raster point (same_cell_elsewhere()) is, and not at all if one of those
+    // was found. Without channel offsets this is one wave of every candidate.
+    const auto stronger = same_cell_elsewhere(kept);
+    enum : char { undecided, found, not_found };
+    std::vector<char> state(kept.size(), undecided);
     std::vector<cell_detection> dets(kept.size());
-    std::vector<char> found(kept.size(), 0);
-    each(kept.size(), [&](examiner& ex, size_t c) {
-        dets[c].channel = kept[c]->channel;
-        found[c] = examine(ex, readings[c], *kept[c], dets[c]);
-    });
+    for (;;) {
+        std::vector<size_t> wave;
+        for (size_t c = 0; c < kept.size(); c++) {
+            if (state[c] != undecided) {
+                continue;
+            }
+            bool ready = true, heard = false;
+            for (size_t q : stronger[c]) {
+                heard = heard || state[q] == found;
+                ready = ready && state[q] != undecided;
+            }
+            if (heard) {
+                state[c] = not_found;
+            } else if (ready) {
+                wave.push_back(c);
+            }
+        }
+        if (wave.empty()) {
+            break;
+        }
+        waves++;
+        examined += wave.size();
+        std::vector<std::pair<size_t, size_t>> items; // (candidate, reading)
+        for (size_t c : wave) {
+            for (size_t r = 0; r < readings[c].size(); r++) {
+                items.emplace_back(c, r);
+            }
+        }
+        read += items.size();
+        each(items.size(), [&](examiner& ex, size_t i) {
+            const auto [c, r] = items[i];
+            read_sss(ex, *kept[c], readings[c][r]);
+        });
+        each(wave.size(), [&](examiner& ex, size_t i) {
+            const size_t c = wave[i];
+            dets[c].channel = kept[c]->channel;
+            state[c] = examine(ex, readings[c], *kept[c], dets[c]) ? found : not_found;
+        });
+    }
 
     std::vector<cell_detection> out;
     for (size_t c = 0; c < kept.size(); c++) {
-        if (!found[c]) {
+        if (state[c] != found) {
             continue;
         }
         cell_detection det = dets[c];
@@ -501,6 +612,17 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
         if (!seen) {
             out.push_back(det);
         }
+    }
+    if (profile) {
+        std::fprintf(
+            stderr,
+            "profile cell_search finish(): %zu PSS candidates, %zu kept, %zu examined "
+            "in %zu waves (%zu SSS readings), %zu found; %.3f ms, thread CPU %.3f ms "
+            "on up to %zu threads\n",
+            candidates.size(), kept.size(), examined, waves, read, out.size(),
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0)
+                .count(),
+            static_cast<double>(busy_ns.load()) * 1e-6, max_slices(d_pool.get()));
     }
     return out;
 }

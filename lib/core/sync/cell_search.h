@@ -68,7 +68,12 @@ struct cell_search_params {
     //! period (cell_search_common.h).
     double sro_ppm = 20;
     int max_peaks = 64; //!< PSS peaks examined per N_ID^(2) per call, 1..1024
-    int ssb_lmax = 8;   //!< NR L_max: 4 (the DM-RS also gives the half frame) or 8
+    //! The channels' frequencies from the capture centre, Hz, channel by channel (or
+    //! empty): PSS peaks in channels closer than the PSS's bandwidth and within a symbol
+    //! of each other are taken for one cell heard at neighbouring raster points, and only
+    //! the strongest that the SSS confirms is reported. cell_search_stream sets them.
+    std::vector<double> channel_offsets_hz;
+    int ssb_lmax = 8; //!< NR L_max: 4 (the DM-RS also gives the half frame) or 8
     fivegtf_ess_index fivegtf_ess = fivegtf_ess_index::subframe_number;
     fivegtf_long_cp fivegtf_cp = fivegtf_long_cp::symbols_0_and_7;
 
@@ -191,6 +196,12 @@ protected:
                                        size_t n,
                                        int64_t first_sample,
                                        std::vector<pss_candidate> candidates);
+    //! Throws std::invalid_argument where channel_offsets_hz is given but not one a channel.
+    void check_channels(int channels) const;
+    //! For each of \p kept, the stronger ones that are the same cell heard in another
+    //! channel (cell_search_params::channel_offsets_hz); none without offsets.
+    std::vector<std::vector<size_t>> same_cell_elsewhere(
+        const std::vector<const pss_candidate*>& kept) const;
 
     cell_search_params d_params;
     cell_search_layout d_layout;

@@ -48,6 +48,7 @@ public:
     std::vector<cell_detection> search(
         const cf* x, size_t stride, int channels, size_t n, int64_t first_sample) override
     {
+        check_channels(channels);
         const auto t0 = std::chrono::steady_clock::now();
         std::vector<pss_candidate> candidates;
         const pss_span span = pss_search_span(*this, n);

@@ -400,6 +400,7 @@ private:
                                     int64_t first_sample,
                                     row_reader& reader)
     {
+        check_channels(channels);
         const pss_span span = pss_search_span(*this, n);
         if (!span.valid || channels <= 0) {
             return finish(reader, n, first_sample, {});

@@ -77,6 +77,7 @@ cell_search_stream::cell_search_stream(const raster_params& raster,
             dc.push_back({ static_cast<int>(c), offset / d_layout.rate_hz });
         }
     }
+    sp.channel_offsets_hz = cp.offsets_hz;
     d_rows = make_cell_search_rows(cp, sp, dc, dev);
     const auto fs = static_cast<uint64_t>(std::llround(raster.sample_rate));
     const auto fo = static_cast<uint64_t>(std::llround(d_layout.rate_hz));

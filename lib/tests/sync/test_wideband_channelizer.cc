@@ -17,8 +17,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #ifdef GPUOFDM_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -180,6 +182,65 @@ TEST(wideband_channelizer, search_two_raster_positions)
             (s.cells[first ? 0 : 1].start_s + synth.slots_in_period()[0].start_s) * 61.44e6;
         EXPECT_NEAR(static_cast<double>(d.sample) * 8, expected, 8.0);
     }
+}
+
+// One LTE cell heard at the raster points around its own (100 kHz apart, its PSS 930 kHz
+// wide), a second one 2 MHz away at the same timing: with the channels' offsets given, each
+// PSS is reported once, at its cell's own raster point, as a search of those two points
+// alone reports it; a wrong count of offsets is refused.
+TEST(wideband_channelizer, one_cell_at_neighbouring_raster_points)
+{
+    core::synth_params s;
+    s.standard = cell_standard::lte;
+    s.sample_rate = 7.68e6;
+    s.cells = { { 123, 0, 0.0, 1e3, 1.2e-3 }, { 301, -3, 2e6, -1e3, 1.2e-3 } };
+    s.noise_power = core::synth_noise_power_for_snr(s, 10.0);
+    const size_t n = static_cast<size_t>(7.68e6 * 10e-3);
+    std::vector<cf> x(n);
+    core::sync_signal_synth(s).generate(x.data(), n);
+
+    const auto detect = [&](const std::vector<double>& offsets, bool give_offsets) {
+        core::channelizer_params p;
+        p.sample_rate = 7.68e6;
+        p.output_rate = 1.92e6;
+        p.offsets_hz = offsets;
+        auto ch = core::make_wideband_channelizer(p, cpu);
+        size_t produced = 0;
+        const auto rows = run(*ch, x, produced, 1 << 16);
+        core::cell_search_params sp;
+        sp.standard = cell_standard::lte;
+        if (give_offsets) {
+            sp.channel_offsets_hz = offsets;
+        }
+        auto search = core::make_cell_search(sp, cpu);
+        auto dets =
+            search->search(rows.data(), produced, static_cast<int>(offsets.size()), produced, 0);
+        std::vector<std::tuple<double, int, int64_t>> found; // (offset, cell, sample)
+        for (const auto& d : dets) {
+            found.emplace_back(offsets[static_cast<size_t>(d.channel)], d.cell_id, d.sample);
+        }
+        std::sort(found.begin(), found.end());
+        return found;
+    };
+    std::vector<double> raster;
+    for (int k = -4; k <= 4; k++) {
+        raster.push_back(k * 100e3);
+        raster.push_back(2e6 + k * 100e3);
+    }
+    std::sort(raster.begin(), raster.end());
+    const auto alone = detect({ 0.0, 2e6 }, true);
+    ASSERT_EQ(alone.size(), 4u); // two PSS of each cell in 10 ms
+    EXPECT_EQ(detect(raster, true), alone);
+    EXPECT_EQ(detect({ 0.0, 2e6 }, false), alone);
+
+    core::cell_search_params sp;
+    sp.standard = cell_standard::lte;
+    sp.channel_offsets_hz = { 0.0 }; // one offset for two channels
+    auto search = core::make_cell_search(sp, cpu);
+    const std::vector<cf> rows(2 * 20000, cf(0.5f, 0.0f));
+    EXPECT_THROW(search->search(rows.data(), 20000, 2, 20000, 0), std::invalid_argument);
+    sp.channel_offsets_hz = { 0.0, std::nan("") };
+    EXPECT_THROW(sp.validate(), std::invalid_argument);
 }
 
 // CUDA against the CPU twin: 40 NR candidates of a 122.88 Msps capture with two cells and
