@@ -485,7 +485,6 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
     const size_t after = lookahead() - static_cast<size_t>(periods - 1) * d_period -
                          static_cast<size_t>(d_params.drift_reach(periods - 1));
     std::vector<std::vector<reading>> readings(kept.size());
-    std::vector<window_request> requests;
     for (size_t c = 0; c < kept.size(); c++) {
         const auto* pk = kept[c];
         for (int shift : alias_shifts) {
@@ -501,29 +500,38 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
             reading r;
             r.u = static_cast<size_t>(u);
             r.shift = shift;
-            for (int k = 0; k < periods; k++) {
-                const long long centre = u + k * static_cast<long long>(d_period) + pk->drift[k];
-                requests.push_back(
-                    { pk->channel, static_cast<size_t>(centre) - before, before + after });
-            }
             readings[c].push_back(std::move(r));
         }
     }
+    // The windows of a wave's readings, all read at once (only the candidates examined).
     std::vector<cf> samples;
-    rows.read(requests, samples);
-
-    size_t at = 0;
-    for (size_t c = 0; c < kept.size(); c++) {
-        for (auto& r : readings[c]) {
-            r.windows.resize(periods);
-            for (auto& w : r.windows) {
-                w.data = samples.data() + at;
-                w.before = before;
-                at += before + after;
+    const auto read_windows = [&](const std::vector<size_t>& wave) {
+        std::vector<window_request> requests;
+        for (size_t c : wave) {
+            for (const auto& r : readings[c]) {
+                for (int k = 0; k < periods; k++) {
+                    const long long centre = static_cast<long long>(r.u) +
+                                             k * static_cast<long long>(d_period) +
+                                             kept[c]->drift[k];
+                    requests.push_back(
+                        { kept[c]->channel, static_cast<size_t>(centre) - before, before + after });
+                }
             }
         }
-    }
-    if (!d_pool && kept.size() + readings.size() >= 2) {
+        rows.read(requests, samples);
+        size_t at = 0;
+        for (size_t c : wave) {
+            for (auto& r : readings[c]) {
+                r.windows.resize(periods);
+                for (auto& w : r.windows) {
+                    w.data = samples.data() + at;
+                    w.before = before;
+                    at += before + after;
+                }
+            }
+        }
+    };
+    if (!d_pool && kept.size() >= 2) {
         d_pool = make_worker_pool(max_finish_threads);
     }
     while (d_examiners.size() < max_slices(d_pool.get())) {
@@ -548,7 +556,7 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
             }
         });
     };
-    size_t waves = 0, examined = 0, read = 0;
+    size_t waves = 0, examined = 0, read_count = 0;
     // In waves: a candidate is examined once every stronger one of the same cell heard at a
     // neighbouring raster point (same_cell_elsewhere()) is, and not at all if one of those
     // was found. Without channel offsets this is one wave of every candidate.
@@ -578,21 +586,29 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
         }
         waves++;
         examined += wave.size();
+        read_windows(wave);
+        // One pass over the wave's readings: the thread that reads a candidate's last one
+        // examines it (a pass costs the workers' wake-up, which some hosts make slow).
         std::vector<std::pair<size_t, size_t>> items; // (candidate, reading)
-        for (size_t c : wave) {
-            for (size_t r = 0; r < readings[c].size(); r++) {
-                items.emplace_back(c, r);
+        std::vector<std::atomic<size_t>> left(wave.size());
+        for (size_t i = 0; i < wave.size(); i++) {
+            left[i] = readings[wave[i]].size();
+            for (size_t r = 0; r < readings[wave[i]].size(); r++) {
+                items.emplace_back(i, r);
+            }
+            if (readings[wave[i]].empty()) {
+                state[wave[i]] = not_found;
             }
         }
-        read += items.size();
+        read_count += items.size();
         each(items.size(), [&](examiner& ex, size_t i) {
-            const auto [c, r] = items[i];
+            const auto [w, r] = items[i];
+            const size_t c = wave[w];
             read_sss(ex, *kept[c], readings[c][r]);
-        });
-        each(wave.size(), [&](examiner& ex, size_t i) {
-            const size_t c = wave[i];
-            dets[c].channel = kept[c]->channel;
-            state[c] = examine(ex, readings[c], *kept[c], dets[c]) ? found : not_found;
+            if (--left[w] == 0) {
+                dets[c].channel = kept[c]->channel;
+                state[c] = examine(ex, readings[c], *kept[c], dets[c]) ? found : not_found;
+            }
         });
     }
 
@@ -619,7 +635,7 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
             "profile cell_search finish(): %zu PSS candidates, %zu kept, %zu examined "
             "in %zu waves (%zu SSS readings), %zu found; %.3f ms, thread CPU %.3f ms "
             "on up to %zu threads\n",
-            candidates.size(), kept.size(), examined, waves, read, out.size(),
+            candidates.size(), kept.size(), examined, waves, read_count, out.size(),
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0)
                 .count(),
             static_cast<double>(busy_ns.load()) * 1e-6, max_slices(d_pool.get()));
