@@ -133,23 +133,38 @@ __device__ inline int padded(int i) { return i + (i >> 4); }
 // replica: the block's spectrum times the replica's, inverse-transformed in shared memory
 // (stockham16.h), |.|^2 over the energies; per N_ID^(2) the best replica, taken in the CPU
 // twin's order (the first of equal values wins). Thread j holds the spectrum's values
-// j + 256 k and later the timings j + 256 k of the block.
+// j + 256 k and later the timings j + 256 k of the block. pss_metric() is taken as
+// |raw|^2 * replica_scale * (1 / window energy), the reciprocal once a timing and the
+// scale fft / (block^2 replica energy) once a replica: the same value to double rounding,
+// without a division per timing and replica.
+constexpr size_t correlate_buf_bytes = (s16::points + s16::points / 16) * sizeof(s16::cpx);
+constexpr size_t correlate_shared_bytes = correlate_buf_bytes + s16::points * sizeof(double);
 __global__ void __launch_bounds__(s16::threads, 2)
     correlate_kernel(const float2* __restrict__ spectra,
                      const float2* __restrict__ replicas,
                      const double* __restrict__ energy,
-                     const double* __restrict__ replica_energy,
+                     const double* __restrict__ replica_scale,
                      float* __restrict__ metric,
                      int* __restrict__ best,
                      size_t nb,
                      size_t hop,
-                     size_t fft,
                      size_t count,
                      int hyps)
 {
-    __shared__ s16::cpx buf[s16::points + s16::points / 16];
+    extern __shared__ double correlate_shared[]; // the transform, then 1 / window energy
+    auto* buf = reinterpret_cast<s16::cpx*>(correlate_shared);
+    double* inv_window = correlate_shared + correlate_buf_bytes / sizeof(double);
     const size_t c = blockIdx.x / nb, b = blockIdx.x % nb;
     const int j = static_cast<int>(threadIdx.x);
+    // Each thread's own timings (no other thread reads them): 0 where there is no timing
+    // or no energy, so the metric there is 0 and never the best.
+#pragma unroll
+    for (int k = 0; k < s16::radix; k++) {
+        const size_t t = size_t(j) + size_t(k) * s16::read_stride;
+        const size_t u = b * hop + t;
+        const double e = t < hop && u < count ? energy[c * count + u] : 0.0;
+        inv_window[t] = e > 0 ? 1.0 / e : 0.0;
+    }
     s16::cpx x[s16::radix];
     const float2* spectrum = spectra + size_t(blockIdx.x) * s16::points;
 #pragma unroll
@@ -190,19 +205,16 @@ __global__ void __launch_bounds__(s16::threads, 2)
                 }
                 __syncthreads();
             }
-            const double e_replica = replica_energy[r];
+            const double scale = replica_scale[r];
 #pragma unroll
             for (int k = 0; k < s16::radix; k++) {
-                const size_t t = size_t(j) + size_t(k) * s16::read_stride;
-                const size_t u = b * hop + t;
-                if (t < hop && u < count) {
-                    const s16::cpx p = buf[padded(static_cast<int>(t))];
-                    const float m =
-                        pss_metric(p.re, p.im, s16::points, fft, e_replica, energy[c * count + u]);
-                    if (m > m_best[k]) {
-                        m_best[k] = m;
-                        h_best[k] = h;
-                    }
+                const int t = j + k * s16::read_stride;
+                const s16::cpx p = buf[padded(t)];
+                const float m = static_cast<float>(static_cast<double>(p.re * p.re + p.im * p.im) *
+                                                   scale * inv_window[t]);
+                if (m > m_best[k]) {
+                    m_best[k] = m;
+                    h_best[k] = h;
                 }
             }
             __syncthreads(); // the next replica writes buf
@@ -310,14 +322,19 @@ public:
         }
         GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(
             d_spectra.get(), time.data(), time.size() * sizeof(float2), cudaMemcpyHostToDevice, s));
-        std::vector<double> energies;
+        // pss_metric()'s factors of each replica: fft / (block^2 energy).
+        std::vector<double> scales;
+        const double block = static_cast<double>(d_block);
         for (const auto& r : d_replicas) {
-            energies.push_back(r.energy);
+            scales.push_back(static_cast<double>(d_layout.fft_size) / (block * block * r.energy));
         }
-        d_replica_energy = device_buffer<double>(energies.size());
-        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_replica_energy.get(), energies.data(),
-                                           energies.size() * sizeof(double), cudaMemcpyHostToDevice,
+        d_replica_scale = device_buffer<double>(scales.size());
+        GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_replica_scale.get(), scales.data(),
+                                           scales.size() * sizeof(double), cudaMemcpyHostToDevice,
                                            s));
+        GPUOFDM_CUDA_CHECK(cudaFuncSetAttribute(correlate_kernel,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(correlate_shared_bytes)));
         d_ctx->synchronize();
     }
 
@@ -441,9 +458,10 @@ private:
         GPUOFDM_CUDA_CHECK_LAUNCH("energy_kernel");
         timer.mark("energy");
         // Every replica of every block in one kernel: the products stay in shared memory.
-        correlate_kernel<<<static_cast<unsigned int>(ch * nb), s16::threads, 0, s>>>(
-            d_blocks.get(), d_spectra.get(), d_energy.get(), d_replica_energy.get(), d_metric.get(),
-            d_best.get(), nb, hop, fft, count, static_cast<int>(d_hyp.size()));
+        correlate_kernel<<<static_cast<unsigned int>(ch * nb), s16::threads, correlate_shared_bytes,
+                           s>>>(d_blocks.get(), d_spectra.get(), d_energy.get(),
+                                d_replica_scale.get(), d_metric.get(), d_best.get(), nb, hop, count,
+                                static_cast<int>(d_hyp.size()));
         GPUOFDM_CUDA_CHECK_LAUNCH("correlate_kernel");
         timer.mark("correlate");
 
@@ -517,7 +535,7 @@ private:
     device_buffer<int> d_best;
     size_t d_plan_batch = 0;
     std::unique_ptr<cufft_batch_plans> d_plans;
-    device_buffer<double> d_replica_energy;
+    device_buffer<double> d_replica_scale; //!< fft / (block^2 energy) of each replica
     device_buffer<unsigned long long> d_window_starts, d_window_offsets;
     device_buffer<float2> d_window_samples;
 };
