@@ -401,12 +401,6 @@ std::vector<std::vector<size_t>> cell_search::same_cell_elsewhere(
     // carriers are never that close, so such peaks in other channels are the same cell.
     const double bandwidth = d_layout.pss_length * d_layout.scs_hz;
     const size_t symbol = static_cast<size_t>(d_layout.fft_size + d_layout.cp);
-    const auto is_stronger = [](const pss_candidate& a, const pss_candidate& b) {
-        if (a.metric != b.metric) {
-            return a.metric > b.metric;
-        }
-        return a.channel != b.channel ? a.channel < b.channel : a.u < b.u;
-    };
     std::vector<size_t> by_offset(kept.size());
     for (size_t i = 0; i < kept.size(); i++) {
         by_offset[i] = i;
@@ -424,7 +418,7 @@ std::vector<std::vector<size_t>> cell_search::same_cell_elsewhere(
             if (pa.channel == pb.channel || apart > symbol) {
                 continue;
             }
-            if (is_stronger(pa, pb)) {
+            if (stronger_candidate(pa, pb)) {
                 stronger[b].push_back(a);
             } else {
                 stronger[a].push_back(b);
@@ -557,33 +551,20 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
         });
     };
     size_t waves = 0, examined = 0, read_count = 0;
-    // In waves: a candidate is examined once every stronger one of the same cell heard at a
-    // neighbouring raster point (same_cell_elsewhere()) is, and not at all if one of those
-    // was found. Without channel offsets this is one wave of every candidate.
+    // Two waves: first the candidates with no stronger one of the same cell heard at a
+    // neighbouring raster point (same_cell_elsewhere()); then the others, but those whose
+    // stronger one was found. A candidate of the second wave counts, strongest first, where
+    // none of its stronger ones does: what examining them one at a time in that order would
+    // give. Without channel offsets this is one wave of every candidate.
     const auto stronger = same_cell_elsewhere(kept);
     enum : char { undecided, found, not_found };
     std::vector<char> state(kept.size(), undecided);
     std::vector<cell_detection> dets(kept.size());
-    for (;;) {
-        std::vector<size_t> wave;
-        for (size_t c = 0; c < kept.size(); c++) {
-            if (state[c] != undecided) {
-                continue;
-            }
-            bool ready = true, heard = false;
-            for (size_t q : stronger[c]) {
-                heard = heard || state[q] == found;
-                ready = ready && state[q] != undecided;
-            }
-            if (heard) {
-                state[c] = not_found;
-            } else if (ready) {
-                wave.push_back(c);
-            }
-        }
-        if (wave.empty()) {
-            break;
-        }
+    const auto heard = [&](size_t c) {
+        return std::any_of(stronger[c].begin(), stronger[c].end(),
+                           [&](size_t q) { return state[q] == found; });
+    };
+    const auto examine_wave = [&](const std::vector<size_t>& wave) {
         waves++;
         examined += wave.size();
         read_windows(wave);
@@ -610,6 +591,31 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                 state[c] = examine(ex, readings[c], *kept[c], dets[c]) ? found : not_found;
             }
         });
+    };
+    std::vector<size_t> first, second;
+    for (size_t c = 0; c < kept.size(); c++) {
+        (stronger[c].empty() ? first : second).push_back(c);
+    }
+    if (!first.empty()) {
+        examine_wave(first);
+    }
+    std::vector<size_t> rest;
+    for (size_t c : second) {
+        if (heard(c)) {
+            state[c] = not_found;
+        } else {
+            rest.push_back(c);
+        }
+    }
+    if (!rest.empty()) {
+        examine_wave(rest);
+        std::sort(rest.begin(), rest.end(),
+                  [&](size_t a, size_t b) { return stronger_candidate(*kept[a], *kept[b]); });
+        for (size_t c : rest) {
+            if (state[c] == found && heard(c)) {
+                state[c] = not_found;
+            }
+        }
     }
 
     std::vector<cell_detection> out;

@@ -187,6 +187,14 @@ protected:
         std::vector<int> hyp;   //!< the best frequency hypothesis in each period
         std::vector<int> drift; //!< period k's PSS at u + k * period + drift[k]
     };
+    //! The order finish() ranks candidates of one cell in: metric, then channel and timing.
+    static bool stronger_candidate(const pss_candidate& a, const pss_candidate& b)
+    {
+        if (a.metric != b.metric) {
+            return a.metric > b.metric;
+        }
+        return a.channel != b.channel ? a.channel < b.channel : a.u < b.u;
+    }
 
     //! The shared end of a search (on the host, for every backend): per channel and
     //! N_ID^(2) the strongest candidates, one per symbol-long neighbourhood, then the SSS
