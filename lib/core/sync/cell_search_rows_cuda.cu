@@ -101,7 +101,8 @@ public:
                       const device_spec& dev)
         // The samples coming in first: a search in flight must not hold them up.
         : cell_search_rows(dc), d_ctx(make_cuda_context(dev, true)),
-          d_search_ctx(make_cuda_context(dev)), d_channels(channels.offsets_hz.size()),
+          d_search_ctx(make_cuda_context(dev)), d_up_ctx(make_cuda_context(dev, true)),
+          d_down_ctx(make_cuda_context(dev, true)), d_channels(channels.offsets_hz.size()),
           d_pinned(dev.cuda_index), d_dc_channels(dc.size()), d_dc_cycles(dc.size())
     {
         d_channelizer = make_wideband_channelizer_cuda(channels, dev, d_ctx);
@@ -143,17 +144,26 @@ public:
         if (d_kept.size() == 0) {
             append_rows(d_channelizer->push_device(x, n, min_blocks));
         } else {
-            // Up once, into the delay line; the channelizer reads it there.
+            // Up once, into the delay line, on a stream of its own; the channelizer reads it
+            // there once it is up. Only the upload is waited for: x is the caller's again,
+            // and the channelizer's kernels run on while the caller goes on. (The slots
+            // written were taken, so searched: the channelizer has read them.)
             check_room(n, d_kept.size());
             ring_pieces(d_kept_in, n, d_kept.size(), [&](size_t at, size_t offset, size_t count) {
                 GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(d_kept.get() + at, x + offset,
                                                    count * sizeof(float2), cudaMemcpyDefault,
-                                                   d_ctx->stream()));
+                                                   d_up_ctx->stream()));
+            });
+            d_up_ctx->record(d_uploaded);
+            d_ctx->wait(d_uploaded);
+            ring_pieces(d_kept_in, n, d_kept.size(), [&](size_t at, size_t, size_t count) {
                 append_rows(d_channelizer->push_device(
                     reinterpret_cast<const std::complex<float>*>(d_kept.get() + at), count,
                     min_blocks));
             });
             d_kept_in += n;
+            GPUOFDM_CUDA_CHECK(cudaEventSynchronize(d_uploaded.get()));
+            return;
         }
         d_ctx->synchronize(); // x is the caller's again
     }
@@ -167,13 +177,15 @@ public:
 
     void take_kept(std::complex<float>* out, size_t n) override
     {
-        d_ctx->activate();
+        // Down on a stream of its own (the other copy engine), beside the channelizer's
+        // kernels and the next upload; these samples were up before their search began.
+        d_down_ctx->activate();
         ring_pieces(d_kept_out, n, d_kept.size(), [&](size_t at, size_t offset, size_t count) {
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out + offset, d_kept.get() + at,
                                                count * sizeof(float2), cudaMemcpyDeviceToHost,
-                                               d_ctx->stream()));
+                                               d_down_ctx->stream()));
         });
-        d_ctx->synchronize();
+        d_down_ctx->synchronize();
         d_kept_out += n;
     }
 
@@ -280,7 +292,10 @@ private:
 
     cuda_context_ptr d_ctx;        // the channelizer's, the rows' and the delay line's stream
     cuda_context_ptr d_search_ctx; // the search's
+    cuda_context_ptr d_up_ctx;     // the delay line's uploads
+    cuda_context_ptr d_down_ctx;   // the delay line's downloads
     cuda_event d_copied;           // the window's copy for the search is made
+    cuda_event d_uploaded;         // an append()'s samples are in the delay line
     size_t d_channels;
     pinned_ranges d_pinned;
     size_t d_stride = 0, d_size = 0;
