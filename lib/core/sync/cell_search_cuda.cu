@@ -250,8 +250,19 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
                                   size_t total)
 {
     const size_t timings = span.hi - span.lo;
+    // A 32-bit division where the index fits (always, short of 16 GB of metrics): a
+    // 64-bit one per timing cost more than the test itself.
+    const bool narrow = total <= 0xffffffffu;
     for (size_t i = global_index(); i < total; i += grid_stride()) {
-        const size_t u = i % timings, cn = i / timings;
+        size_t u, cn;
+        if (narrow) {
+            const auto i32 = static_cast<unsigned int>(i), t32 = static_cast<unsigned int>(timings);
+            u = i32 % t32;
+            cn = i32 / t32;
+        } else {
+            u = i % timings;
+            cn = i / timings;
+        }
         const float* m = metric + cn * count;
         const int* row_hyp = best + cn * count;
         if (!is_pss_candidate(m, u, span, combining, threshold)) {
