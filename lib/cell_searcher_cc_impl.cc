@@ -105,8 +105,11 @@ private:
         const uint64_t limit = at_end ? avail_end : (avail_end > r0 ? avail_end - 1 : r0);
         const size_t held = static_cast<size_t>(d_ingested - w0);
         if (d_ingested < limit && held < d_capacity) {
-            const size_t take =
-                static_cast<size_t>(std::min<uint64_t>(limit - d_ingested, d_capacity - held));
+            // At most max_push a call, consumed at once: the block upstream refills the
+            // buffer while the next piece goes up, where a whole buffer at a time would
+            // leave the two blocks taking turns.
+            const size_t take = static_cast<size_t>(std::min<uint64_t>(
+                { limit - d_ingested, d_capacity - held, uint64_t{ max_push } }));
             const auto* in = static_cast<const cf*>(input_items[0]) + (d_ingested - r0);
             std::vector<gr::tag_t> tags;
             get_tags_in_range(tags, 0, d_ingested, d_ingested + take);
@@ -182,6 +185,7 @@ private:
     core::cell_standard d_standard;
     core::cell_search_stream d_stream;
     pmt::pmt_t d_key, d_port;
+    static constexpr size_t max_push = 1 << 18; // samples pushed a call (2 MB)
     size_t d_capacity = 0; // samples the stream keeps: nitems_written(0) .. d_ingested
     std::deque<gr::tag_t> d_tags;
     uint64_t d_ingested = 0;
