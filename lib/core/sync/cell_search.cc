@@ -400,7 +400,7 @@ std::vector<std::vector<size_t>> cell_search::same_cell_elsewhere(
     // Zadoff-Chu PSS moved by whole subcarriers matches it up to a symbol away; two cells'
     // carriers are never that close, so such peaks in other channels are the same cell.
     const double bandwidth = d_layout.pss_length * d_layout.scs_hz;
-    const size_t symbol = static_cast<size_t>(d_layout.fft_size + d_layout.cp);
+    const size_t symbol = static_cast<size_t>(d_layout.fft_size) + static_cast<size_t>(d_layout.cp);
     std::vector<size_t> by_offset(kept.size());
     for (size_t i = 0; i < kept.size(); i++) {
         by_offset[i] = i;
