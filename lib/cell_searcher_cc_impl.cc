@@ -39,9 +39,12 @@ public:
           d_standard(raster.standard), d_stream(raster, search, window_ms * 1e-3, dev),
           d_key(pmt::mp("cell")), d_port(pmt::mp("cells"))
     {
-        // Held samples: two windows and their overlap, at the stream's rate, kept by the
+        // Held samples: twice what a window's search needs in hand (its overlap grows with
+        // the periods combined), and at least two windows and 20 ms each, kept by the
         // stream (on CUDA in device memory: each sample crosses the bus once each way).
-        d_capacity = static_cast<size_t>(2 * (window_ms * 1e-3 + 0.02) * raster.sample_rate);
+        d_capacity =
+            std::max(2 * d_stream.samples_to_hold(),
+                     static_cast<size_t>(2 * (window_ms * 1e-3 + 0.02) * raster.sample_rate));
         d_stream.keep_samples(d_capacity);
         set_tag_propagation_policy(TPP_DONT); // input tags pass in general_work
         // Decided samples leave a window at a time: a large output buffer takes them in few

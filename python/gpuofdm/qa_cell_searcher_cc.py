@@ -66,6 +66,35 @@ class qa_cell_searcher_cc(gr_unittest.TestCase):
         tags = [t for t in out.tags() if pmt.symbol_to_string(t.key) == "cell"]
         self.assertEqual(sorted(t.offset for t in tags), sorted(f[2] for f in found))
 
+    def test_003_combined_periods_keep_flowing(self):
+        # Four 20 ms periods combined: a window's search needs 80 ms of stream in hand, more
+        # than two 20 ms windows and 20 ms each; the block holds enough (it once stalled).
+        fs = 7.68e6
+        src = gpuofdm.sync_signal_source_c("nr", fs, [17], offsets_hz=[0.0], cfo_hz=[1e3],
+                                           start_s=[1e-3], snr_db=0.0, center_freq=CENTER)
+        n = int(fs * 0.2)
+        head = blocks.head(gr.sizeof_gr_complex, n)
+        search = gpuofdm.cell_searcher_cc("nr", fs, CENTER, offsets_hz=[0.0],
+                                          combine_periods=4, device="cpu")
+        ref = blocks.vector_sink_c()
+        out = blocks.vector_sink_c()
+        dbg = blocks.message_debug()
+        tb = gr.top_block()
+        tb.connect(src, head, search, out)
+        tb.connect(head, ref)
+        tb.msg_connect(search, "cells", dbg, "store")
+        tb.start()
+        deadline = time.time() + 60
+        while len(out.data()) < n and time.time() < deadline:
+            time.sleep(0.1)
+        tb.stop()
+        tb.wait()
+        self.assertEqual(len(out.data()), n)
+        self.assertTrue(np.array_equal(np.array(out.data()), np.array(ref.data())))
+        ids = [pmt.to_python(dbg.get_message(i))["cell_id"] for i in range(dbg.num_messages())]
+        self.assertGreater(len(ids), 0)
+        self.assertEqual(set(ids), {17})
+
     def test_002_bad_parameters(self):
         with self.assertRaisesRegex(ValueError, "standard"):
             gpuofdm.cell_searcher_cc("gsm", FS)

@@ -94,6 +94,13 @@ cell_search_stream::cell_search_stream(const raster_params& raster,
     reset();
 }
 
+size_t cell_search_stream::samples_to_hold() const
+{
+    const auto& plan = d_rows->channelizer().plan();
+    const uint64_t rows = d_window + d_overlap + (d_min_blocks + 1) * plan.hop_out;
+    return static_cast<size_t>((rows * d_p + d_q - 1) / d_q) + plan.fft_in;
+}
+
 namespace {
 
 double ms_since(std::chrono::steady_clock::time_point t0)

@@ -65,6 +65,13 @@ public:
      * when they would not fit.
      */
     void keep_samples(size_t capacity) { d_rows->keep_samples(capacity); }
+    /*!
+     * \brief Stream samples pushed beyond decided() before the next window can be searched:
+     * the window, its overlap (history, lookahead and the periods combined) and what the
+     * channelizer holds back. A delay line (keep_samples()) smaller than this never lets a
+     * window be searched; twice this lets the next window come in during a search.
+     */
+    size_t samples_to_hold() const;
     //! The next \p n kept samples into \p out; at most decided() less those taken.
     void take(std::complex<float>* out, size_t n);
     //! Page-locks the caller's buffer of \p bytes at \p p where the search runs on CUDA
