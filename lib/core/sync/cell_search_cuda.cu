@@ -146,6 +146,8 @@ __global__ void __launch_bounds__(s16::threads, 2)
                      const double* __restrict__ replica_scale,
                      float* __restrict__ metric,
                      int* __restrict__ best,
+                     unsigned char* __restrict__ above, // or null
+                     float above_threshold,
                      size_t nb,
                      size_t hop,
                      size_t count,
@@ -226,6 +228,7 @@ __global__ void __launch_bounds__(s16::threads, 2)
             }
             __syncthreads(); // the next replica writes buf
         }
+        bool seen = false;
 #pragma unroll
         for (int k = 0; k < s16::radix; k++) {
             const size_t t = size_t(j) + size_t(k) * s16::read_stride;
@@ -234,11 +237,58 @@ __global__ void __launch_bounds__(s16::threads, 2)
                 const size_t at = (c * nid2_count + nid2) * count + u;
                 metric[at] = m_best[k];
                 best[at] = static_cast<int>((h_best[k / 2] >> (16 * (k % 2))) & 0xffffu);
+                seen = seen || m_best[k] >= above_threshold;
             }
+        }
+        if (above != nullptr && seen) {
+            above[(c * nid2_count + nid2) * nb + b] = 1; // every writer writes 1
         }
     }
 }
 
+// The candidate at timing u (from span.lo) of row cn (channel * nid2_count + nid2), if
+// that timing is one.
+__device__ void take_candidate(const float* metric,
+                               const int* best,
+                               device_candidate* out,
+                               unsigned int* found,
+                               const pss_span& span,
+                               size_t count,
+                               const pss_combining& combining,
+                               float threshold,
+                               size_t cn,
+                               size_t u)
+{
+    const float* m = metric + cn * count;
+    const int* row_hyp = best + cn * count;
+    if (!is_pss_candidate(m, u, span, combining, threshold)) {
+        return;
+    }
+    const unsigned int slot = atomicAdd(found, 1u);
+    if (slot >= max_candidates) {
+        return;
+    }
+    device_candidate& d = out[slot];
+    d.channel = static_cast<int>(cn / nid2_count);
+    d.nid2 = static_cast<int>(cn % nid2_count);
+    d.index = static_cast<unsigned int>(u);
+    int path = 0;
+    d.metric = combined_metric(m, u, combining, &path);
+    for (int k = 0; k < max_combine_periods; k++) { // all of it: the record is copied back
+        if (k < combining.periods) {
+            const int drift = drift_offset(k, path, combining.periods);
+            const long long at =
+                static_cast<long long>(u + static_cast<size_t>(k) * combining.period);
+            d.hyp[k] = row_hyp[at + drift];
+            d.drift[k] = drift;
+        } else {
+            d.hyp[k] = 0;
+            d.drift[k] = 0;
+        }
+    }
+}
+
+// Every timing of every row: periods combined (a timing's metric then draws on later ones).
 __global__ void candidates_kernel(const float* __restrict__ metric,
                                   const int* __restrict__ best,
                                   device_candidate* __restrict__ out,
@@ -250,46 +300,36 @@ __global__ void candidates_kernel(const float* __restrict__ metric,
                                   size_t total)
 {
     const size_t timings = span.hi - span.lo;
-    // A 32-bit division where the index fits (always, short of 16 GB of metrics): a
-    // 64-bit one per timing cost more than the test itself.
-    const bool narrow = total <= 0xffffffffu;
     for (size_t i = global_index(); i < total; i += grid_stride()) {
-        size_t u, cn;
-        if (narrow) {
-            const auto i32 = static_cast<unsigned int>(i), t32 = static_cast<unsigned int>(timings);
-            u = i32 % t32;
-            cn = i32 / t32;
-        } else {
-            u = i % timings;
-            cn = i / timings;
-        }
-        const float* m = metric + cn * count;
-        const int* row_hyp = best + cn * count;
-        if (!is_pss_candidate(m, u, span, combining, threshold)) {
-            continue;
-        }
-        const unsigned int slot = atomicAdd(found, 1u);
-        if (slot >= max_candidates) {
-            continue;
-        }
-        device_candidate& d = out[slot];
-        d.channel = static_cast<int>(cn / nid2_count);
-        d.nid2 = static_cast<int>(cn % nid2_count);
-        d.index = static_cast<unsigned int>(u);
-        int path = 0;
-        d.metric = combined_metric(m, u, combining, &path);
-        for (int k = 0; k < max_combine_periods; k++) { // all of it: the record is copied back
-            if (k < combining.periods) {
-                const int drift = drift_offset(k, path, combining.periods);
-                const long long at =
-                    static_cast<long long>(u + static_cast<size_t>(k) * combining.period);
-                d.hyp[k] = row_hyp[at + drift];
-                d.drift[k] = drift;
-            } else {
-                d.hyp[k] = 0;
-                d.drift[k] = 0;
-            }
-        }
+        take_candidate(metric, best, out, found, span, count, combining, threshold, i / timings,
+                       i % timings);
+    }
+}
+
+// One period: only the tiles (a correlation block of one row, blockIdx.x = row * nb +
+// block) where correlate_kernel saw a metric at or above the threshold; the others, nearly
+// all in noise, return at once instead of reading their metrics.
+__global__ void candidates_in_tiles_kernel(const float* __restrict__ metric,
+                                           const int* __restrict__ best,
+                                           const unsigned char* __restrict__ above,
+                                           device_candidate* __restrict__ out,
+                                           unsigned int* __restrict__ found,
+                                           pss_span span,
+                                           size_t count,
+                                           pss_combining combining,
+                                           float threshold,
+                                           size_t nb,
+                                           size_t hop)
+{
+    const size_t tile = blockIdx.x;
+    if (above[tile] == 0) {
+        return;
+    }
+    const size_t cn = tile / nb, b = tile % nb;
+    const size_t timings = span.hi - span.lo,
+                 end = (b + 1) * hop < timings ? (b + 1) * hop : timings;
+    for (size_t u = b * hop + threadIdx.x; u < end; u += blockDim.x) {
+        take_candidate(metric, best, out, found, span, count, combining, threshold, cn, u);
     }
 }
 
@@ -476,19 +516,33 @@ private:
         GPUOFDM_CUDA_CHECK_LAUNCH("energy_kernel");
         timer.mark("energy");
         // Every replica of every block in one kernel: the products stay in shared memory.
+        // One period: correlate_kernel marks the tiles with a metric at the threshold.
+        const bool one_period = d_params.combine_periods == 1;
+        const size_t tiles = ch * nid2_count * nb;
+        if (one_period) {
+            GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_above.get(), 0, tiles, s));
+        }
         correlate_kernel<<<static_cast<unsigned int>(ch * nb), s16::threads, correlate_shared_bytes,
                            s>>>(d_blocks.get(), d_spectra.get(), d_energy.get(),
-                                d_replica_scale.get(), d_metric.get(), d_best.get(), nb, hop, count,
-                                static_cast<int>(d_hyp.size()));
+                                d_replica_scale.get(), d_metric.get(), d_best.get(),
+                                one_period ? d_above.get() : nullptr, d_pss_threshold, nb, hop,
+                                count, static_cast<int>(d_hyp.size()));
         GPUOFDM_CUDA_CHECK_LAUNCH("correlate_kernel");
         timer.mark("correlate");
 
         GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_found.get(), 0, sizeof(unsigned int), s));
-        const size_t timings = ch * nid2_count * (span.hi - span.lo);
-        candidates_kernel<<<grid_for(timings), 256, 0, s>>>(
-            d_metric.get(), d_best.get(), d_candidates.get(), d_found.get(), span, count,
-            make_pss_combining(*this), d_pss_threshold, timings);
-        GPUOFDM_CUDA_CHECK_LAUNCH("candidates_kernel");
+        if (one_period) {
+            candidates_in_tiles_kernel<<<static_cast<unsigned int>(tiles), 256, 0, s>>>(
+                d_metric.get(), d_best.get(), d_above.get(), d_candidates.get(), d_found.get(),
+                span, count, make_pss_combining(*this), d_pss_threshold, nb, hop);
+            GPUOFDM_CUDA_CHECK_LAUNCH("candidates_in_tiles_kernel");
+        } else {
+            const size_t timings = ch * nid2_count * (span.hi - span.lo);
+            candidates_kernel<<<grid_for(timings), 256, 0, s>>>(
+                d_metric.get(), d_best.get(), d_candidates.get(), d_found.get(), span, count,
+                make_pss_combining(*this), d_pss_threshold, timings);
+            GPUOFDM_CUDA_CHECK_LAUNCH("candidates_kernel");
+        }
         timer.mark("candidates");
         unsigned int found = 0;
         GPUOFDM_CUDA_CHECK(
@@ -535,6 +589,9 @@ private:
             d_blocks = device_buffer<float2>(d_plan_batch * d_block);
             d_plans = std::make_unique<cufft_batch_plans>(d_block, d_plan_batch, d_ctx->stream());
         }
+        if (ch * nid2_count * nb > d_above.size()) {
+            d_above = device_buffer<unsigned char>(ch * nid2_count * nb);
+        }
         if (ch * count > d_energy.size()) {
             d_energy = device_buffer<double>(ch * count);
             d_metric = device_buffer<float>(ch * nid2_count * count);
@@ -551,6 +608,7 @@ private:
     device_buffer<double> d_energy;
     device_buffer<float> d_metric;
     device_buffer<int> d_best;
+    device_buffer<unsigned char> d_above; //!< per row and block: a metric at the threshold
     size_t d_plan_batch = 0;
     std::unique_ptr<cufft_batch_plans> d_plans;
     device_buffer<double> d_replica_scale; //!< fft / (block^2 energy) of each replica
