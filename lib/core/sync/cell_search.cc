@@ -10,10 +10,10 @@
 #include "sync/cell_search_common.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <stdexcept>
