@@ -13,10 +13,9 @@
 // every member is a no-op.
 
 #include "runtime/cuda_check.h"
+#include "runtime/profile.h"
 
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,8 +27,7 @@ class cuda_phase_timer
 public:
     cuda_phase_timer(const char* stage, cudaStream_t stream) : d_stage(stage), d_stream(stream)
     {
-        static const bool enabled = std::getenv("GPUOFDM_PROFILE") != nullptr;
-        d_enabled = enabled;
+        d_enabled = profiling();
         if (d_enabled) {
             d_start = record();
         }
@@ -60,12 +58,6 @@ public:
         if (d_enabled) {
             add(phase, ms);
         }
-    }
-
-    static double ms_since(std::chrono::steady_clock::time_point t0)
-    {
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-            .count();
     }
 
     //! Waits for the marks and prints the phases (with the host ones) in first-seen order.

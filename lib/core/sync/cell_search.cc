@@ -5,6 +5,7 @@
  */
 
 #include "runtime/param_error.h"
+#include "runtime/profile.h"
 #include "sync/cell_search.h"
 #include "runtime/fftw_plan.h"
 #include "sync/cell_search_common.h"
@@ -14,8 +15,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
 #include <stdexcept>
 #include <string>
 
@@ -63,13 +62,6 @@ double combined_threshold(double single, int k, int tries = 1)
         (mean_exponential_tail(k, mid) > target ? lo : hi) = mid;
     }
     return hi;
-}
-
-int64_t thread_cpu_ns()
-{
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
 // |v|^2 as its two squares: std::norm of a complex double goes through hypot().
@@ -433,7 +425,7 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                                                 int64_t first_sample,
                                                 std::vector<pss_candidate> candidates)
 {
-    static const bool profile = std::getenv("GPUOFDM_PROFILE") != nullptr;
+    const bool profile = profiling();
     const auto wall0 = std::chrono::steady_clock::now();
     // Strongest first; ties by place, so every backend keeps the same ones.
     std::sort(candidates.begin(), candidates.end(),
@@ -636,15 +628,13 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
         }
     }
     if (profile) {
-        std::fprintf(
-            stderr,
-            "profile cell_search finish(): %zu PSS candidates, %zu kept, %zu examined "
-            "in %zu waves (%zu SSS readings), %zu found; %.3f ms, thread CPU %.3f ms "
-            "on up to %zu threads\n",
-            candidates.size(), kept.size(), examined, waves, read_count, out.size(),
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0)
-                .count(),
-            static_cast<double>(busy_ns.load()) * 1e-6, max_slices(d_pool.get()));
+        std::fprintf(stderr,
+                     "profile cell_search finish(): %zu PSS candidates, %zu kept, %zu examined "
+                     "in %zu waves (%zu SSS readings), %zu found; %.3f ms, thread CPU %.3f ms "
+                     "on up to %zu threads\n",
+                     candidates.size(), kept.size(), examined, waves, read_count, out.size(),
+                     ms_since(wall0), static_cast<double>(busy_ns.load()) * 1e-6,
+                     max_slices(d_pool.get()));
     }
     return out;
 }

@@ -8,6 +8,7 @@
 // (FFTW), the candidates; the rest is cell_search::finish().
 
 #include "runtime/fftw_plan.h"
+#include "runtime/profile.h"
 #include "sync/cell_search.h"
 #include "sync/cell_search_common.h"
 
@@ -15,7 +16,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 namespace gr::gpuofdm::core {
 
@@ -62,20 +62,16 @@ public:
                 row_candidates(row, c, span, candidates);
             }
         }
+        const double correlation_ms = ms_since(t0);
         const auto t1 = std::chrono::steady_clock::now();
         const size_t found = candidates.size();
         auto detections = finish(*host_rows(x, stride), n, first_sample, std::move(candidates));
         // As the CUDA backend's cuda_phase_timer does: where a call's time goes.
-        static const bool profile = std::getenv("GPUOFDM_PROFILE") != nullptr;
-        if (profile) {
-            const auto t2 = std::chrono::steady_clock::now();
-            const auto ms = [](auto a, auto b) {
-                return std::chrono::duration<double, std::milli>(b - a).count();
-            };
+        if (profiling()) {
             std::fprintf(stderr,
                          "profile cell_search (cpu): correlation %.3f ms, finish %.3f ms "
                          "(%zu PSS candidates, %zu detections)\n",
-                         ms(t0, t1), ms(t1, t2), found, detections.size());
+                         correlation_ms, ms_since(t1), found, detections.size());
         }
         return detections;
     }

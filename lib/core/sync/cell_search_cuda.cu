@@ -574,7 +574,7 @@ private:
         }
         const auto host0 = std::chrono::steady_clock::now();
         auto detections = finish(reader, n, first_sample, std::move(candidates));
-        timer.host("finish(host)", cuda_phase_timer::ms_since(host0));
+        timer.host("finish(host)", ms_since(host0));
         timer.report();
         return detections;
     }

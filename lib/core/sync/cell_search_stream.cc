@@ -7,6 +7,7 @@
 #include "sync/cell_search_stream.h"
 
 #include "runtime/param_error.h"
+#include "runtime/profile.h"
 
 #include <algorithm>
 #include <chrono>
@@ -87,7 +88,7 @@ cell_search_stream::cell_search_stream(const raster_params& raster,
     d_history = d_rows->searcher().history();
     d_overlap = d_history + d_rows->searcher().lookahead();
     d_window = static_cast<size_t>(window_s * d_layout.rate_hz);
-    d_profile.enabled = std::getenv("GPUOFDM_PROFILE") != nullptr;
+    d_profile.enabled = profiling();
     // Channelized a quarter window at a time: a stream of small pushes (GNU Radio's) then
     // costs the device a few large launches a window, not many small ones.
     d_min_blocks = std::max<size_t>(1, d_window / 4 / d_rows->channelizer().plan().hop_out);
@@ -100,15 +101,6 @@ size_t cell_search_stream::samples_to_hold() const
     const uint64_t rows = d_window + d_overlap + (d_min_blocks + 1) * plan.hop_out;
     return static_cast<size_t>((rows * d_p + d_q - 1) / d_q) + plan.fft_in;
 }
-
-namespace {
-
-double ms_since(std::chrono::steady_clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-} // namespace
 
 cell_search_stream::~cell_search_stream()
 {
