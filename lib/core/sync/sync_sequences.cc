@@ -245,6 +245,9 @@ sss_correlator::sss_correlator(bool nr, int nid2) : d_nr(nr), d_nid2(nid2)
     for (uint8_t bit : seq.z) {
         d_z_shift.push_back(bpsk(bit));
     }
+    for (int nid1 = 0; nid1 < lte_nid1_count; nid1++) {
+        d_m.push_back(lte_sss_m0_m1(nid1));
+    }
 }
 
 void sss_correlator::correlate(const std::complex<double>* z, std::complex<double>* sums) const
@@ -278,7 +281,7 @@ void sss_correlator::correlate(const std::complex<double>* z, std::complex<doubl
         correlate_shifts(d_walsh, w.data(), 31, odd.data() + 31 * a);
     }
     for (int nid1 = 0; nid1 < lte_nid1_count; nid1++) {
-        const auto [m0, m1] = lte_sss_m0_m1(nid1);
+        const auto [m0, m1] = d_m[nid1];
         sums[2 * nid1] = even[m0] + odd[31 * (m0 % 8) + m1];
         sums[2 * nid1 + 1] = even[m1] + odd[31 * (m1 % 8) + m0];
     }

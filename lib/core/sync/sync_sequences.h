@@ -89,9 +89,10 @@ public:
 private:
     bool d_nr;
     int d_nid2;
-    walsh_map d_walsh;            //!< NR: x1; LTE: s~
-    std::vector<float> d_outer;   //!< NR: 1 - 2 x0(n) ; LTE: c0(n) then c1(n)
-    std::vector<float> d_z_shift; //!< LTE: z~(n), n = 0..30
+    walsh_map d_walsh;                   //!< NR: x1; LTE: s~
+    std::vector<float> d_outer;          //!< NR: 1 - 2 x0(n) ; LTE: c0(n) then c1(n)
+    std::vector<float> d_z_shift;        //!< LTE: z~(n), n = 0..30
+    std::vector<std::array<int, 2>> d_m; //!< LTE: (m0, m1) of each N_ID^(1)
 };
 
 //! 5GTF PSS and SSS are LTE's (V5G.211 6.8.1, 6.8.2).
