@@ -25,6 +25,27 @@ def gscn_hz(g):
     return 3000e6 + (g - 7499) * 1.44e6
 
 
+def run_through(src, head, search, n, timeout_s=60):
+    """src -> head -> search into a vector sink, head into a second one, the detections
+    into a message_debug; the flowgraph stopped after timeout_s if the n samples have not
+    all come out (a stall then fails the test instead of hanging it)."""
+    ref = blocks.vector_sink_c()
+    out = blocks.vector_sink_c()
+    dbg = blocks.message_debug()
+    tb = gr.top_block()
+    tb.connect(src, head, search, out)
+    tb.connect(head, ref)
+    tb.msg_connect(search, "cells", dbg, "store")
+    tb.start()
+    deadline = time.time() + timeout_s
+    while len(out.data()) < n and time.time() < deadline:
+        time.sleep(0.05)
+    if len(out.data()) < n:
+        tb.stop()
+    tb.wait()
+    return out, ref, dbg
+
+
 class qa_cell_searcher_cc(gr_unittest.TestCase):
 
     def test_001_two_cells_on_two_gscns(self):
@@ -36,14 +57,7 @@ class qa_cell_searcher_cc(gr_unittest.TestCase):
         head = blocks.head(gr.sizeof_gr_complex, n)
         search = gpuofdm.cell_searcher_cc("nr", FS, CENTER, device="cpu")
         self.assertGreater(search.candidates(), 10)
-        ref = blocks.vector_sink_c()
-        out = blocks.vector_sink_c()
-        dbg = blocks.message_debug()
-        tb = gr.top_block()
-        tb.connect(src, head, search, out)
-        tb.connect(head, ref)
-        tb.msg_connect(search, "cells", dbg, "store")
-        tb.run()
+        out, ref, dbg = run_through(src, head, search, n)
 
         self.assertEqual(len(out.data()), n)  # nothing lost at the end of the stream
         self.assertTrue(np.array_equal(np.array(out.data()), np.array(ref.data())))
@@ -76,19 +90,7 @@ class qa_cell_searcher_cc(gr_unittest.TestCase):
         head = blocks.head(gr.sizeof_gr_complex, n)
         search = gpuofdm.cell_searcher_cc("nr", fs, CENTER, offsets_hz=[0.0],
                                           combine_periods=4, device="cpu")
-        ref = blocks.vector_sink_c()
-        out = blocks.vector_sink_c()
-        dbg = blocks.message_debug()
-        tb = gr.top_block()
-        tb.connect(src, head, search, out)
-        tb.connect(head, ref)
-        tb.msg_connect(search, "cells", dbg, "store")
-        tb.start()
-        deadline = time.time() + 60
-        while len(out.data()) < n and time.time() < deadline:
-            time.sleep(0.1)
-        tb.stop()
-        tb.wait()
+        out, ref, dbg = run_through(src, head, search, n)
         self.assertEqual(len(out.data()), n)
         self.assertTrue(np.array_equal(np.array(out.data()), np.array(ref.data())))
         ids = [pmt.to_python(dbg.get_message(i))["cell_id"] for i in range(dbg.num_messages())]
