@@ -51,77 +51,9 @@ unsigned int grid_for(size_t total)
     return static_cast<unsigned int>(std::min<size_t>((total + 255) / 256, 65535));
 }
 
-// The rows (channel c at src + c * stride) into x, non-finite samples as zeros (the CPU
-// twin does the same before it correlates); src may be x itself.
-__global__ void sanitize_kernel(const float2* src, size_t stride, float2* x, size_t n, size_t total)
+__device__ inline float2 finite_or_zero(float2 v)
 {
-    for (size_t i = global_index(); i < total; i += grid_stride()) {
-        const float2 v = src[(i / n) * stride + i % n];
-        x[i] = isfinite(v.x) && isfinite(v.y) ? v : make_float2(0.0f, 0.0f);
-    }
-}
-
-// Row c's correlation block b: x[c][lo + b * hop + i], zero past the row's end.
-__global__ void gather_kernel(const float2* __restrict__ x,
-                              float2* __restrict__ blocks,
-                              size_t n,
-                              size_t lo,
-                              size_t hop,
-                              size_t nb,
-                              size_t block,
-                              size_t total)
-{
-    for (size_t i = global_index(); i < total; i += grid_stride()) {
-        const size_t t = i % block, cb = i / block;
-        const size_t c = cb / nb, b = cb % nb;
-        const size_t at = lo + b * hop + t;
-        blocks[i] = at < n ? x[c * n + at] : make_float2(0.0f, 0.0f);
-    }
-}
-
-// Window energy of timings lo + u (u < count): a block takes a tile of timings of one
-// row, the running sum of |x|^2 over the tile and one window past it (a block scan in
-// double), each energy the difference of two of those sums.
-constexpr int energy_threads = 256;
-constexpr int energy_items = 8; // samples per thread: the tile and one window (<= 256)
-constexpr size_t energy_span = energy_threads * energy_items;
-
-__global__ void __launch_bounds__(energy_threads) energy_kernel(const float2* __restrict__ x,
-                                                                double* __restrict__ energy,
-                                                                size_t n,
-                                                                size_t lo,
-                                                                size_t count,
-                                                                size_t fft,
-                                                                size_t tiles)
-{
-    using block_scan = cub::BlockScan<double, energy_threads>;
-    __shared__ typename block_scan::TempStorage scan_storage;
-    __shared__ double sums[energy_span + 1]; // sums[i]: |x|^2 of the tile's first i samples
-    const size_t tile = energy_span - fft;
-    const size_t c = blockIdx.x / tiles, first = (blockIdx.x % tiles) * tile;
-    const float2* row = x + c * n;
-    for (size_t i = threadIdx.x; i < energy_span; i += energy_threads) {
-        const size_t at = lo + first + i;
-        const float2 v = at < n ? row[at] : make_float2(0.0f, 0.0f);
-        sums[i + 1] = double(v.x) * v.x + double(v.y) * v.y;
-    }
-    __syncthreads();
-    double items[energy_items];
-    for (int k = 0; k < energy_items; k++) {
-        items[k] = sums[threadIdx.x * energy_items + k + 1];
-    }
-    block_scan(scan_storage).InclusiveSum(items, items);
-    __syncthreads();
-    for (int k = 0; k < energy_items; k++) {
-        sums[threadIdx.x * energy_items + k + 1] = items[k];
-    }
-    if (threadIdx.x == 0) {
-        sums[0] = 0.0;
-    }
-    __syncthreads();
-    for (size_t i = threadIdx.x; i < tile && first + i < count; i += energy_threads) {
-        energy[c * count + first + i] = sums[i + fft] - sums[i];
-    }
+    return isfinite(v.x) && isfinite(v.y) ? v : make_float2(0.0f, 0.0f);
 }
 
 // The shared-memory index of transform value i: one padding value every 16, so the 16
@@ -130,49 +62,120 @@ __global__ void __launch_bounds__(energy_threads) energy_kernel(const float2* __
 __device__ inline int padded(int i) { return i + (i >> 4); }
 
 // The metric of every timing of one block (blockIdx.x = channel * nb + block) for every
-// replica: the block's spectrum times the replica's, inverse-transformed in shared memory
-// (stockham16.h), |.|^2 over the energies; per N_ID^(2) the best replica, taken in the CPU
+// replica. The block is row c's samples rows[c * stride + lo + b * hop + t], t < 4096,
+// zero past the row's end and where not finite (as the CPU twin's rows); the kernel takes its window energies (a block scan in double: every window of a
+// timing t < hop lies inside the block) and its spectrum (stockham16.h run on the
+// conjugate: the forward DFT, as cuFFT's), then for every replica the product, its inverse
+// transform and |.|^2 over the energies; per N_ID^(2) the best replica, taken in the CPU
 // twin's order (the first of equal values wins). Thread j holds the spectrum's values
-// j + 256 k and later the timings j + 256 k of the block. pss_metric() is taken as
-// |raw|^2 * replica_scale * (1 / window energy), the reciprocal once a timing and the
-// scale fft / (block^2 replica energy) once a replica: the same value to double rounding,
-// without a division per timing and replica.
+// j + 256 k, and the last pass leaves it the timings j + 256 k of the block in its
+// registers (write_index(j, 2, k)), so they are never stored. The two exchanges between
+// the passes go through two buffers: a pass writes the buffer the one before last read,
+// which every thread has left by the barrier between them, so each pass needs one barrier.
+// pss_metric() is taken as |raw|^2 * replica_scale * (1 / window energy), the reciprocal
+// once a timing and the scale fft / (block^2 replica energy) once a replica: the same
+// value to double rounding, without a division per timing and replica.
 constexpr size_t correlate_buf_bytes = (s16::points + s16::points / 16) * sizeof(s16::cpx);
-constexpr size_t correlate_shared_bytes = correlate_buf_bytes + s16::points * sizeof(double);
+constexpr size_t correlate_shared_bytes = 2 * correlate_buf_bytes + s16::points * sizeof(double);
+static_assert(s16::passes == 3, "correlate_kernel exchanges twice, through two buffers");
+static_assert((s16::points + 1) * sizeof(double) <= correlate_buf_bytes,
+              "the energies' running sum fits an exchange buffer");
+using correlate_scan = cub::BlockScan<double, s16::threads>;
+
+// The three passes on v (thread j's values j + 256 k), the transform left in v the same way.
+__device__ inline void idft4096(s16::cpx v[s16::radix], s16::cpx* const exchange[2], int j)
+{
+#pragma unroll
+    for (int pass = 0; pass < s16::passes; pass++) {
+        if (pass > 0) {
+            __syncthreads(); // pass - 1's writes are in
+            const s16::cpx* in = exchange[(pass - 1) % 2];
+#pragma unroll
+            for (int k = 0; k < s16::radix; k++) {
+                v[k] = in[padded(j + k * s16::read_stride)];
+            }
+        }
+        s16::pass_step(j, pass, v);
+        if (pass + 1 < s16::passes) {
+            s16::cpx* out = exchange[pass % 2];
+#pragma unroll
+            for (int q = 0; q < s16::radix; q++) {
+                out[padded(s16::write_index(j, pass, q))] = v[q];
+            }
+        }
+    }
+}
+
 __global__ void __launch_bounds__(s16::threads, 2)
-    correlate_kernel(const float2* __restrict__ spectra,
+    correlate_kernel(const float2* __restrict__ rows,
+                     size_t stride,
                      const float2* __restrict__ replicas,
-                     const double* __restrict__ energy,
                      const double* __restrict__ replica_scale,
                      float* __restrict__ metric,
                      int* __restrict__ best,
                      unsigned char* __restrict__ above, // or null
                      float above_threshold,
+                     size_t n,
+                     size_t lo,
+                     size_t fft,
                      size_t nb,
                      size_t hop,
                      size_t count,
                      int hyps)
 {
-    extern __shared__ double correlate_shared[]; // the transform, then 1 / window energy
-    auto* buf = reinterpret_cast<s16::cpx*>(correlate_shared);
-    double* inv_window = correlate_shared + correlate_buf_bytes / sizeof(double);
+    __shared__ typename correlate_scan::TempStorage scan_storage;
+    extern __shared__ double correlate_shared[]; // two exchange buffers, 1 / window energy
+    s16::cpx* const exchange[2] = { reinterpret_cast<s16::cpx*>(correlate_shared),
+                                    reinterpret_cast<s16::cpx*>(
+                                        correlate_shared + correlate_buf_bytes / sizeof(double)) };
+    double* const inv_window = correlate_shared + 2 * correlate_buf_bytes / sizeof(double);
     const size_t c = blockIdx.x / nb, b = blockIdx.x % nb;
     const int j = static_cast<int>(threadIdx.x);
+    const float2* block = rows + c * stride + lo + b * hop;
+    const size_t valid = lo + b * hop < n ? n - (lo + b * hop) : 0;
+
+    // The block's samples (conjugated, for the forward transform) and |x|^2 at sums[t + 1].
+    s16::cpx x[s16::radix];
+    double* sums = reinterpret_cast<double*>(exchange[1]);
+#pragma unroll
+    for (int k = 0; k < s16::radix; k++) {
+        const int t = j + k * s16::read_stride;
+        const float2 v = size_t(t) < valid ? finite_or_zero(block[t]) : make_float2(0.0f, 0.0f);
+        x[k] = { v.x, -v.y };
+        sums[t + 1] = double(v.x) * v.x + double(v.y) * v.y;
+    }
+    __syncthreads();
+    {
+        double items[s16::radix]; // thread j's 16 consecutive samples: a running sum
+#pragma unroll
+        for (int k = 0; k < s16::radix; k++) {
+            items[k] = sums[j * s16::radix + k + 1];
+        }
+        correlate_scan(scan_storage).InclusiveSum(items, items);
+#pragma unroll
+        for (int k = 0; k < s16::radix; k++) {
+            sums[j * s16::radix + k + 1] = items[k];
+        }
+        if (j == 0) {
+            sums[0] = 0.0;
+        }
+    }
+    __syncthreads();
     // Each thread's own timings (no other thread reads them): 0 where there is no timing
     // or no energy, so the metric there is 0 and never the best.
 #pragma unroll 1
     for (int k = 0; k < s16::radix; k++) {
         const size_t t = size_t(j) + size_t(k) * s16::read_stride;
         const size_t u = b * hop + t;
-        const double e = t < hop && u < count ? energy[c * count + u] : 0.0;
+        const double e = t < hop && u < count ? sums[t + fft] - sums[t] : 0.0;
         inv_window[t] = e > 0 ? 1.0 / e : 0.0;
     }
-    s16::cpx x[s16::radix];
-    const float2* spectrum = spectra + size_t(blockIdx.x) * s16::points;
+    // The spectrum: conj(IDFT(conj(x))). Its first pass writes exchange[0]; the second
+    // writes exchange[1] (the sums) after the barrier that follows every thread's reads.
+    idft4096(x, exchange, j);
 #pragma unroll
     for (int k = 0; k < s16::radix; k++) {
-        const float2 v = spectrum[j + k * s16::read_stride];
-        x[k] = { v.x, v.y };
+        x[k].im = -x[k].im;
     }
     for (int nid2 = 0; nid2 < nid2_count; nid2++) {
         float m_best[s16::radix];
@@ -196,29 +199,14 @@ __global__ void __launch_bounds__(s16::threads, 2)
                 const float2 w = replica[j + k * s16::read_stride];
                 v[k] = s16::mul(x[k], { w.x, w.y });
             }
-#pragma unroll
-            for (int pass = 0; pass < s16::passes; pass++) {
-                if (pass > 0) {
-#pragma unroll
-                    for (int k = 0; k < s16::radix; k++) {
-                        v[k] = buf[padded(j + k * s16::read_stride)];
-                    }
-                    __syncthreads(); // read before anyone writes
-                }
-                s16::pass_step(j, pass, v);
-#pragma unroll
-                for (int q = 0; q < s16::radix; q++) {
-                    buf[padded(s16::write_index(j, pass, q))] = v[q];
-                }
-                __syncthreads();
-            }
+            idft4096(v, exchange, j);
             const double scale = replica_scale[r];
 #pragma unroll
-            for (int k = 0; k < s16::radix; k++) {
+            for (int k = 0; k < s16::radix; k++) { // timing j + 256 k: write_index(j, 2, k)
                 const int t = j + k * s16::read_stride;
-                const s16::cpx p = buf[padded(t)];
-                const float m = static_cast<float>(static_cast<double>(p.re * p.re + p.im * p.im) *
-                                                   scale * inv_window[t]);
+                const float m =
+                    static_cast<float>(static_cast<double>(v[k].re * v[k].re + v[k].im * v[k].im) *
+                                       scale * inv_window[t]);
                 if (m > m_best[k]) {
                     m_best[k] = m;
                     const int shift = 16 * (k % 2);
@@ -226,7 +214,6 @@ __global__ void __launch_bounds__(s16::threads, 2)
                                     (static_cast<unsigned int>(h) << shift);
                 }
             }
-            __syncthreads(); // the next replica writes buf
         }
         bool seen = false;
 #pragma unroll
@@ -333,9 +320,10 @@ __global__ void candidates_in_tiles_kernel(const float* __restrict__ metric,
     }
 }
 
-// The samples of the windows finish() asks for, one after another.
+// The samples of the windows finish() asks for, one after another (sanitized, as the
+// correlation read them).
 __global__ void windows_kernel(const float2* __restrict__ x,
-                               const unsigned long long* __restrict__ starts,  // c * n + from
+                               const unsigned long long* __restrict__ starts,  // c * stride + from
                                const unsigned long long* __restrict__ offsets, // in out
                                float2* __restrict__ out,
                                size_t windows,
@@ -343,7 +331,7 @@ __global__ void windows_kernel(const float2* __restrict__ x,
 {
     for (size_t i = global_index(); i < windows * count; i += grid_stride()) {
         const size_t w = i / count, t = i % count;
-        out[offsets[w] + t] = x[starts[w] + t];
+        out[offsets[w] + t] = finite_or_zero(x[starts[w] + t]);
     }
 }
 
@@ -412,23 +400,26 @@ public:
                                               size_t n,
                                               int64_t first_sample) override
     {
-        device_row_reader reader(*this, n);
+        device_row_reader reader(*this, reinterpret_cast<const float2*>(rows), stride);
         return run(rows, stride, cudaMemcpyDeviceToDevice, channels, n, first_sample, reader);
     }
 
 private:
-    // Windows of the (sanitized) rows in d_x, gathered on the device and copied back at once.
+    // Windows of the rows on the device, gathered there and copied back at once.
     class device_row_reader : public row_reader
     {
     public:
-        device_row_reader(cell_search_cuda& owner, size_t n) : d_owner(owner), d_n(n) {}
+        device_row_reader(cell_search_cuda& owner, const float2* rows, size_t stride)
+            : d_owner(owner), d_rows(rows), d_stride(stride)
+        {
+        }
         void read(const std::vector<window_request>& windows,
                   std::vector<std::complex<float>>& out) override
         {
             std::vector<unsigned long long> starts, offsets;
             size_t total = 0, count = 0;
             for (const auto& w : windows) {
-                starts.push_back(static_cast<unsigned long long>(w.channel) * d_n + w.from);
+                starts.push_back(static_cast<unsigned long long>(w.channel) * d_stride + w.from);
                 offsets.push_back(total);
                 total += w.count;
                 count = w.count; // finish() asks for windows of one length
@@ -454,8 +445,8 @@ private:
                                                offsets.size() * sizeof(unsigned long long),
                                                cudaMemcpyHostToDevice, s));
             windows_kernel<<<grid_for(total), 256, 0, s>>>(
-                o.d_x.get(), o.d_window_starts.get(), o.d_window_offsets.get(),
-                o.d_window_samples.get(), windows.size(), count);
+                d_rows, o.d_window_starts.get(), o.d_window_offsets.get(), o.d_window_samples.get(),
+                windows.size(), count);
             GPUOFDM_CUDA_CHECK_LAUNCH("windows_kernel");
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out.data(), o.d_window_samples.get(),
                                                total * sizeof(float2), cudaMemcpyDeviceToHost, s));
@@ -464,7 +455,8 @@ private:
 
     private:
         cell_search_cuda& d_owner;
-        size_t d_n;
+        const float2* d_rows;
+        size_t d_stride;
     };
 
     std::vector<cell_detection> run(const std::complex<float>* x,
@@ -487,46 +479,36 @@ private:
         const size_t hop = d_block - fft + 1;
         const size_t count = span.corr_hi - span.lo;
         const size_t nb = (count + hop - 1) / hop;
-        reserve(ch, n, nb, count);
+        reserve(ch, nb, count);
         cuda_phase_timer timer("cell_search", s);
 
-        // Rows on the device are read once, by the kernel that sanitizes them.
-        const float2* src = reinterpret_cast<const float2*>(x);
-        size_t src_stride = stride;
+        // Rows from the host go up as they are: the kernels sanitize what they read.
+        const float2* rows = reinterpret_cast<const float2*>(x);
+        size_t row_stride = stride;
         if (kind == cudaMemcpyHostToDevice) {
+            if (ch * n > d_x.size()) {
+                d_x = device_buffer<float2>(ch * n);
+            }
             GPUOFDM_CUDA_CHECK(cudaMemcpy2DAsync(d_x.get(), n * sizeof(float2), x,
                                                  stride * sizeof(float2), n * sizeof(float2), ch,
                                                  kind, s));
-            src = d_x.get();
-            src_stride = n;
+            rows = d_x.get();
+            row_stride = n;
         }
-        sanitize_kernel<<<grid_for(ch * n), 256, 0, s>>>(src, src_stride, d_x.get(), n, ch * n);
-        GPUOFDM_CUDA_CHECK_LAUNCH("sanitize_kernel");
         timer.mark("rows");
-        const size_t blocks_total = ch * nb * d_block;
-        gather_kernel<<<grid_for(blocks_total), 256, 0, s>>>(d_x.get(), d_blocks.get(), n, span.lo,
-                                                             hop, nb, d_block, blocks_total);
-        GPUOFDM_CUDA_CHECK_LAUNCH("gather_kernel");
-        auto* blocks = reinterpret_cast<cufftComplex*>(d_blocks.get());
-        d_plans->exec(blocks, blocks, ch * nb, CUFFT_FORWARD);
-        timer.mark("blocks+fft");
-        const size_t energy_tiles = (count + energy_span - fft - 1) / (energy_span - fft);
-        energy_kernel<<<static_cast<unsigned int>(ch * energy_tiles), energy_threads, 0, s>>>(
-            d_x.get(), d_energy.get(), n, span.lo, count, fft, energy_tiles);
-        GPUOFDM_CUDA_CHECK_LAUNCH("energy_kernel");
-        timer.mark("energy");
-        // Every replica of every block in one kernel: the products stay in shared memory.
-        // One period: correlate_kernel marks the tiles with a metric at the threshold.
+        // Every block's energies and spectrum and every replica of it in one kernel: the
+        // products stay in shared memory. One period: correlate_kernel marks the tiles with
+        // a metric at the threshold.
         const bool one_period = d_params.combine_periods == 1;
         const size_t tiles = ch * nid2_count * nb;
         if (one_period) {
             GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_above.get(), 0, tiles, s));
         }
         correlate_kernel<<<static_cast<unsigned int>(ch * nb), s16::threads, correlate_shared_bytes,
-                           s>>>(d_blocks.get(), d_spectra.get(), d_energy.get(),
-                                d_replica_scale.get(), d_metric.get(), d_best.get(),
-                                one_period ? d_above.get() : nullptr, d_pss_threshold, nb, hop,
-                                count, static_cast<int>(d_hyp.size()));
+                           s>>>(rows, row_stride, d_spectra.get(), d_replica_scale.get(),
+                                d_metric.get(), d_best.get(), one_period ? d_above.get() : nullptr,
+                                d_pss_threshold, n, span.lo, fft, nb, hop, count,
+                                static_cast<int>(d_hyp.size()));
         GPUOFDM_CUDA_CHECK_LAUNCH("correlate_kernel");
         timer.mark("correlate");
 
@@ -579,21 +561,12 @@ private:
         return detections;
     }
 
-    void reserve(size_t ch, size_t n, size_t nb, size_t count)
+    void reserve(size_t ch, size_t nb, size_t count)
     {
-        if (ch * n > d_x.size()) {
-            d_x = device_buffer<float2>(ch * n);
-        }
-        if (ch * nb > d_plan_batch) {
-            d_plan_batch = ch * nb;
-            d_blocks = device_buffer<float2>(d_plan_batch * d_block);
-            d_plans = std::make_unique<cufft_batch_plans>(d_block, d_plan_batch, d_ctx->stream());
-        }
         if (ch * nid2_count * nb > d_above.size()) {
             d_above = device_buffer<unsigned char>(ch * nid2_count * nb);
         }
-        if (ch * count > d_energy.size()) {
-            d_energy = device_buffer<double>(ch * count);
+        if (ch * nid2_count * count > d_metric.size()) {
             d_metric = device_buffer<float>(ch * nid2_count * count);
             d_best = device_buffer<int>(ch * nid2_count * count);
         }
@@ -604,13 +577,10 @@ private:
     device_buffer<float2> d_spectra; // conj(FFT) of each replica
     device_buffer<device_candidate> d_candidates;
     device_buffer<unsigned int> d_found;
-    device_buffer<float2> d_x, d_blocks;
-    device_buffer<double> d_energy;
+    device_buffer<float2> d_x; //!< rows from the host
     device_buffer<float> d_metric;
     device_buffer<int> d_best;
-    device_buffer<unsigned char> d_above; //!< per row and block: a metric at the threshold
-    size_t d_plan_batch = 0;
-    std::unique_ptr<cufft_batch_plans> d_plans;
+    device_buffer<unsigned char> d_above;  //!< per row and block: a metric at the threshold
     device_buffer<double> d_replica_scale; //!< fft / (block^2 energy) of each replica
     device_buffer<unsigned long long> d_window_starts, d_window_offsets;
     device_buffer<float2> d_window_samples;
