@@ -10,8 +10,6 @@
 // Host worker threads for the CPU parts of the stages: the CPU twins' heavy loops and the
 // per-frame host steps of the CUDA backends (SIGNAL decoding, descrambling, FCS).
 
-#include <algorithm>
-#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -26,97 +24,80 @@ namespace gr::gpuofdm::core {
 /*!
  * Worker threads started once: run(n, f, ctx) calls f(ctx, 0) here and f(ctx, i) on
  * worker i - 1 for i < n, and returns when all are done. No allocation per run.
- *
- * Each worker sleeps on its own condition variable and mutex, and run() wakes only the
- * workers it needs, one by one: with one shared mutex (notify_all) the woken threads took
- * it in turn, each waiting for the one before to be scheduled, which on some hosts left
- * the last of 16 workers starting hundreds of microseconds late.
  */
 class worker_pool
 {
 public:
     using task_fn = void (*)(void*, unsigned);
 
-    explicit worker_pool(unsigned n_workers) : d_workers(n_workers)
+    explicit worker_pool(unsigned n_workers)
     {
         d_threads.reserve(n_workers);
         for (unsigned i = 0; i < n_workers; i++)
-            d_threads.emplace_back([this, i] { loop(i); });
+            d_threads.emplace_back([this, i] { loop(i + 1); });
     }
 
     ~worker_pool()
     {
-        for (auto& w : d_workers) {
-            {
-                std::lock_guard<std::mutex> lk(w.mutex);
-                w.stop = true;
-            }
-            w.go.notify_one();
+        {
+            std::lock_guard<std::mutex> lk(d_mutex);
+            d_stop = true;
         }
+        d_go.notify_all();
         for (auto& t : d_threads)
             t.join();
     }
 
-    worker_pool(const worker_pool&) = delete;
-    worker_pool& operator=(const worker_pool&) = delete;
-
     //! Worker threads (the caller of run() is one more).
     unsigned size() const { return unsigned(d_threads.size()); }
 
-    //! One caller at a time.
     void run(unsigned n_slices, task_fn f, void* ctx)
     {
-        const unsigned helpers = n_slices > 1 ? std::min(n_slices - 1, size()) : 0;
-        d_fn = f; // published to each worker by its mutex
-        d_ctx = ctx;
-        d_pending.store(helpers);
-        for (unsigned i = 0; i < helpers; i++) {
-            worker& w = d_workers[i];
-            {
-                std::lock_guard<std::mutex> lk(w.mutex);
-                w.task = true;
-            }
-            w.go.notify_one();
+        {
+            std::lock_guard<std::mutex> lk(d_mutex);
+            d_fn = f;
+            d_ctx = ctx;
+            d_slices = n_slices;
+            d_pending = n_slices - 1;
+            d_generation++;
         }
+        d_go.notify_all();
         f(ctx, 0);
-        std::unique_lock<std::mutex> lk(d_done_mutex);
-        d_done.wait(lk, [this] { return d_pending.load() == 0; });
+        std::unique_lock<std::mutex> lk(d_mutex);
+        d_done.wait(lk, [this] { return d_pending == 0; });
     }
 
 private:
-    struct worker {
-        std::mutex mutex;
-        std::condition_variable go;
-        bool task = false, stop = false;
-    };
-
-    void loop(unsigned i)
+    void loop(unsigned slice)
     {
-        worker& w = d_workers[i];
+        uint64_t seen = 0;
+        std::unique_lock<std::mutex> lk(d_mutex);
         for (;;) {
-            {
-                std::unique_lock<std::mutex> lk(w.mutex);
-                w.go.wait(lk, [&] { return w.stop || w.task; });
-                if (!w.task)
-                    return; // stopped
-                w.task = false;
-            }
-            d_fn(d_ctx, i + 1);
-            if (d_pending.fetch_sub(1) == 1) {
-                // Under the mutex: run() either sees 0 or is waiting when this comes.
-                std::lock_guard<std::mutex> lk(d_done_mutex);
+            d_go.wait(lk, [&] { return d_stop || d_generation != seen; });
+            if (d_stop)
+                return;
+            seen = d_generation;
+            if (slice >= d_slices)
+                continue; // not needed this round
+            const task_fn f = d_fn;
+            void* const ctx = d_ctx;
+            lk.unlock();
+            f(ctx, slice);
+            lk.lock();
+            if (--d_pending == 0)
                 d_done.notify_one();
-            }
         }
     }
 
-    std::vector<worker> d_workers; // sized once: workers hold their address
+    std::mutex d_mutex;
+    std::condition_variable d_go, d_done;
     std::vector<std::thread> d_threads;
     task_fn d_fn = nullptr;
     void* d_ctx = nullptr;
-    std::atomic<unsigned> d_pending{ 0 };
-    std::mutex d_done_mutex;
-    std::condition_variable d_done;
+    unsigned d_slices = 0;
+    unsigned d_pending = 0;
+    uint64_t d_generation = 0;
+    bool d_stop = false;
 };
 
 /*!
