@@ -254,12 +254,11 @@ cell_search::cell_search(const cell_search_params& params)
           // union bound over the other H^(K-1) (2.3 times as rare as the exact tail of a
           // mean of maxima for NR's 5 hypotheses at K = 4; counting only the paths let
           // noise pass 35 of 1,000 5GTF windows at K = 4).
-          static_cast<float>(
-              combined_threshold(params.pss_threshold,
-                                 params.combine_periods,
-                                 (2 * params.drift_reach(params.combine_periods - 1) + 1) *
-                                     std::pow(static_cast<double>(params.cfo_hypotheses().size()),
-                                              params.combine_periods - 1)))),
+          static_cast<float>(combined_threshold(
+              params.pss_threshold,
+              params.combine_periods,
+              (2 * params.drift_reach(params.combine_periods - 1) + 1) *
+                  std::pow(static_cast<double>(d_hyp.size()), params.combine_periods - 1)))),
       d_sss_threshold(combined_threshold(params.sss_threshold, params.combine_periods))
 {
     d_params.validate();

@@ -5,11 +5,11 @@
  */
 
 // The CUDA backend of the cell search: the PSS metric of every timing of every candidate
-// on the device (overlap-save: each block's spectrum by cuFFT, then one kernel that
-// multiplies it by every replica, inverse-transforms the product in shared memory and
-// takes the metric, the replicas in the CPU twin's order so the best hypothesis is its
-// choice), the candidates compacted there; only they come back to the host, for
-// cell_search::finish().
+// on the device (overlap-save: one kernel per block takes its window energies and
+// spectrum, multiplies the spectrum by every replica, inverse-transforms the product in
+// shared memory and takes the metric, the replicas in the CPU twin's order so the best
+// hypothesis is its choice), the candidates compacted there; only they come back to the
+// host, for cell_search::finish().
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_context.h"
@@ -63,13 +63,14 @@ __device__ inline int padded(int i) { return i + (i >> 4); }
 
 // The metric of every timing of one block (blockIdx.x = channel * nb + block) for every
 // replica. The block is row c's samples rows[c * stride + lo + b * hop + t], t < 4096,
-// zero past the row's end and where not finite (as the CPU twin's rows); the kernel takes its window energies (a block scan in double: every window of a
-// timing t < hop lies inside the block) and its spectrum (stockham16.h run on the
-// conjugate: the forward DFT, as cuFFT's), then for every replica the product, its inverse
-// transform and |.|^2 over the energies; per N_ID^(2) the best replica, taken in the CPU
-// twin's order (the first of equal values wins). Thread j holds the spectrum's values
-// j + 256 k, and the last pass leaves it the timings j + 256 k of the block in its
-// registers (write_index(j, 2, k)), so they are never stored. The two exchanges between
+// zero past the row's end and where not finite (as the CPU twin's rows); the kernel takes
+// its window energies (a block scan in double: every window of a timing t < hop lies
+// inside the block) and its spectrum (stockham16.h run on the conjugate: the forward DFT,
+// as cuFFT's), then for every replica the product, its inverse transform and |.|^2 over
+// the energies; per N_ID^(2) the best replica, taken in the CPU twin's order (the first of
+// equal values wins). Thread j holds the spectrum's values j + 256 k, and the last pass
+// leaves it the timings j + 256 k of the block in its registers (write_index(j, 2, k)),
+// so they are never stored. The two exchanges between
 // the passes go through two buffers: a pass writes the buffer the one before last read,
 // which every thread has left by the barrier between them, so each pass needs one barrier.
 // pss_metric() is taken as |raw|^2 * replica_scale * (1 / window energy), the reciprocal
