@@ -27,13 +27,16 @@ using cd = std::complex<double>;
 
 constexpr int nr_dmrs_per_ssb = 144; // 38.211 7.4.1.4: 60 + 24 + 60 DM-RS REs
 constexpr int dmrs_group = 4;        // DM-RS REs summed coherently before |.|^2
-// The PSS's channel estimate is summed over this many neighbouring subcarriers (and one)
-// before it equalizes the SSS: per subcarrier it is too noisy at low SNR, and a multipath
-// channel's phase changes over too many. Measured on the CPU twin (gpuofdm_cellsearch_pd
-// --seed 7; NR at -6 dB, AWGN / 3 taps, 600 trials): 12 gave 0.83 / 0.49, 18 0.89 / 0.52,
-// 24 0.90 / 0.51; LTE at -2 dB over 1,000 trials 0.950 / 0.678 (12), 0.958 / 0.686 (18),
-// 0.963 / 0.672 (24). 5GTF's SSS takes the PSS's mean channel instead.
-constexpr int channel_smoothing = 18;
+// The PSS's channel estimate equalizes the SSS. Per subcarrier it is too noisy at low SNR;
+// summed over neighbouring subcarriers it turns with a multipath channel's phase. It is
+// taken in the delay domain instead: the PSS's subcarriers' inverse transform, its taps
+// within one CP of the peak's timing each shrunk by max(0, 1 - shrink x noise / power) (the
+// noise measured on the taps far from it), transformed back. On the CPU twin at -6 dB
+// (NR) this found the SSS more often in AWGN and over the 3-tap channel than a sum over 19
+// subcarriers (docs/CELLSEARCH.md, "The SSS's channel estimate"). 5GTF's SSS, on other
+// subcarriers than its PSS, takes the PSS's mean channel.
+constexpr double tap_shrink = 3; // of 1, 2, 3, 4 and 6: the best in both channels for NR
+constexpr int far_tap_guard = 4; // taps this far past the CP window on either side: noise
 // LTE / 5GTF: the Zadoff-Chu aliases of a PSS peak tried, +-2 subcarriers (the +-1 ones
 // match at 0.3 to 0.4 of the PSS's own, too weak to win its peak).
 constexpr int max_alias_shift = 2;
@@ -197,13 +200,33 @@ struct cell_search::examiner {
     //! The same tables with a plan of its own, for another thread.
     examiner(const examiner& o)
         : layout(o.layout), pss(o.pss), sss(o.sss), symbol_fwd(o.layout.fft_size, true),
+          tap_inv(o.layout.fft_size, false), tap_fwd(o.layout.fft_size, true), tap_edge(o.tap_edge),
           alias_margin(o.alias_margin), fine_per_nid2(o.fine_per_nid2), fine(o.fine)
     {
     }
 
     examiner(const cell_search_params& params, const cell_search_layout& l)
-        : layout(l), symbol_fwd(l.fft_size, true)
+        : layout(l), symbol_fwd(l.fft_size, true), tap_inv(l.fft_size, false),
+          tap_fwd(l.fft_size, true)
     {
+        // What the CP window of taps makes of a flat channel at each PSS subcarrier: the
+        // estimate is divided by it, so that the band's edges are not pulled towards zero.
+        const int n = l.fft_size;
+        const auto delay = [&](size_t i) { return static_cast<double>(i) - l.cp; };
+        // The PSS subcarriers' inverse transform at the delays -cp..cp.
+        std::vector<cd> mask_taps(2 * static_cast<size_t>(l.cp) + 1);
+        for (size_t i = 0; i < mask_taps.size(); i++) {
+            for (int b : l.pss_bins) {
+                mask_taps[i] += std::polar(1.0, 2 * M_PI * b * delay(i) / n);
+            }
+        }
+        for (int b : l.pss_bins) {
+            cd sum = 0;
+            for (size_t i = 0; i < mask_taps.size(); i++) {
+                sum += mask_taps[i] * std::polar(1.0, -2 * M_PI * b * delay(i) / n);
+            }
+            tap_edge.push_back(sum);
+        }
         for (int nid2 = 0; nid2 < nid2_count; nid2++) {
             std::vector<cd> p;
             if (params.standard == cell_standard::nr) {
@@ -223,6 +246,9 @@ struct cell_search::examiner {
     }
 
     std::vector<cd> symbol_spectrum(const pss_window& w, long long start, double cfo);
+    //! The channel at the PSS's subcarriers from \p raw, the received PSS elements times
+    //! the conjugate sequence (see tap_shrink).
+    std::vector<cd> pss_channel(const std::vector<cd>& raw);
 
     //! The replica of \p nid2 at hypothesis index \p hyp (of the search's) moved by
     //! \p shift subcarriers.
@@ -237,6 +263,8 @@ struct cell_search::examiner {
     std::vector<sss_correlator> sss;  // [nid2]
     std::vector<cd> sss_z, sss_sums;  // scratch of read_sss()
     fftw_plan_1d symbol_fwd;
+    fftw_plan_1d tap_inv, tap_fwd; // pss_channel()'s transforms
+    std::vector<cd> tap_edge;      // [element]: pss_channel()'s flat-channel response
     // The replicas on the hypotheses' half-subcarrier grid, extended by the aliases' reach.
     int alias_margin = 0;
     size_t fine_per_nid2 = 0;
@@ -668,6 +696,36 @@ std::vector<cd> cell_search::examiner::symbol_spectrum(const pss_window& w,
     return std::vector<cd>(symbol_fwd.output(), symbol_fwd.output() + n);
 }
 
+std::vector<cd> cell_search::examiner::pss_channel(const std::vector<cd>& raw)
+{
+    const int n = layout.fft_size, cp = layout.cp;
+    std::fill_n(tap_inv.input(), n, cfloat(0));
+    for (size_t e = 0; e < raw.size(); e++) {
+        tap_inv.input()[layout.pss_bins[e]] = cfloat(raw[e]);
+    }
+    tap_inv.execute();
+    const cfloat* taps = tap_inv.output();
+    const auto tap = [&](int d) { return taps[(d + n) % n]; };
+    double noise = 0;
+    int far = 0;
+    for (int d = cp + far_tap_guard; d <= n - cp - far_tap_guard; d++, far++) {
+        noise += std::norm(cd(taps[d]));
+    }
+    noise /= std::max(far, 1);
+    std::fill_n(tap_fwd.input(), n, cfloat(0));
+    for (int d = -cp; d <= cp; d++) {
+        const double p = std::norm(cd(tap(d)));
+        const double keep = p > 0 ? std::max(0.0, 1 - tap_shrink * noise / p) : 0.0;
+        tap_fwd.input()[(d + n) % n] = tap(d) * static_cast<float>(keep);
+    }
+    tap_fwd.execute();
+    std::vector<cd> h(raw.size());
+    for (size_t e = 0; e < raw.size(); e++) {
+        h[e] = cd(tap_fwd.output()[layout.pss_bins[e]]) / tap_edge[e];
+    }
+    return h;
+}
+
 // The fine CFO, the channel and the SSS of every hypothesis at every position, summed over
 // the periods, at one reading of a candidate.
 void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
@@ -713,19 +771,13 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
 
         // The channel on the PSS subcarriers, then every SSS hypothesis at every position.
         const auto yp = ex.symbol_spectrum(w, 0, cfo);
-        std::vector<cd> raw(pss.size()), h(pss.size());
+        std::vector<cd> raw(pss.size());
         cd mean_h = 0;
         for (size_t e = 0; e < pss.size(); e++) {
             raw[e] = yp[d_layout.pss_bins[e]] * std::conj(pss[e]);
             mean_h += raw[e];
         }
-        for (size_t e = 0; e < pss.size(); e++) {
-            const size_t a = e >= channel_smoothing / 2 ? e - channel_smoothing / 2 : 0;
-            const size_t b = std::min(pss.size(), e + channel_smoothing / 2 + 1);
-            for (size_t j = a; j < b; j++) {
-                h[e] += raw[j];
-            }
-        }
+        const std::vector<cd> h = fivegtf ? std::vector<cd>() : ex.pss_channel(raw);
         r.pss_spectra.push_back(yp);
         const size_t hyps = sss.hypotheses();
         ex.sss_z.resize(sss.length());
