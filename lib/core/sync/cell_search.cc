@@ -726,8 +726,11 @@ std::vector<cd> cell_search::examiner::pss_channel(const std::vector<cd>& raw)
     return h;
 }
 
-// The fine CFO, the channel and the SSS of every hypothesis at every position, summed over
-// the periods, at one reading of a candidate.
+// The fine CFO, the channel and the SSS of every hypothesis at every position, averaged over
+// the periods, at one reading of a candidate. Each period's SSS correlation is normalized by
+// that period's equalized power, so that in noise each is a unit exponential whatever the
+// channel estimate (which is near zero in some periods of noise and not in others) and the
+// mean of K has the law combined_threshold() assumes.
 void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
 {
     const int n = d_layout.fft_size;
@@ -738,7 +741,6 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
     const bool fivegtf = d_params.standard == cell_standard::fivegtf;
 
     std::vector<double> sss_score(positions.size() * sss.hypotheses(), 0.0);
-    std::vector<double> sss_norm(positions.size(), 0.0);
     for (size_t k = 0; k < r.windows.size(); k++) {
         const pss_window& w = r.windows[k];
         const auto& rep = ex.replica(pk.nid2, pk.hyp[k], r.shift);
@@ -784,23 +786,26 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
         ex.sss_sums.resize(hyps);
         for (size_t p = 0; p < positions.size(); p++) {
             const auto ys = ex.symbol_spectrum(w, positions[p].offset, cfo);
+            double norm = 0;
             for (size_t e = 0; e < ex.sss_z.size(); e++) {
                 // 5GTF's SSS has no PSS subcarriers under it: the PSS's mean channel there.
                 ex.sss_z[e] = ys[d_layout.sss_bins[e]] * std::conj(fivegtf ? mean_h : h[e]);
-                sss_norm[p] += power(ex.sss_z[e]);
+                norm += power(ex.sss_z[e]);
+            }
+            if (norm <= 0) {
+                continue; // no channel kept: this period says nothing
             }
             sss.correlate(ex.sss_z.data(), ex.sss_sums.data());
             for (size_t hyp = 0; hyp < hyps; hyp++) {
                 // LTE / 5GTF: a period later the other half frame's SSS is sent.
                 const size_t h_k = nr || k % 2 == 0 ? hyp : (hyp ^ 1u);
-                sss_score[p * hyps + hyp] += power(ex.sss_sums[h_k]);
+                sss_score[p * hyps + hyp] += power(ex.sss_sums[h_k]) / norm;
             }
         }
     }
 
     for (size_t i = 0; i < sss_score.size(); i++) {
-        const size_t p = i / sss.hypotheses();
-        const double m = sss_norm[p] > 0 ? sss_score[i] / sss_norm[p] : 0;
+        const double m = sss_score[i] / static_cast<double>(r.windows.size());
         if (m > r.sss_metric) {
             r.sss_metric = m;
             r.best = i;
