@@ -113,6 +113,56 @@ def pfa_estimate(windows, det, tp, ts):
     return rate * q, len(np.unique(hit[:, 0]))
 
 
+def sum_rule_study(scans, noise, target, at_db, floors=(4, 6, 8, 10, 12), ratio=0.3):
+    """A decision on PSS + SSS instead of each on its own threshold: a candidate passes when
+    its PSS metric is >= tp, its SSS >= max(floor, ratio x PSS) (a cell's SSS carries as
+    much energy as its PSS: a strong PSS with a noise-like SSS is a strong cell seen
+    elsewhere) and PSS + SSS >= the sum's threshold, which is placed per standard so that
+    noise passes at most `target` times a window: the sum over the noise windows' PSS peaks
+    of P(SSS >= what the peak needs), the SSS's law at a noise peak taken from all of them
+    (counted, past the counts its fitted exponential tail). Prints, for each PSS
+    pre-threshold, the floor with the highest mean Pd at at_db and that Pd per channel."""
+    grid = np.arange(0.0, 60.0, 0.05)
+    for st in scans:
+        w, d = noise[st["standard"]]
+        if len(d) == 0:
+            continue
+        q = np.array([tail(d[:, 2], len(d), y)[0] for y in grid])
+        points = [(c["channel"], pt) for c in st["curves"] for pt in c["points"]
+                  if abs(pt["snr_db"] - at_db) < 1e-9]
+        print("%s, PSS + SSS decision (SSS >= %.1f x PSS too), false alarms <= %g a window:"
+              % (st["standard"], ratio, target))
+        for tp in np.arange(12.0, 16.01, 1.0):
+            peaks = d[d[:, 1] >= tp, 1]
+
+            def pfa(floor, total):
+                need = np.maximum(np.maximum(floor, ratio * peaks), total - peaks)
+                return float(np.sum(np.interp(need, grid, q))) / w
+
+            best = None
+            for floor in floors:
+                lo, hi = tp + floor, 80.0
+                for _ in range(40):
+                    mid = (lo + hi) / 2
+                    lo, hi = (mid, hi) if pfa(floor, mid) > target else (lo, mid)
+                total = hi
+                pds = []
+                for ch, pt in points:
+                    best_t = {}
+                    for t, p, s, ok in pt["detections"]:
+                        if p >= tp and s >= max(floor, ratio * p) and p + s >= total and (
+                                t not in best_t or p > best_t[t][0]):
+                            best_t[t] = (p, ok)
+                    pds.append((ch, sum(1 for _, ok in best_t.values() if ok) / pt["trials"]))
+                score = float(np.mean([v for _, v in pds])) if pds else 0
+                if best is None or score > best[0]:
+                    best = (score, floor, total, pds)
+            score, floor, total, pds = best
+            print("  PSS >= %4.1f (%.2f noise peaks a window): SSS floor %4.1f, sum >= %.2f;"
+                  " Pd at %g dB: %s" % (tp, len(peaks) / w, floor, total, at_db,
+                                        ", ".join("%s %.3f" % v for v in pds)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scan", nargs="+", required=True)
@@ -126,9 +176,16 @@ def main():
                     help="TP,TS: also print false alarms and Pd at these thresholds")
     ap.add_argument("--peaks", type=float, default=1.0,
                     help="noise PSS peaks per window passing the PSS threshold, at most (1)")
+    ap.add_argument("--sum-rule", action="store_true",
+                    help="print what a decision on PSS + SSS would detect at the same false-"
+                         "alarm rate (sum_rule_study()), then stop")
     args = ap.parse_args()
     scans = load(args.scan)
     combined = load(args.combined)
+    if args.sum_rule:
+        sum_rule_study(scans, {s["standard"]: noise_stats(s) for s in scans}, args.target,
+                       args.at_db)
+        return
 
     scan_floor = 12.0
     tps = np.arange(scan_floor, 30.01, 0.25)
