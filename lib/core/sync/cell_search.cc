@@ -705,18 +705,18 @@ std::vector<cd> cell_search::examiner::pss_channel(const std::vector<cd>& raw)
     }
     tap_inv.execute();
     const cfloat* taps = tap_inv.output();
-    const auto tap = [&](int d) { return taps[(d + n) % n]; };
     double noise = 0;
     int far = 0;
     for (int d = cp + far_tap_guard; d <= n - cp - far_tap_guard; d++, far++) {
-        noise += std::norm(cd(taps[d]));
+        noise += power(cd(taps[d]));
     }
     noise /= std::max(far, 1);
     std::fill_n(tap_fwd.input(), n, cfloat(0));
     for (int d = -cp; d <= cp; d++) {
-        const double p = std::norm(cd(tap(d)));
+        const cfloat tap = taps[wrap_bin(d, n)];
+        const double p = power(cd(tap));
         const double keep = p > 0 ? std::max(0.0, 1 - tap_shrink * noise / p) : 0.0;
-        tap_fwd.input()[(d + n) % n] = tap(d) * static_cast<float>(keep);
+        tap_fwd.input()[wrap_bin(d, n)] = tap * static_cast<float>(keep);
     }
     tap_fwd.execute();
     std::vector<cd> h(raw.size());
