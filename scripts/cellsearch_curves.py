@@ -70,13 +70,19 @@ def load(paths):
     return list(out.values())
 
 
-def pd_at(point, tp, ts):
-    """Fraction of trials whose strongest detection passing (tp, ts) is right."""
+def pd_where(point, passes):
+    """Fraction of trials whose strongest detection (PSS metric) among those for which
+    passes(pss, sss) holds is right."""
     best = {}
     for t, p, s, ok in point["detections"]:
-        if p >= tp and s >= ts and (t not in best or p > best[t][0]):
+        if passes(p, s) and (t not in best or p > best[t][0]):
             best[t] = (p, ok)
     return sum(1 for p, ok in best.values() if ok) / point["trials"]
+
+
+def pd_at(point, tp, ts):
+    """Fraction of trials whose strongest detection passing (tp, ts) is right."""
+    return pd_where(point, lambda p, s: p >= tp and s >= ts)
 
 
 def noise_stats(std):
@@ -146,14 +152,8 @@ def sum_rule_study(scans, noise, target, at_db, floors=(4, 6, 8, 10, 12), ratio=
                     mid = (lo + hi) / 2
                     lo, hi = (mid, hi) if pfa(floor, mid) > target else (lo, mid)
                 total = hi
-                pds = []
-                for ch, pt in points:
-                    best_t = {}
-                    for t, p, s, ok in pt["detections"]:
-                        if p >= tp and s >= max(floor, ratio * p) and p + s >= total and (
-                                t not in best_t or p > best_t[t][0]):
-                            best_t[t] = (p, ok)
-                    pds.append((ch, sum(1 for _, ok in best_t.values() if ok) / pt["trials"]))
+                pds = [(ch, pd_where(pt, lambda p, s: p >= tp and s >= max(floor, ratio * p)
+                                     and p + s >= total)) for ch, pt in points]
                 score = float(np.mean([v for _, v in pds])) if pds else 0
                 if best is None or score > best[0]:
                     best = (score, floor, total, pds)
