@@ -208,7 +208,8 @@ cell_searcher_cc::sptr cell_searcher_cc::make(const std::string& standard,
                                               int combine_periods,
                                               double window_ms,
                                               const std::string& device,
-                                              double sro_ppm)
+                                              double sro_ppm,
+                                              bool combine_symbols)
 {
     return with_block_names<sptr>(
         [&]() -> sptr {
@@ -226,6 +227,7 @@ cell_searcher_cc::sptr cell_searcher_cc::make(const std::string& standard,
             s.sss_threshold = sss_threshold;
             s.combine_periods = combine_periods;
             s.sro_ppm = sro_ppm;
+            s.combine_symbols = combine_symbols;
             if (!(window_ms >= 5 && window_ms <= 1000)) {
                 throw std::invalid_argument("window_ms: 5..1000, got " + std::to_string(window_ms));
             }

@@ -50,6 +50,7 @@ struct options {
     int trials = 200;
     int noise_windows = 1000;
     int periods = 1;
+    bool combine_symbols = false;
     int scs = 30;
     double sro_ppm = 20;
     double cfo_range = 0;
@@ -78,6 +79,7 @@ void usage()
         "  --trials N        trials per point (200)\n"
         "  --noise-windows N noise-only windows per standard (1000; 0: none)\n"
         "  --periods K       sync periods combined, 1..16 (1)\n"
+        "  --combine-symbols 5GTF: the 14 symbols of each sync subframe combined as well\n"
         "  --scs KHZ         NR SSB subcarrier spacing 15 or 30 (30)\n"
         "  --sro PPM         sample-clock offset, sign random per trial (20)\n"
         "  --cfo-range HZ    search range; the CFO is uniform over it (default: one spacing)\n"
@@ -119,6 +121,7 @@ options parse(int argc, char** argv)
             value("--trials", o.trials),
             value("--noise-windows", o.noise_windows),
             value("--periods", o.periods),
+            flag("--combine-symbols", o.combine_symbols),
             value("--scs", o.scs),
             value("--sro", o.sro_ppm),
             value("--cfo-range", o.cfo_range),
@@ -155,8 +158,8 @@ options parse(int argc, char** argv)
     if (!(o.sro_ppm >= 0 && o.sro_ppm <= 1000)) {
         throw std::invalid_argument("--sro: 0..1000 ppm");
     }
-    if (o.scan && o.periods != 1) {
-        throw std::invalid_argument("--scan: with --periods 1 only");
+    if (o.scan && (o.periods != 1 || o.combine_symbols)) {
+        throw std::invalid_argument("--scan: with --periods 1 only, without --combine-symbols");
     }
     if (!(o.scan_pss > 1)) {
         throw std::invalid_argument("--scan-pss: > 1");
@@ -220,6 +223,7 @@ public:
         d_sp.scs_khz = o.scs;
         d_sp.cfo_range_hz = o.cfo_range;
         d_sp.combine_periods = o.periods;
+        d_sp.combine_symbols = o.combine_symbols;
         if (o.pss_threshold > 0) {
             d_sp.pss_threshold = o.pss_threshold;
         }
@@ -398,13 +402,17 @@ int main(int argc, char** argv)
         const core::device_spec dev = core::resolve_device(o.device);
         std::ostringstream json;
         json << "{\"tool\": \"gpuofdm_cellsearch_pd\", \"device\": \"" << dev.to_string()
-             << "\", \"periods\": " << o.periods << ", \"sro_ppm\": " << o.sro_ppm
-             << ", \"trials\": " << o.trials << ", \"noise_windows\": " << o.noise_windows
+             << "\", \"periods\": " << o.periods
+             << ", \"combine_symbols\": " << (o.combine_symbols ? "true" : "false")
+             << ", \"sro_ppm\": " << o.sro_ppm << ", \"trials\": " << o.trials
+             << ", \"noise_windows\": " << o.noise_windows
              << ", \"scan\": " << (o.scan ? "true" : "false") << ",\n \"standards\": [";
         bool pass = true;
-        std::printf("gpuofdm_cellsearch_pd on %s, %d period%s combined, %.0f ppm SRO\n",
+        std::printf("gpuofdm_cellsearch_pd on %s, %d period%s combined%s, %.0f ppm SRO\n",
                     dev.is_cuda() ? dev.to_string().c_str() : "the CPU twin", o.periods,
-                    o.periods == 1 ? "" : "s", o.sro_ppm);
+                    o.periods == 1 ? "" : "s",
+                    o.combine_symbols ? " (5GTF: and each sync subframe's 14 symbols)" : "",
+                    o.sro_ppm);
         for (size_t si = 0; si < o.standards.size(); si++) {
             const auto standard = core::parse_cell_standard(o.standards[si]);
             experiment ex(o, standard, dev);

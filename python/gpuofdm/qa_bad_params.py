@@ -112,12 +112,12 @@ BLOCKS = {
     "cell_searcher_cc": (
         dict(standard="lte", samp_rate=30.72e6, center_freq=0.0, offsets_hz=[], ssb_scs_khz=30,
              cfo_range_hz=0.0, pss_threshold=18.0, sss_threshold=14.0, combine_periods=1,
-             window_ms=20.0, device="cpu", sro_ppm=20.0),
+             window_ms=20.0, device="cpu", sro_ppm=20.0, combine_symbols=False),
         dict(standard=["", "gsm"], samp_rate=[1e6, NAN, 30.72e6 + 0.5],
              center_freq=[-1.0, NAN], offsets_hz=[[NAN], [20e6]], ssb_scs_khz=[60],
              cfo_range_hz=[-1.0, NAN], pss_threshold=[0.5, NAN], sss_threshold=[1.0],
              combine_periods=[0, 17], window_ms=[1.0, NAN], device=[""],
-             sro_ppm=[-1.0, 101.0, NAN, INF])),
+             sro_ppm=[-1.0, 101.0, NAN, INF], combine_symbols=[True])),
     "cell_searcher_cc@nr": (  # NR's raster needs the centre frequency
         dict(standard="nr", samp_rate=30.72e6, center_freq=3.5e9, ssb_scs_khz=30, device="cpu"),
         dict(center_freq=[0.0], ssb_scs_khz=[60])),

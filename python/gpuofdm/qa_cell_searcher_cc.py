@@ -97,6 +97,27 @@ class qa_cell_searcher_cc(gr_unittest.TestCase):
         self.assertGreater(len(ids), 0)
         self.assertEqual(set(ids), {17})
 
+    def test_004_fivegtf_sync_symbols_combined(self):
+        # 5GTF at -8 dB over its sync band, where one symbol's metric mostly misses the
+        # threshold: with its 14 sync symbols combined, each sync subframe (1, 6 and 11 ms)
+        # is reported once, at its symbol 0, though 5 ms windows end inside them.
+        fs = 19.2e6
+        src = gpuofdm.sync_signal_source_c("5gtf", fs, [211], offsets_hz=[0.0], cfo_hz=[-20e3],
+                                           start_s=[1e-3], snr_db=-8.0, seed=3)
+        n = int(fs * 16e-3)
+        head = blocks.head(gr.sizeof_gr_complex, n)
+        search = gpuofdm.cell_searcher_cc("5gtf", fs, window_ms=5.0, device="cpu",
+                                          combine_symbols=True)
+        out, ref, dbg = run_through(src, head, search, n)
+        self.assertEqual(len(out.data()), n)
+        found = sorted((d["sample"], d["cell_id"], d["subframe"], d["symbol"])
+                       for d in (pmt.to_python(dbg.get_message(i))
+                                 for i in range(dbg.num_messages())))
+        self.assertEqual([f[1:] for f in found], [(211, 0, 0), (211, 25, 0), (211, 0, 0)])
+        # Symbol 0's CP starts at the subframe's start (V5G.211's 0.2 ms subframes).
+        for f, start in zip(found, (1e-3, 6e-3, 11e-3)):
+            self.assertLessEqual(abs(f[0] - start * fs), 3)
+
     def test_002_bad_parameters(self):
         with self.assertRaisesRegex(ValueError, "standard"):
             gpuofdm.cell_searcher_cc("gsm", FS)
@@ -108,6 +129,8 @@ class qa_cell_searcher_cc(gr_unittest.TestCase):
             gpuofdm.cell_searcher_cc("lte", FS, window_ms=1.0)
         with self.assertRaisesRegex(ValueError, "samp_rate"):
             gpuofdm.cell_searcher_cc("lte", 1e6)
+        with self.assertRaisesRegex(ValueError, "combine_symbols is for 5GTF"):
+            gpuofdm.cell_searcher_cc("lte", FS, combine_symbols=True)
 
 
 if __name__ == "__main__":

@@ -57,6 +57,10 @@ public:
      * \param sro_ppm the sample-clock offset combining allows for, 0..100 ppm: with
      *        combine_periods > 1 the periods' PSS metrics are added along the best drift
      *        path up to +-sro_ppm (unused with one period).
+     * \param combine_symbols 5GTF: also average the PSS and SSS over the 14 symbols of each
+     *        sync subframe (about 11 dB more for a cell whose sync symbols all reach the
+     *        receiver); one detection per sync subframe, at its symbol 0, instead of one
+     *        per symbol (beam). Other standards: false.
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter.
      */
     static sptr make(const std::string& standard = "nr",
@@ -70,7 +74,8 @@ public:
                      int combine_periods = 1,
                      double window_ms = 20,
                      const std::string& device = "auto",
-                     double sro_ppm = 20);
+                     double sro_ppm = 20,
+                     bool combine_symbols = false);
 
     //! The device the search runs on: "cpu" or "cuda:N".
     virtual std::string device() const = 0;

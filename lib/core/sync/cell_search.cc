@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -41,31 +42,42 @@ constexpr int far_tap_guard = 4; // taps this far past the CP window on either s
 // match at 0.3 to 0.4 of the PSS's own, too weak to win its peak).
 constexpr int max_alias_shift = 2;
 const int alias_shifts[] = { 0, -max_alias_shift, max_alias_shift };
+// 5GTF with its sync symbols combined: how often a noise-like ESS may confirm a detection,
+// and how far above noise (relative to a stronger cell nearby) a PSS must stand not to be
+// taken for that cell's cross-correlation (drop_cross_correlation_ghosts()).
+constexpr double ess_false_confirm = 1e-3;
+constexpr double ghost_ratio = 0.3;
 // finish() spreads its SSS readings, then its candidates, over up to this many threads,
 // one or more each: a reading costs tens to hundreds of microseconds, waking a thread a few.
 constexpr unsigned max_finish_threads = 16;
 
-// The tail of the mean of k unit exponentials, P(mean > t): the metrics' law in noise.
-double mean_exponential_tail(int k, double t)
+// log P(mean > t) for the mean of k unit exponentials: the metrics' law in noise. In logs,
+// since 5GTF's symbols combined make k up to 224 and the tails tiny.
+double log_mean_exponential_tail(int k, double t)
 {
     const double x = k * t;
-    double term = 1, sum = 1;
+    // log of sum_{i<k} x^i / i!, scaled by its largest term.
+    std::vector<double> terms(static_cast<size_t>(k), 0.0);
     for (int i = 1; i < k; i++) {
-        term *= x / i;
-        sum += term;
+        terms[static_cast<size_t>(i)] = terms[static_cast<size_t>(i) - 1] + std::log(x / i);
     }
-    return std::exp(-x) * sum;
+    const double top = *std::max_element(terms.begin(), terms.end());
+    double sum = 0;
+    for (double v : terms) {
+        sum += std::exp(v - top);
+    }
+    return -x + top + std::log(sum);
 }
 
 // The threshold on a mean of k metrics that noise passes as rarely as it passes
-// \p single on one, when the best of \p tries such means is taken.
-double combined_threshold(double single, int k, double tries = 1)
+// \p single on one, when the best of exp(\p log_tries) such means is taken.
+double combined_threshold(double single, int k, double log_tries = 0)
 {
-    const double target = std::exp(-single) / tries;
-    double lo = 0, hi = single + std::log(tries);
+    const double target = -single - log_tries;
+    double lo = 0, hi = single + log_tries;
     for (int i = 0; i < 100; i++) {
         const double mid = (lo + hi) / 2;
-        (mean_exponential_tail(k, mid) > target ? lo : hi) = mid;
+        (log_mean_exponential_tail(k, mid) > target ? lo : hi) = mid;
     }
     return hi;
 }
@@ -139,6 +151,10 @@ void cell_search_params::validate() const
     if (combine_periods < 1 || combine_periods > 16) {
         throw_param_error("combine_periods", "1..16", combine_periods);
     }
+    if (combine_symbols && standard != cell_standard::fivegtf) {
+        throw std::invalid_argument(
+            "cell search: combine_symbols is for 5GTF (its sync subframes' 14 symbols)");
+    }
     if (!(period_s >= 5e-3 && period_s <= 160e-3)) {
         throw_param_error("period_s", "5e-3..160e-3", period_s);
     }
@@ -181,6 +197,25 @@ size_t cell_search_params::period_samples() const
     const double rate = make_cell_search_layout(standard, scs_khz).rate_hz;
     const double period = standard == cell_standard::nr ? period_s : 5e-3;
     return static_cast<size_t>(std::llround(period * rate));
+}
+
+int cell_search_params::symbols_per_period() const { return combine_symbols ? fivegtf_symbols : 1; }
+
+int cell_search_params::symbol_offset(int l) const
+{
+    const int n = make_cell_search_layout(standard, scs_khz).fft_size;
+    int offset = 0;
+    for (int j = 1; j <= l; j++) {
+        offset += n + fivegtf_cp_length(j, fivegtf_cp) * n / 2048;
+    }
+    return offset;
+}
+
+size_t cell_search_params::combining_extent() const
+{
+    const int last = combine_periods - 1;
+    return static_cast<size_t>(last) * period_samples() + static_cast<size_t>(drift_reach(last)) +
+           static_cast<size_t>(symbol_offset(symbols_per_period() - 1));
 }
 
 int cell_search_params::drift_slopes() const
@@ -282,12 +317,15 @@ cell_search::cell_search(const cell_search_params& params)
           // union bound over the other H^(K-1) (2.3 times as rare as the exact tail of a
           // mean of maxima for NR's 5 hypotheses at K = 4; counting only the paths let
           // noise pass 35 of 1,000 5GTF windows at K = 4).
+          // 5GTF's symbols combined count as periods here, each with its best hypothesis.
           static_cast<float>(combined_threshold(
               params.pss_threshold,
-              params.combine_periods,
-              (2 * params.drift_reach(params.combine_periods - 1) + 1) *
-                  std::pow(static_cast<double>(d_hyp.size()), params.combine_periods - 1)))),
-      d_sss_threshold(combined_threshold(params.sss_threshold, params.combine_periods))
+              params.combine_periods * params.symbols_per_period(),
+              std::log(2.0 * params.drift_reach(params.combine_periods - 1) + 1) +
+                  (params.combine_periods * params.symbols_per_period() - 1) *
+                      std::log(static_cast<double>(d_hyp.size()))))),
+      d_sss_threshold(combined_threshold(params.sss_threshold,
+                                         params.combine_periods * params.symbols_per_period()))
 {
     d_params.validate();
     d_examiner = std::make_shared<examiner>(d_params, d_layout);
@@ -344,9 +382,7 @@ size_t cell_search::lookahead() const
     if (d_params.standard == cell_standard::nr) {
         after = 3 * (d_layout.fft_size + d_layout.cp) + d_layout.fft_size; // PBCH symbol 3
     }
-    const int last = d_params.combine_periods - 1;
-    return static_cast<size_t>(after) + static_cast<size_t>(last) * d_params.period_samples() +
-           static_cast<size_t>(d_params.drift_reach(last));
+    return static_cast<size_t>(after) + d_params.combining_extent();
 }
 
 
@@ -361,14 +397,16 @@ struct cell_search::pss_window {
 //! Zadoff-Chu alias of them (the hypotheses moved by `shift` subcarriers, the timing to
 //! match), and what the SSS says there.
 struct cell_search::reading {
-    size_t u = 0;                    //!< PSS useful start in the first period
-    int shift = 0;                   //!< subcarriers added to the peak's hypotheses
-    std::vector<pss_window> windows; //!< one per period, at u + k * period + drift[k]
+    size_t u = 0;  //!< PSS useful start in the first period
+    int shift = 0; //!< subcarriers added to the peak's hypotheses
+    //! One per period and symbol (period-major): at u + k * period + drift[k] +
+    //! symbol_offset(l).
+    std::vector<pss_window> windows;
     double sss_metric = -1;
     size_t best = 0; //!< position * SSS hypotheses + hypothesis
     double cfo_weighted = 0, weight = 0, signal = 0, energy = 0;
-    std::vector<std::vector<cd>> pss_spectra; //!< per period, for the ESS / DM-RS steps
-    std::vector<double> cfos;
+    std::vector<std::vector<cd>> pss_spectra; //!< per window, for the ESS / DM-RS steps
+    std::vector<double> cfos;                 //!< per window
 };
 
 namespace {
@@ -478,6 +516,11 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                   }
                   return a.u < b.u;
               });
+    // One candidate per symbol-long neighbourhood; with 5GTF's symbols combined, per sync
+    // subframe (the pattern moved by a symbol still holds 13 of its 14).
+    const size_t apart =
+        static_cast<size_t>(d_layout.fft_size) +
+        static_cast<size_t>(d_params.symbol_offset(d_params.symbols_per_period() - 1));
     std::vector<const pss_candidate*> kept;
     size_t i = 0;
     while (i < candidates.size()) {
@@ -487,11 +530,11 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                candidates[i].nid2 == nid2;
              i++) {
             const auto& pk = candidates[i];
-            const bool near = std::any_of(kept.begin() + static_cast<ptrdiff_t>(first_kept),
-                                          kept.end(), [&](const pss_candidate* k) {
-                                              return (pk.u > k->u ? pk.u - k->u : k->u - pk.u) <
-                                                     static_cast<size_t>(d_layout.fft_size);
-                                          });
+            const bool near =
+                std::any_of(kept.begin() + static_cast<ptrdiff_t>(first_kept), kept.end(),
+                            [&](const pss_candidate* k) {
+                                return (pk.u > k->u ? pk.u - k->u : k->u - pk.u) < apart;
+                            });
             if (!near && kept.size() - first_kept < static_cast<size_t>(d_params.max_peaks)) {
                 kept.push_back(&pk);
             }
@@ -503,10 +546,9 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
     // window a period around each, all read at once.
     const pss_span span = pss_search_span(*this, n);
     const bool zadoff_chu = d_params.standard != cell_standard::nr;
-    const int periods = d_params.combine_periods;
+    const int periods = d_params.combine_periods, symbols = d_params.symbols_per_period();
     const size_t before = history();
-    const size_t after = lookahead() - static_cast<size_t>(periods - 1) * d_period -
-                         static_cast<size_t>(d_params.drift_reach(periods - 1));
+    const size_t after = lookahead() - d_params.combining_extent();
     std::vector<std::vector<reading>> readings(kept.size());
     for (size_t c = 0; c < kept.size(); c++) {
         const auto* pk = kept[c];
@@ -533,11 +575,13 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
         for (size_t c : wave) {
             for (const auto& r : readings[c]) {
                 for (int k = 0; k < periods; k++) {
-                    const long long centre = static_cast<long long>(r.u) +
-                                             k * static_cast<long long>(d_period) +
-                                             kept[c]->drift[k];
-                    requests.push_back(
-                        { kept[c]->channel, static_cast<size_t>(centre) - before, before + after });
+                    for (int l = 0; l < symbols; l++) {
+                        const long long centre = static_cast<long long>(r.u) +
+                                                 k * static_cast<long long>(d_period) +
+                                                 kept[c]->drift[k] + d_params.symbol_offset(l);
+                        requests.push_back({ kept[c]->channel, static_cast<size_t>(centre) - before,
+                                             before + after });
+                    }
                 }
             }
         }
@@ -545,7 +589,7 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
         size_t at = 0;
         for (size_t c : wave) {
             for (auto& r : readings[c]) {
-                r.windows.resize(periods);
+                r.windows.resize(static_cast<size_t>(periods) * static_cast<size_t>(symbols));
                 for (auto& w : r.windows) {
                     w.data = samples.data() + at;
                     w.before = before;
@@ -586,6 +630,14 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
     // none of its stronger ones does: what examining them one at a time in that order would
     // give. Without channel offsets this is one wave of every candidate.
     const auto stronger = same_cell_elsewhere(kept);
+    // 5GTF's symbols combined: a subframe moved by a few symbols may lie in the span while
+    // its symbol 0, where examine() puts it, is the next or the last call's to report.
+    const long long first_cp = fivegtf_cp_length(0, d_params.fivegtf_cp) * d_layout.fft_size / 2048;
+    const auto in_span = [&](const cell_detection& det) {
+        const long long u = det.sample + first_cp;
+        return symbols == 1 ||
+               (u >= static_cast<long long>(span.lo) && u < static_cast<long long>(span.hi));
+    };
     enum : char { undecided, found, not_found };
     std::vector<char> state(kept.size(), undecided);
     std::vector<cell_detection> dets(kept.size());
@@ -617,7 +669,9 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
             read_sss(ex, *kept[c], readings[c][r]);
             if (--left[w] == 0) {
                 dets[c].channel = kept[c]->channel;
-                state[c] = examine(ex, readings[c], *kept[c], dets[c]) ? found : not_found;
+                state[c] = examine(ex, readings[c], *kept[c], dets[c]) && in_span(dets[c])
+                               ? found
+                               : not_found;
             }
         });
     };
@@ -664,6 +718,9 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
             out.push_back(det);
         }
     }
+    if (symbols > 1) {
+        drop_cross_correlation_ghosts(out, apart);
+    }
     if (profile) {
         std::fprintf(stderr,
                      "profile cell_search finish(): %zu PSS candidates, %zu kept, %zu examined "
@@ -674,6 +731,34 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                      max_slices(d_pool.get()));
     }
     return out;
+}
+
+// With 5GTF's symbols combined the thresholds are low enough that a strong cell's
+// cross-correlations pass them: the Zadoff-Chu PSS of another N_ID^(2) matches it at up to
+// about a fifth of its own metric at some timings and frequencies, and those
+// cross-correlations, unlike noise, do not average out over the symbols; the SSS and ESS
+// read there are its sidelobes. So a detection whose PSS metric stands less than
+// ghost_ratio as far above noise as a stronger one's within the same sync subframe
+// (\p apart samples) of the same candidate is taken for one.
+void cell_search::drop_cross_correlation_ghosts(std::vector<cell_detection>& dets, size_t apart)
+{
+    std::vector<char> ghost(dets.size(), 0);
+    for (size_t i = 0; i < dets.size(); i++) {
+        for (const auto& s : dets) {
+            const auto dist = static_cast<size_t>(std::llabs(s.sample - dets[i].sample));
+            if (s.channel == dets[i].channel && dist < apart &&
+                dets[i].pss_metric - 1 < ghost_ratio * (s.pss_metric - 1)) {
+                ghost[i] = 1;
+            }
+        }
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < dets.size(); i++) {
+        if (!ghost[i]) {
+            dets[kept++] = dets[i];
+        }
+    }
+    dets.resize(kept);
 }
 
 // The N-point spectrum of the symbol whose useful part starts at \p start, derotated by
@@ -727,10 +812,11 @@ std::vector<cd> cell_search::examiner::pss_channel(const std::vector<cd>& raw)
 }
 
 // The fine CFO, the channel and the SSS of every hypothesis at every position, averaged over
-// the periods, at one reading of a candidate. Each period's SSS correlation is normalized by
-// that period's equalized power, so that in noise each is a unit exponential whatever the
-// channel estimate (which is near zero in some periods of noise and not in others) and the
-// mean of K has the law combined_threshold() assumes.
+// the windows (the periods, and 5GTF's symbols with combine_symbols), at one reading of a
+// candidate. Each window's SSS correlation is normalized by that window's equalized power,
+// so that in noise each is a unit exponential whatever the channel estimate (which is near
+// zero in some windows of noise and not in others) and the mean of K has the law
+// combined_threshold() assumes. A period's symbols (0.2 ms) share its fine CFO.
 void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
 {
     const int n = d_layout.fft_size;
@@ -739,67 +825,75 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
     const auto& sss = ex.sss[pk.nid2];
     const bool nr = d_params.standard == cell_standard::nr;
     const bool fivegtf = d_params.standard == cell_standard::fivegtf;
+    const size_t symbols = static_cast<size_t>(d_params.symbols_per_period());
 
     std::vector<double> sss_score(positions.size() * sss.hypotheses(), 0.0);
-    for (size_t k = 0; k < r.windows.size(); k++) {
-        const pss_window& w = r.windows[k];
+    std::vector<double> corr(symbols, 0.0);
+    for (size_t k = 0; k < pk.hyp.size(); k++) {
+        const pss_window* windows = r.windows.data() + k * symbols;
         const auto& rep = ex.replica(pk.nid2, pk.hyp[k], r.shift);
         // Fine CFO: the phase between the two halves of the correlation, repeated on the
         // samples derotated by the estimate so far (the PSS's uneven envelope biases one
         // pass in proportion to the offset left).
         double cfo = rep.freq_hz;
-        double corr = 0;
         for (int pass = 0; pass < 3; pass++) {
-            cd c1 = 0, c2 = 0;
-            cd rot = 1;
+            cd cross = 0;
             const cd step = std::polar(1.0, -2 * M_PI * (cfo - rep.freq_hz) / d_layout.rate_hz);
+            for (size_t l = 0; l < symbols; l++) {
+                cd c1 = 0, c2 = 0;
+                cd rot = 1;
+                for (int t = 0; t < n; t++) {
+                    const cd v = cd(windows[l].at(t)) * std::conj(rep.time[t]) * rot;
+                    (t < n / 2 ? c1 : c2) += v;
+                    rot *= step;
+                }
+                cross += c2 * std::conj(c1);
+                corr[l] = power(c1 + c2);
+            }
+            cfo += std::arg(cross) * d_layout.rate_hz / (M_PI * n);
+        }
+        for (size_t l = 0; l < symbols; l++) {
+            const pss_window& w = windows[l];
+            // The PSS's energy in the window, from the correlation with the CFO taken out (a
+            // fractional timing offset costs up to 0.9 dB here).
+            r.signal += corr[l] / rep.energy;
+            r.cfo_weighted += cfo * corr[l];
+            r.weight += corr[l];
             for (int t = 0; t < n; t++) {
-                const cd v = cd(w.at(t)) * std::conj(rep.time[t]) * rot;
-                (t < n / 2 ? c1 : c2) += v;
-                rot *= step;
+                r.energy += power(cd(w.at(t)));
             }
-            cfo += std::arg(c2 * std::conj(c1)) * d_layout.rate_hz / (M_PI * n);
-            corr = power(c1 + c2);
-        }
-        // The PSS's energy in the window, from the correlation with the CFO taken out (a
-        // fractional timing offset costs up to 0.9 dB here).
-        r.signal += corr / rep.energy;
-        r.cfo_weighted += cfo * corr;
-        r.weight += corr;
-        for (int t = 0; t < n; t++) {
-            r.energy += power(cd(w.at(t)));
-        }
-        r.cfos.push_back(cfo);
+            r.cfos.push_back(cfo);
 
-        // The channel on the PSS subcarriers, then every SSS hypothesis at every position.
-        const auto yp = ex.symbol_spectrum(w, 0, cfo);
-        std::vector<cd> raw(pss.size());
-        cd mean_h = 0;
-        for (size_t e = 0; e < pss.size(); e++) {
-            raw[e] = yp[d_layout.pss_bins[e]] * std::conj(pss[e]);
-            mean_h += raw[e];
-        }
-        const std::vector<cd> h = fivegtf ? std::vector<cd>() : ex.pss_channel(raw);
-        r.pss_spectra.push_back(yp);
-        const size_t hyps = sss.hypotheses();
-        ex.sss_z.resize(sss.length());
-        ex.sss_sums.resize(hyps);
-        for (size_t p = 0; p < positions.size(); p++) {
-            const auto ys = ex.symbol_spectrum(w, positions[p].offset, cfo);
-            double norm = 0;
-            for (size_t e = 0; e < ex.sss_z.size(); e++) {
-                // 5GTF's SSS has no PSS subcarriers under it: the PSS's mean channel there.
-                ex.sss_z[e] = ys[d_layout.sss_bins[e]] * std::conj(fivegtf ? mean_h : h[e]);
-                norm += power(ex.sss_z[e]);
+            // The channel on the PSS subcarriers, then every SSS hypothesis at every position.
+            const auto yp = ex.symbol_spectrum(w, 0, cfo);
+            std::vector<cd> raw(pss.size());
+            cd mean_h = 0;
+            for (size_t e = 0; e < pss.size(); e++) {
+                raw[e] = yp[d_layout.pss_bins[e]] * std::conj(pss[e]);
+                mean_h += raw[e];
             }
-            if (norm <= 0) {
-                continue; // no channel kept: this period says nothing
-            }
-            sss.correlate(ex.sss_z.data(), ex.sss_sums.data());
-            for (size_t hyp = 0; hyp < hyps; hyp++) {
-                // LTE / 5GTF: a period later the other half frame's SSS is sent.
-                const size_t h_k = nr || k % 2 == 0 ? hyp : (hyp ^ 1u);
-                sss_score[p * hyps + hyp] += power(ex.sss_sums[h_k]) / norm;
+            const std::vector<cd> h = fivegtf ? std::vector<cd>() : ex.pss_channel(raw);
+            r.pss_spectra.push_back(yp);
+            const size_t hyps = sss.hypotheses();
+            ex.sss_z.resize(sss.length());
+            ex.sss_sums.resize(hyps);
+            for (size_t p = 0; p < positions.size(); p++) {
+                const auto ys = ex.symbol_spectrum(w, positions[p].offset, cfo);
+                double norm = 0;
+                for (size_t e = 0; e < ex.sss_z.size(); e++) {
+                    // 5GTF's SSS has no PSS subcarriers under it: the PSS's mean channel there.
+                    ex.sss_z[e] = ys[d_layout.sss_bins[e]] * std::conj(fivegtf ? mean_h : h[e]);
+                    norm += power(ex.sss_z[e]);
+                }
+                if (norm <= 0) {
+                    continue; // no channel kept: this window says nothing
+                }
+                sss.correlate(ex.sss_z.data(), ex.sss_sums.data());
+                for (size_t hyp = 0; hyp < hyps; hyp++) {
+                    // LTE / 5GTF: a period later the other half frame's SSS is sent.
+                    const size_t h_k = nr || k % 2 == 0 ? hyp : (hyp ^ 1u);
+                    sss_score[p * hyps + hyp] += power(ex.sss_sums[h_k]) / norm;
+                }
             }
         }
     }
@@ -821,7 +915,7 @@ bool cell_search::examine(examiner& ex,
     const int n = d_layout.fft_size;
     const auto positions = sss_positions(d_layout, d_params.standard);
     const auto& sss = ex.sss[pk.nid2];
-    const size_t k_periods = d_params.combine_periods;
+    const size_t symbols = static_cast<size_t>(d_params.symbols_per_period());
     const bool nr = d_params.standard == cell_standard::nr;
     const bool fivegtf = d_params.standard == cell_standard::fivegtf;
 
@@ -855,8 +949,10 @@ bool cell_search::examine(examiner& ex,
     const double in_window = std::max(energy - signal, 1e-30);
     const double band = static_cast<double>(d_layout.pss_length) / n;
     det.snr_db = 10 * std::log10(std::max(signal, 1e-30) / (in_window * band));
-    det.power_db = 10 * std::log10(std::max(signal, 1e-30) / (n * static_cast<double>(k_periods)));
+    det.power_db =
+        10 * std::log10(std::max(signal, 1e-30) / (n * static_cast<double>(windows.size())));
     int pss_cp = pos.pss_cp;
+    long long u = static_cast<long long>(r.u); // the PSS's useful start, as reported
 
     if (d_params.standard == cell_standard::lte) {
         const bool second = hyp % 2 == 1;
@@ -867,26 +963,63 @@ bool cell_search::examine(examiner& ex,
         const auto half = hyp % 2 == 1 ? sss_half::second : sss_half::first;
         det.subframe = half == sss_half::second ? 25 : 0;
         const auto other = half == sss_half::first ? sss_half::second : sss_half::first;
-        // The 14 symbols' ESS of each half (the periods alternate between them).
+        // The 14 symbols' ESS of each half (the periods alternate between them). Hypothesis
+        // l: the first window is symbol l, window w symbol l + w % symbols of period w /
+        // symbols. With 5GTF's symbols combined the strongest pattern may be the subframe
+        // moved by a few symbols (it still holds most of them): l from -13, counting the
+        // windows on the subframe's symbols only, each hypothesis's correlations over those
+        // windows' energy on the ESS's subcarriers (1 in noise, whatever their number).
         const std::array<decltype(fivegtf_ess_symbols(0, half, d_params.fivegtf_ess)), 2> ess_of{
             fivegtf_ess_symbols(det.cell_id, half, d_params.fivegtf_ess),
             fivegtf_ess_symbols(det.cell_id, other, d_params.fivegtf_ess)
         };
-        double best_ess = -1;
-        for (int l = 0; l < fivegtf_symbols; l++) {
-            double score = 0;
-            for (size_t k = 0; k < k_periods; k++) {
-                const auto& ess = ess_of[k % 2][l];
+        std::vector<double> ess_energy(windows.size(), 0.0);
+        for (size_t k = 0; k < windows.size(); k++) {
+            for (int e = 0; e < fivegtf_ess_length; e++) {
+                ess_energy[k] += power(pss_spectra[k][d_layout.ess_bins[e]]);
+            }
+        }
+        // Each hypothesis's mean over its windows (1 in noise) and, combined, how rarely noise
+        // gives as much (the hypotheses differ in their number of windows).
+        double best_log_p = 1;
+        int first_symbol = 0;
+        for (int l = 1 - static_cast<int>(symbols); l < fivegtf_symbols; l++) {
+            double score = 0, energy_on = 0;
+            int on = 0;
+            for (size_t k = 0; k < windows.size(); k++) {
+                const int symbol = l + static_cast<int>(k % symbols);
+                if (symbol < 0 || symbol >= fivegtf_symbols) {
+                    continue;
+                }
+                const auto& ess = ess_of[(k / symbols) % 2][static_cast<size_t>(symbol)];
                 cd sum = 0;
                 for (int e = 0; e < fivegtf_ess_length; e++) {
                     sum += pss_spectra[k][d_layout.ess_bins[e]] * std::conj(cd(ess[e]));
                 }
                 score += power(sum);
+                energy_on += ess_energy[k];
+                on++;
             }
-            if (score > best_ess) {
-                best_ess = score;
-                det.symbol = l;
+            const double mean = energy_on > 0 ? score / energy_on : 0;
+            const double log_p = symbols > 1 ? log_mean_exponential_tail(on, mean) : -mean;
+            if (log_p < best_log_p) {
+                best_log_p = log_p;
+                first_symbol = l;
             }
+        }
+        // With the symbols combined the PSS and SSS thresholds are low enough that a strong
+        // cell's cross-correlations with another N_ID^(2)'s PSS and SSS pass them: another ID
+        // beside the strong cell, whose ESS is noise-like. Its ESS must stand out too.
+        if (symbols > 1 &&
+            best_log_p > std::log(ess_false_confirm / (fivegtf_symbols + symbols - 1))) {
+            return false;
+        }
+        // Combined: reported at the subframe's symbol 0, where the ESS puts it.
+        det.symbol = symbols > 1 ? 0 : first_symbol;
+        if (first_symbol > 0) {
+            u -= d_params.symbol_offset(symbols > 1 ? first_symbol : 0);
+        } else if (first_symbol < 0) {
+            u += d_params.symbol_offset(-first_symbol);
         }
         pss_cp = fivegtf_cp_length(det.symbol, d_params.fivegtf_cp) * n / 2048;
     } else {
@@ -895,7 +1028,7 @@ bool cell_search::examine(examiner& ex,
         const int v = det.cell_id % 4;
         double best_dmrs = -1;
         std::vector<std::vector<cd>> pbch; // [period * 3 + symbol - 1]
-        for (size_t k = 0; k < k_periods; k++) {
+        for (size_t k = 0; k < windows.size(); k++) {
             for (int s = 1; s <= 3; s++) {
                 pbch.push_back(ex.symbol_spectrum(windows[k], s * (n + d_layout.cp), cfos[k]));
             }
@@ -905,7 +1038,7 @@ bool cell_search::examine(examiner& ex,
                                              (1u << 6) * (ibar + 1) + det.cell_id % 4,
                                          2 * nr_dmrs_per_ssb);
             double score = 0;
-            for (size_t k = 0; k < k_periods; k++) {
+            for (size_t k = 0; k < windows.size(); k++) {
                 int m = 0;
                 for (int s = 1; s <= 3; s++) {
                     const auto& y = pbch[k * 3 + s - 1];
@@ -935,7 +1068,7 @@ bool cell_search::examine(examiner& ex,
             }
         }
     }
-    det.sample = static_cast<int64_t>(r.u) - pss_cp;
+    det.sample = u - pss_cp;
     return true;
 }
 

@@ -62,7 +62,12 @@ struct cell_search_params {
     double pss_threshold = 16;    //!< PSS metric (mean 1 in noise) a peak must pass, > 1
     double sss_threshold = 14.75; //!< SSS metric (mean 1 in noise) a detection must pass, > 1
     int combine_periods = 1;      //!< sync periods whose PSS metrics are averaged, 1..16
-    double period_s = 20e-3;      //!< NR SSB burst period for combining (LTE, 5GTF: 5 ms fixed)
+    //! 5GTF: the PSS and SSS averaged over the 14 sync symbols of each sync subframe too,
+    //! for a cell whose sync symbols all reach the receiver (11.5 dB more energy than one
+    //! symbol): one detection per sync subframe, at its symbol 0, instead of one per symbol
+    //! (beam). Other standards: false.
+    bool combine_symbols = false;
+    double period_s = 20e-3; //!< NR SSB burst period for combining (LTE, 5GTF: 5 ms fixed)
     //! The sample-clock offset combining allows for, ppm (0..100): the periods' PSS metrics
     //! are added along the best of the drift paths up to +-sro_ppm 1e-6 period samples a
     //! period (cell_search_common.h).
@@ -82,6 +87,14 @@ struct cell_search_params {
     std::vector<double> cfo_hypotheses() const;
     //! The combining period in samples at the candidate rate.
     size_t period_samples() const;
+    //! The sync symbols averaged in each period: 14 with combine_symbols, else 1.
+    int symbols_per_period() const;
+    //! Useful start of a period's sync symbol \p l (0 .. symbols_per_period() - 1) minus
+    //! that of its first, candidate-rate samples.
+    int symbol_offset(int l) const;
+    //! How far past a timing the metrics it averages lie: the last period's last symbol at
+    //! the largest drift, samples.
+    size_t combining_extent() const;
     //! The drift paths combining tries: -slopes..slopes, 0 with one period.
     int drift_slopes() const;
     //! How far period k's PSS may have drifted from k periods after period 0's, samples.
@@ -184,8 +197,10 @@ protected:
         int nid2 = 0;
         size_t u = 0; //!< PSS useful start in the row
         float metric = 0;
-        std::vector<int> hyp;   //!< the best frequency hypothesis in each period
-        std::vector<int> drift; //!< period k's PSS at u + k * period + drift[k]
+        //! Each period's frequency hypothesis: the best at its strongest symbol.
+        std::vector<int> hyp;
+        //! Period k's symbol l at u + k * period + drift[k] + params().symbol_offset(l).
+        std::vector<int> drift;
     };
     //! The order finish() ranks candidates of one cell in: metric, then channel and timing.
     static bool stronger_candidate(const pss_candidate& a, const pss_candidate& b)
@@ -225,6 +240,9 @@ private:
     struct pss_window;
     struct reading;
     void read_sss(examiner& ex, const pss_candidate& pk, reading& r);
+    //! 5GTF, symbols combined: drops the detections a stronger one's cross-correlations
+    //! explain (within \p apart samples of it).
+    static void drop_cross_correlation_ghosts(std::vector<cell_detection>& dets, size_t apart);
     //! The candidate's detection from its readings (read_sss() has read them), false if none.
     bool examine(examiner& ex,
                  const std::vector<reading>& readings,

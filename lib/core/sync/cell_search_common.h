@@ -73,29 +73,37 @@ GPUOFDM_HD inline int drift_offset(int k, int s, int periods)
     return q >= 0 ? (2 * q + d) / (2 * d) : -((-2 * q + d) / (2 * d));
 }
 
-//! How the PSS metrics of the periods are combined: the first period's at timing i,
-//! period k's at i + k * period + drift_offset(k, s), the best of the drift paths s.
+//! How the PSS metrics are combined: period k's at i + k * period + drift_offset(k, s), the
+//! best of the drift paths s; in each period its symbols' (5GTF with combine_symbols) at
+//! symbol_offset[l] from there. All of them averaged.
 struct pss_combining {
     size_t period = 0;
     int periods = 1;
     int slopes = 0;                      //!< paths -slopes..slopes
     int reach[max_combine_periods] = {}; //!< the largest |drift_offset(k, s)|
+    int symbols = 1;                     //!< sync symbols a period
+    int symbol_offset[fivegtf_symbols] = {};
 };
 
 inline pss_combining make_pss_combining(const cell_search& search)
 {
+    const auto& p = search.params();
     pss_combining c;
-    c.period = search.params().period_samples();
-    c.periods = search.params().combine_periods;
-    c.slopes = search.params().drift_slopes();
+    c.period = p.period_samples();
+    c.periods = p.combine_periods;
+    c.slopes = p.drift_slopes();
     for (int k = 0; k < c.periods; k++) {
-        c.reach[k] = search.params().drift_reach(k);
+        c.reach[k] = p.drift_reach(k);
+    }
+    c.symbols = p.symbols_per_period();
+    for (int l = 0; l < c.symbols; l++) {
+        c.symbol_offset[l] = p.symbol_offset(l);
     }
     return c;
 }
 
 //! The timings a call examines: PSS useful starts lo .. hi - 1, correlations needed up to
-//! corr_hi (the periods averaged, and their drift, reach beyond hi).
+//! corr_hi (the periods and symbols averaged, and their drift, reach beyond hi).
 struct pss_span {
     bool valid = false;
     size_t lo = 0, hi = 0, corr_hi = 0;
@@ -108,12 +116,10 @@ inline pss_span pss_search_span(const cell_search& search, size_t n)
     if (n < before + after + 1) {
         return s;
     }
-    const auto& p = search.params();
     s.valid = true;
     s.lo = before;
     s.hi = n - after;
-    s.corr_hi = s.hi + static_cast<size_t>(p.combine_periods - 1) * p.period_samples() +
-                static_cast<size_t>(p.drift_reach(p.combine_periods - 1));
+    s.corr_hi = s.hi + search.params().combining_extent();
     return s;
 }
 
@@ -155,33 +161,44 @@ GPUOFDM_HD inline float pss_metric(float re_raw,
                               (replica_energy * window_energy));
 }
 
-//! The metric averaged over the periods along drift path \p s at timing index i (from
-//! span.lo).
+//! Where period k's first symbol is along drift path \p s, as an index from span.lo.
+GPUOFDM_HD inline size_t period_start(size_t i, const pss_combining& c, int k, int s)
+{
+    return static_cast<size_t>(static_cast<long long>(i + static_cast<size_t>(k) * c.period) +
+                               drift_offset(k, s, c.periods));
+}
+
+//! The metric averaged over the periods (and symbols) along drift path \p s at timing
+//! index i (from span.lo).
 GPUOFDM_HD inline float path_metric(const float* m, size_t i, const pss_combining& c, int s)
 {
-    float sum = m[i];
-    for (int k = 1; k < c.periods; k++) {
-        const long long at = static_cast<long long>(i + static_cast<size_t>(k) * c.period) +
-                             drift_offset(k, s, c.periods);
-        sum += m[at];
+    float sum = 0;
+    for (int k = 0; k < c.periods; k++) {
+        const size_t at = period_start(i, c, k, s);
+        for (int l = 0; l < c.symbols; l++) {
+            sum += m[at + static_cast<size_t>(c.symbol_offset[l])];
+        }
     }
-    return sum / static_cast<float>(c.periods);
+    return sum / static_cast<float>(c.periods * c.symbols);
 }
 
 //! No drift path's metric exceeds this: each period's largest within its reach.
 GPUOFDM_HD inline float path_metric_bound(const float* m, size_t i, const pss_combining& c)
 {
-    float sum = m[i];
-    for (int k = 1; k < c.periods; k++) {
-        const size_t at = i + static_cast<size_t>(k) * c.period;
-        float peak = m[at - static_cast<size_t>(c.reach[k])];
-        for (size_t j = at - static_cast<size_t>(c.reach[k]) + 1;
-             j <= at + static_cast<size_t>(c.reach[k]); j++) {
-            peak = m[j] > peak ? m[j] : peak;
+    float sum = 0;
+    for (int k = 0; k < c.periods; k++) {
+        for (int l = 0; l < c.symbols; l++) {
+            const size_t at =
+                i + static_cast<size_t>(k) * c.period + static_cast<size_t>(c.symbol_offset[l]);
+            float peak = m[at - static_cast<size_t>(c.reach[k])];
+            for (size_t j = at - static_cast<size_t>(c.reach[k]) + 1;
+                 j <= at + static_cast<size_t>(c.reach[k]); j++) {
+                peak = m[j] > peak ? m[j] : peak;
+            }
+            sum += peak;
         }
-        sum += peak;
     }
-    return sum / static_cast<float>(c.periods);
+    return sum / static_cast<float>(c.periods * c.symbols);
 }
 
 //! The metric averaged over the periods at timing index i: the best drift path's (the
@@ -204,6 +221,20 @@ GPUOFDM_HD inline float combined_metric(const float* m,
         *path = best_s;
     }
     return best;
+}
+
+//! Period k's frequency hypothesis along drift path \p s: the one of its strongest
+//! symbol (\p best: each timing's best hypothesis).
+GPUOFDM_HD inline int period_hypothesis(
+    const float* m, const int* best, size_t i, const pss_combining& c, int k, int s)
+{
+    const size_t at = period_start(i, c, k, s);
+    size_t strongest = at;
+    for (int l = 1; l < c.symbols; l++) {
+        const size_t j = at + static_cast<size_t>(c.symbol_offset[l]);
+        strongest = m[j] > m[strongest] ? j : strongest;
+    }
+    return best[strongest];
 }
 
 //! A timing is a candidate when its averaged metric passes the threshold and is a local

@@ -135,10 +135,8 @@ private:
                 int path = 0;
                 pk.metric = combined_metric(m, i, combining, &path);
                 for (int k = 0; k < combining.periods; k++) {
-                    const int drift = drift_offset(k, path, combining.periods);
-                    pk.hyp.push_back(
-                        b[static_cast<long long>(i + static_cast<size_t>(k) * d_period) + drift]);
-                    pk.drift.push_back(drift);
+                    pk.hyp.push_back(period_hypothesis(m, b, i, combining, k, path));
+                    pk.drift.push_back(drift_offset(k, path, combining.periods));
                 }
                 out.push_back(std::move(pk));
             }

@@ -264,11 +264,8 @@ __device__ void take_candidate(const float* metric,
     d.metric = combined_metric(m, u, combining, &path);
     for (int k = 0; k < max_combine_periods; k++) { // all of it: the record is copied back
         if (k < combining.periods) {
-            const int drift = drift_offset(k, path, combining.periods);
-            const long long at =
-                static_cast<long long>(u + static_cast<size_t>(k) * combining.period);
-            d.hyp[k] = row_hyp[at + drift];
-            d.drift[k] = drift;
+            d.hyp[k] = period_hypothesis(m, row_hyp, u, combining, k, path);
+            d.drift[k] = drift_offset(k, path, combining.periods);
         } else {
             d.hyp[k] = 0;
             d.drift[k] = 0;
@@ -500,7 +497,7 @@ private:
         // Every block's energies and spectrum and every replica of it in one kernel: the
         // products stay in shared memory. One period: correlate_kernel marks the tiles with
         // a metric at the threshold.
-        const bool one_period = d_params.combine_periods == 1;
+        const bool one_period = d_params.combine_periods == 1 && !d_params.combine_symbols;
         const size_t tiles = ch * nid2_count * nb;
         if (one_period) {
             GPUOFDM_CUDA_CHECK(cudaMemsetAsync(d_above.get(), 0, tiles, s));

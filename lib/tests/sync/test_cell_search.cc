@@ -351,6 +351,10 @@ TEST(cell_search, noise_only_no_detection)
         p.seed = 77;
         const auto x = capture(p, static_cast<size_t>(layout.rate_hz * 20e-3));
         EXPECT_TRUE(search(sp, x).empty()) << core::cell_standard_name(standard);
+        if (standard == cell_standard::fivegtf) {
+            sp.combine_symbols = true;
+            EXPECT_TRUE(search(sp, x).empty()) << "5GTF, symbols combined";
+        }
     }
 }
 
@@ -436,6 +440,11 @@ TEST(cell_search, bad_parameters)
     EXPECT_THROW(sp.validate(), std::invalid_argument);
     sp.sro_ppm = 101;
     EXPECT_THROW(sp.validate(), std::invalid_argument);
+    sp = {};
+    sp.combine_symbols = true; // 5GTF's only
+    EXPECT_THROW(sp.validate(), std::invalid_argument);
+    sp.standard = cell_standard::fivegtf;
+    EXPECT_NO_THROW(sp.validate());
     // Too short a row is no detection, not an error; NaN samples are silence.
     auto s = core::make_cell_search(core::cell_search_params{}, cpu);
     std::vector<cf> x(100, cf(NAN, INFINITY));
@@ -524,14 +533,17 @@ TEST(cell_search, cuda_matches_cpu)
 }
 
 // The same with three periods combined along the drift paths: NR and 5GTF rows with cells
-// under a +-20 ppm sample clock at -3 dB, and noise.
+// under a +-20 ppm sample clock at -3 dB, and noise; and 5GTF with its sync symbols
+// combined as well.
 TEST(cell_search, cuda_matches_cpu_combining)
 {
     GPUOFDM_REQUIRE_GPU();
-    for (auto standard : { cell_standard::nr, cell_standard::fivegtf }) {
+    for (int run = 0; run < 3; run++) {
+        const auto standard = run == 0 ? cell_standard::nr : cell_standard::fivegtf;
         core::cell_search_params sp;
         sp.standard = standard;
         sp.combine_periods = 3;
+        sp.combine_symbols = run == 2;
         const auto layout = core::make_cell_search_layout(standard, sp.scs_khz);
         auto on_cpu = core::make_cell_search(sp, cpu);
         auto on_gpu = core::make_cell_search(sp, core::device_spec{ core::backend::cuda, 0 });
@@ -555,4 +567,47 @@ TEST(cell_search, cuda_matches_cpu_combining)
         expect_same_detections(a, on_gpu->search(x.data(), n, rows, n, 0),
                                core::cell_standard_name(standard));
     }
+}
+
+// 5GTF with its sync symbols combined, strong cells: the other N_ID^(2)'s PSS
+// cross-correlate with a strong cell's at a fifth of its metric or so, over the combined
+// thresholds, with SSS and ESS sidelobes that pass theirs; only the cell's own ID is
+// reported. Two co-timed cells 3 dB apart (other N_ID^(2)) are both.
+TEST(cell_search, fivegtf_symbols_combined_strong_cells)
+{
+    int ghosts = 0;
+    for (int trial = 0; trial < 6; trial++) {
+        core::synth_params p;
+        p.standard = cell_standard::fivegtf;
+        p.sample_rate = 19.2e6;
+        p.cells.push_back({ 100 + trial, 0, 0, 2e3 * trial - 5e3, 0.5e-3 });
+        p.noise_power = core::synth_noise_power_for_snr(p, trial % 2 ? 20.0 : 5.0);
+        p.seed = 90 + trial;
+        core::cell_search_params sp;
+        sp.standard = cell_standard::fivegtf;
+        sp.combine_symbols = true;
+        const auto dets = search(sp, capture(p, 19.2e6 * 6e-3));
+        EXPECT_EQ(dets.size(), 2u) << "trial " << trial; // subframes 0 and 25
+        for (const auto& d : dets) {
+            ghosts += d.cell_id != p.cells[0].cell_id;
+        }
+    }
+    EXPECT_EQ(ghosts, 0);
+
+    core::synth_params p;
+    p.standard = cell_standard::fivegtf;
+    p.sample_rate = 19.2e6;
+    p.cells.push_back({ 100, 0, 0, 2e3, 0.5e-3 });
+    p.cells.push_back({ 201, -3, 0, -3e3, 0.5e-3 });
+    p.noise_power = core::synth_noise_power_for_snr(p, 10.0);
+    core::cell_search_params sp;
+    sp.standard = cell_standard::fivegtf;
+    sp.combine_symbols = true;
+    const auto dets = search(sp, capture(p, 19.2e6 * 6e-3));
+    std::vector<int> ids;
+    for (const auto& d : dets) {
+        ids.push_back(d.cell_id);
+    }
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(ids, (std::vector<int>{ 100, 100, 201, 201 }));
 }

@@ -732,6 +732,46 @@ void expect_delay_line(const core::device_spec& dev)
     EXPECT_THROW(small.push(c.x.data(), 1001), std::logic_error);
 }
 
+// 5GTF with its sync symbols combined (cell_search_params::combine_symbols), at -8 dB, where
+// one symbol's metric is mostly under the threshold: 27 ms in 4096-sample pieces and 5 ms
+// windows, so windows end inside sync subframes. Every subframe whose 14 symbols are all in
+// the recording is reported once, at its symbol 0 with its subframe number.
+recording_case fivegtf_symbols_case()
+{
+    auto p = synth_for(cell_standard::fivegtf, 38.4e6, 211, -23e3, 1.37e-3);
+    p.sro_ppm = 20;
+    p.noise_power = core::synth_noise_power_for_snr(p, -8.0);
+    p.seed = 5;
+    auto c =
+        make_case("5GTF, sync symbols combined, -8 dB", p, static_cast<size_t>(38.4e6 * 27e-3), 0);
+    c.truth = pss_inside(p, c.x.size(), steady_clock(p)); // at the clock's offset
+    std::vector<pss_truth> subframes;
+    for (size_t i = 0; i + 13 < c.truth.size(); i++) {
+        if (c.truth[i].symbol == 0 && c.truth[i + 13].symbol == 13) {
+            subframes.push_back(c.truth[i]);
+        }
+    }
+    c.truth = subframes;
+    c.search.combine_symbols = true;
+    c.window_s = 5e-3;
+    c.piece = 4096;
+    return c;
+}
+
+TEST(cell_search_recordings, fivegtf_symbols_combined)
+{
+    const auto c = fivegtf_symbols_case();
+    ASSERT_EQ(c.truth.size(), 6u); // subframes 0 and 25 at 1.37, 6.37, ..., 26.37 ms
+    const auto dets = search_stream(c, cpu, c.piece);
+    expect_found(c, dets);
+    EXPECT_EQ(dets.size(), c.truth.size()); // each once, whatever window it straddles
+
+    // One symbol at a time the same recording gives a few symbols at most.
+    auto single = c;
+    single.search.combine_symbols = false;
+    EXPECT_LT(search_stream(single, cpu, c.piece).size(), 14u);
+}
+
 TEST(cell_search_recordings, delay_line_gives_the_samples_back) { expect_delay_line(cpu); }
 
 TEST(cell_search_recordings, cuda_delay_line_gives_the_samples_back)
@@ -762,6 +802,7 @@ TEST(cell_search_recordings, cuda_matches_cpu)
     cases.push_back(one_ms_case(cell_standard::nr, 30, 184.32e6, true, 30.72e6));
     cases.push_back(one_ms_case(cell_standard::fivegtf, 30, 245.76e6, false, -60e6));
     cases.push_back(one_ms_case(cell_standard::lte, 30, 1.92e6, false, 0));
+    cases.push_back(fivegtf_symbols_case());
     // Many windows in pieces as GNU Radio hands them: the device rows wait for a quarter
     // window of channelizer blocks, and keep their overlap from window to window.
     auto many = synth_for(cell_standard::lte, 7.68e6, 77, 2e3, 1.1e-3);

@@ -26,6 +26,7 @@ void bind_cell_searcher_cc(py::module& m)
              py::arg("pss_threshold") = 16.0, py::arg("sss_threshold") = 14.75,
              py::arg("combine_periods") = 1, py::arg("window_ms") = 20.0,
              py::arg("device") = "auto", py::arg("sro_ppm") = 20.0,
+             py::arg("combine_symbols") = false,
              "Make a cell_searcher_cc. standard nr, lte or 5gtf; samp_rate whole Hz "
              "1.92e6..245.76e6; center_freq the stream's centre (0: unknown; NR then needs "
              "offsets_hz); offsets_hz the candidates (empty: the standard's raster: NR GSCNs, "
@@ -34,7 +35,9 @@ void bind_cell_searcher_cc(py::module& m)
              "spacing); pss_threshold and sss_threshold (> 1; metrics are 1 "
              "on average in noise); combine_periods 1..16; window_ms 5..1000; device auto, "
              "cpu, cuda or cuda:N; sro_ppm 0..100, the sample-clock offset that combining "
-             "periods allows for (the periods' PSS metrics added along the best drift path).")
+             "periods allows for (the periods' PSS metrics added along the best drift path); "
+             "combine_symbols (5GTF only) also averages the PSS and SSS over each sync "
+             "subframe's 14 symbols: one detection per subframe, at its symbol 0.")
         .def("device", &searcher::device, "The device the search runs on: cpu or cuda:N.")
         .def("candidates", &searcher::candidates, "How many raster candidates are searched.");
 }
