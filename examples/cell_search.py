@@ -17,6 +17,8 @@ Run with Debian's Python, which has GNU Radio:
     /usr/bin/python3 examples/cell_search.py --device auto
     /usr/bin/python3 examples/cell_search.py --standard lte --rate 7.68e6 --center 0 \\
         --cells 101@-1500000,302@2000000
+    /usr/bin/python3 examples/cell_search.py --standard 5gtf --rate 19.2e6 --center 0 \\
+        --cells 211@0 --snr -9 --combine-symbols
 From a build tree, add PYTHONPATH=<build>/python.
 """
 
@@ -67,6 +69,8 @@ def main(argv=None):
                    help="dB over the sync signal's band (0)")
     p.add_argument("--seconds", type=float, default=45e-3, help="stream length (45 ms)")
     p.add_argument("--periods", type=int, default=1, help="sync periods combined (1)")
+    p.add_argument("--combine-symbols", action="store_true",
+                   help="5GTF: also combine each sync subframe's 14 symbols (weak cells)")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N (auto)")
     args = p.parse_args(argv)
     if args.seconds <= 0:
@@ -80,7 +84,8 @@ def main(argv=None):
         center_freq=args.center)
     head = blocks.head(gr.sizeof_gr_complex, int(args.rate * args.seconds))
     search = gpuofdm.cell_searcher_cc(args.standard, args.rate, args.center,
-                                      combine_periods=args.periods, device=args.device)
+                                      combine_periods=args.periods, device=args.device,
+                                      combine_symbols=args.combine_symbols)
     store = blocks.message_debug()
     tb = gr.top_block()
     tb.connect(src, head, search, blocks.null_sink(gr.sizeof_gr_complex))

@@ -8,7 +8,7 @@ gpuofdm_cellsearch_pd.
 
 Inputs: --scan FILE ... : runs with --scan (one sync period, every detection's PSS and SSS
 metric kept, noise-only windows included); --combined FILE ... : runs at fixed thresholds
-(e.g. --periods 4), plotted as they are.
+(e.g. --periods 4, or 5GTF's --combine-symbols), plotted as they are.
 
 Calibration: a noise-only window (one sync period of timings at one raster candidate: NR
 20 ms, LTE and 5GTF 5 ms) raises a false alarm when one of its PSS peaks passes the PSS
@@ -42,16 +42,17 @@ DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
 
 
 def load(paths):
-    """The runs' standards, those of one standard and period count merged (curves from
-    one run and noise windows from another)."""
+    """The runs' standards, those of one standard, period count and symbol combining
+    merged (curves from one run and noise windows from another)."""
     out = {}
     for p in paths:
         with open(p) as f:
             run = json.load(f)
         for std in run["standards"]:
             std["periods"] = run["periods"]
+            std["combine_symbols"] = run.get("combine_symbols", False)
             std["curves"] = [c for c in std["curves"] if c["points"][0]["trials"] > 0]
-            key = (std["standard"], std["periods"])
+            key = (std["standard"], std["periods"], std["combine_symbols"])
             if key not in out:
                 out[key] = std
                 continue
@@ -63,8 +64,9 @@ def load(paths):
                 continue
             # Noise windows of runs with other seeds: numbered on after the ones held.
             held = out[key]["noise"]
-            held["detections"] += [[w + held["windows"]] + rest
-                                   for w, *rest in std["noise"]["detections"]]
+            if "detections" in held:  # --scan runs keep every noise detection
+                held["detections"] += [[w + held["windows"]] + rest
+                                       for w, *rest in std["noise"]["detections"]]
             for k in ("windows", "false_windows", "false_detections"):
                 held[k] += std["noise"][k]
     return list(out.values())
@@ -252,7 +254,8 @@ def main():
     for s in combined:
         entry = {"standard": s["standard"], "window_s": s["window_s"],
                  "pss_threshold": s["pss_threshold"], "sss_threshold": s["sss_threshold"],
-                 "periods": s["periods"], "curves": {}}
+                 "periods": s["periods"], "combine_symbols": s["combine_symbols"],
+                 "curves": {}}
         if "noise" in s:
             entry["noise_windows"] = s["noise"]["windows"]
             entry["noise_windows_with_detection"] = s["noise"]["false_windows"]
@@ -283,10 +286,13 @@ def main():
                 continue
             for ch, cv in entry["curves"].items():
                 style = "-" if ch == "awgn" else "--"
-                mark = "o" if entry["periods"] == 1 else "s"
+                symbols = entry.get("combine_symbols", False)
+                mark = ("^" if symbols else "o") if entry["periods"] == 1 else (
+                    "v" if symbols else "s")
                 plural = "" if entry["periods"] == 1 else "s"
                 ax.plot(cv["snr_db"], cv["pd"], mark + style, ms=4,
-                        label="%s, %d period%s" % (ch, entry["periods"], plural))
+                        label="%s, %d period%s%s" % (ch, entry["periods"], plural,
+                                                     ", 14 symbols" if symbols else ""))
         ax.axhline(0.99, color="gray", ls=":", lw=1)
         ax.axvline(args.at_db, color="gray", ls=":", lw=1)
         ax.set_title(names.get(std, std))

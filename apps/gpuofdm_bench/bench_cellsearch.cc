@@ -9,7 +9,7 @@
 // CPU twin once, CUDA best of 3 after a warm-up, as a multiple of real time (capture
 // seconds / wall seconds). Workloads:
 //   NR   100 MHz at 122.88 Msps, 30 kHz SSB, every GSCN in the band (centre 3.5 GHz)
-//   5GTF 153.6 Msps, one candidate, unknown timing
+//   5GTF 153.6 Msps, one candidate, unknown timing (and with the sync symbols combined)
 //   LTE  20 MHz at 30.72 Msps, every 100 kHz raster point
 //   5GTF one aligned subframe (14 symbols), the published GPU decoder's workload
 // Each capture holds a few cells at 5 dB over their sync signal's band. CUDA must report
@@ -57,6 +57,7 @@ struct workload {
     std::vector<core::synth_cell> cells;
     double center_hz = 0;  //!< capture centre; 0: unknown (the frequency range is then 1 SCS)
     bool flowgraph = true; //!< also measured in a flowgraph
+    bool combine_symbols = false; //!< 5GTF: cell_search_params::combine_symbols
 };
 
 //! The workload's capture: its cells at 5 dB over their sync signal's band.
@@ -97,6 +98,10 @@ std::vector<workload> workloads(bool quick)
                   quick ? 6e-3 : 20e-3,
                   { 0.0 },
                   { { 123, 0, 0, 30e3, 1.3e-3 } } });
+    w.push_back(w.back());
+    w.back().name = "5GTF 153.6 Msps, sync symbols combined";
+    w.back().flowgraph = false;
+    w.back().combine_symbols = true;
     core::raster_params lte;
     lte.standard = core::cell_standard::lte;
     lte.sample_rate = 30.72e6;
@@ -343,6 +348,7 @@ void run_cellsearch(const options& o,
 
         core::cell_search_params search_params;
         search_params.standard = w.standard;
+        search_params.combine_symbols = w.combine_symbols;
         // The default range a user gets with the centre known: +-10 ppm of the carrier.
         if (w.center_hz > 0)
             search_params.cfo_range_hz = core::default_cfo_range_hz(
