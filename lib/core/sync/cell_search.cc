@@ -15,7 +15,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -44,7 +43,7 @@ constexpr int max_alias_shift = 2;
 const int alias_shifts[] = { 0, -max_alias_shift, max_alias_shift };
 // 5GTF with its sync symbols combined: how often a noise-like ESS may confirm a detection,
 // and how far above noise (relative to a stronger cell nearby) a PSS must stand not to be
-// taken for that cell's cross-correlation (drop_cross_correlation_ghosts()).
+// taken for that cell's cross-correlation (same_cell_elsewhere()).
 constexpr double ess_false_confirm = 1e-3;
 constexpr double ghost_ratio = 0.3;
 // finish() spreads its SSS readings, then its candidates, over up to this many threads,
@@ -373,6 +372,14 @@ size_t cell_search::history() const
     return static_cast<size_t>(before);
 }
 
+size_t cell_search::neighbourhood() const
+{
+    // With 5GTF's symbols combined, a sync subframe: the pattern moved by a symbol still
+    // holds 13 of its 14.
+    return static_cast<size_t>(d_layout.fft_size) +
+           static_cast<size_t>(d_params.symbol_offset(d_params.symbols_per_period() - 1));
+}
+
 size_t cell_search::lookahead() const
 {
     int after = d_layout.fft_size;
@@ -459,6 +466,30 @@ std::vector<std::vector<size_t>> cell_search::same_cell_elsewhere(
     const std::vector<const pss_candidate*>& kept) const
 {
     std::vector<std::vector<size_t>> stronger(kept.size());
+    if (d_params.symbols_per_period() > 1) {
+        // 5GTF's symbols combined: the thresholds are low enough that a strong cell's
+        // cross-correlations pass them. The Zadoff-Chu PSS of another N_ID^(2) matches it at
+        // up to about a fifth of its metric at some timings and frequencies, and those
+        // cross-correlations, unlike noise, do not average out over the symbols; the SSS
+        // and ESS read there are its sidelobes. So a peak of another N_ID^(2) in the same
+        // channel and sync subframe standing less than ghost_ratio as far above noise is
+        // taken for the same cell.
+        const size_t apart = neighbourhood();
+        for (size_t a = 0; a < kept.size(); a++) {
+            for (size_t b = a + 1; b < kept.size(); b++) {
+                const auto &pa = *kept[a], &pb = *kept[b];
+                const size_t dist = pa.u > pb.u ? pa.u - pb.u : pb.u - pa.u;
+                if (pa.channel != pb.channel || dist >= apart) {
+                    continue;
+                }
+                const bool a_first = stronger_candidate(pa, pb);
+                const size_t strong = a_first ? a : b, weak = a_first ? b : a;
+                if (kept[weak]->metric - 1 < ghost_ratio * (kept[strong]->metric - 1)) {
+                    stronger[weak].push_back(strong);
+                }
+            }
+        }
+    }
     const auto& offsets = d_params.channel_offsets_hz;
     if (offsets.empty()) {
         return stronger;
@@ -516,11 +547,7 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                   }
                   return a.u < b.u;
               });
-    // One candidate per symbol-long neighbourhood; with 5GTF's symbols combined, per sync
-    // subframe (the pattern moved by a symbol still holds 13 of its 14).
-    const size_t apart =
-        static_cast<size_t>(d_layout.fft_size) +
-        static_cast<size_t>(d_params.symbol_offset(d_params.symbols_per_period() - 1));
+    const size_t apart = neighbourhood();
     std::vector<const pss_candidate*> kept;
     size_t i = 0;
     while (i < candidates.size()) {
@@ -625,10 +652,11 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
     };
     size_t waves = 0, examined = 0, read_count = 0;
     // Two waves: first the candidates with no stronger one of the same cell heard at a
-    // neighbouring raster point (same_cell_elsewhere()); then the others, but those whose
-    // stronger one was found. A candidate of the second wave counts, strongest first, where
-    // none of its stronger ones does: what examining them one at a time in that order would
-    // give. Without channel offsets this is one wave of every candidate.
+    // neighbouring raster point or through another N_ID^(2) (same_cell_elsewhere()); then
+    // the others, but those whose stronger one was found. A candidate of the second wave
+    // counts, strongest first, where none of its stronger ones does: what examining them one
+    // at a time in that order would give. Without channel offsets and with one symbol a
+    // period this is one wave of every candidate.
     const auto stronger = same_cell_elsewhere(kept);
     // 5GTF's symbols combined: a subframe moved by a few symbols may lie in the span while
     // its symbol 0, where examine() puts it, is the next or the last call's to report.
@@ -718,9 +746,6 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
             out.push_back(det);
         }
     }
-    if (symbols > 1) {
-        drop_cross_correlation_ghosts(out, apart);
-    }
     if (profile) {
         std::fprintf(stderr,
                      "profile cell_search finish(): %zu PSS candidates, %zu kept, %zu examined "
@@ -731,34 +756,6 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                      max_slices(d_pool.get()));
     }
     return out;
-}
-
-// With 5GTF's symbols combined the thresholds are low enough that a strong cell's
-// cross-correlations pass them: the Zadoff-Chu PSS of another N_ID^(2) matches it at up to
-// about a fifth of its own metric at some timings and frequencies, and those
-// cross-correlations, unlike noise, do not average out over the symbols; the SSS and ESS
-// read there are its sidelobes. So a detection whose PSS metric stands less than
-// ghost_ratio as far above noise as a stronger one's within the same sync subframe
-// (\p apart samples) of the same candidate is taken for one.
-void cell_search::drop_cross_correlation_ghosts(std::vector<cell_detection>& dets, size_t apart)
-{
-    std::vector<char> ghost(dets.size(), 0);
-    for (size_t i = 0; i < dets.size(); i++) {
-        for (const auto& s : dets) {
-            const auto dist = static_cast<size_t>(std::llabs(s.sample - dets[i].sample));
-            if (s.channel == dets[i].channel && dist < apart &&
-                dets[i].pss_metric - 1 < ghost_ratio * (s.pss_metric - 1)) {
-                ghost[i] = 1;
-            }
-        }
-    }
-    size_t kept = 0;
-    for (size_t i = 0; i < dets.size(); i++) {
-        if (!ghost[i]) {
-            dets[kept++] = dets[i];
-        }
-    }
-    dets.resize(kept);
 }
 
 // The N-point spectrum of the symbol whose useful part starts at \p start, derotated by

@@ -222,9 +222,13 @@ protected:
     //! Throws std::invalid_argument where channel_offsets_hz is given but not one a channel.
     void check_channels(int channels) const;
     //! For each of \p kept, the stronger ones that are the same cell heard in another
-    //! channel (cell_search_params::channel_offsets_hz); none without offsets.
+    //! channel (cell_search_params::channel_offsets_hz), or with 5GTF's symbols combined
+    //! in the same channel through another N_ID^(2)'s PSS.
     std::vector<std::vector<size_t>> same_cell_elsewhere(
         const std::vector<const pss_candidate*>& kept) const;
+    //! Candidates of one N_ID^(2) closer than this are one (a symbol; with 5GTF's symbols
+    //! combined a sync subframe).
+    size_t neighbourhood() const;
 
     cell_search_params d_params;
     cell_search_layout d_layout;
@@ -240,9 +244,6 @@ private:
     struct pss_window;
     struct reading;
     void read_sss(examiner& ex, const pss_candidate& pk, reading& r);
-    //! 5GTF, symbols combined: drops the detections a stronger one's cross-correlations
-    //! explain (within \p apart samples of it).
-    static void drop_cross_correlation_ghosts(std::vector<cell_detection>& dets, size_t apart);
     //! The candidate's detection from its readings (read_sss() has read them), false if none.
     bool examine(examiner& ex,
                  const std::vector<reading>& readings,
