@@ -50,6 +50,11 @@ public:
         // Decided samples leave a window at a time: a large output buffer takes them in few
         // calls, each a transfer and a wait on a GPU (a flowgraph's setting overrides it).
         set_min_output_buffer(1 << 20);
+        // A history the block never reads, as prach_detector_c's: GNU Radio sizes the buffer
+        // in front of a block to at least twice its history, so the upstream writes ahead in
+        // pieces of up to 2^18 samples instead of trading GNU Radio's default 8192-item
+        // buffer with general_work(), each call an upload and a wait.
+        set_history(unused_history + 1);
         message_port_register_out(d_port);
         d_logger->debug("{} candidates searched on {}, {} ms a window", candidates(), device(),
                         window_ms);
@@ -82,7 +87,8 @@ public:
 
     void forecast(int, gr_vector_int& ninput_items_required) override
     {
-        ninput_items_required[0] = decided() > nitems_written(0) ? 1 : input_to_progress(*this);
+        ninput_items_required[0] =
+            (decided() > nitems_written(0) ? 1 : input_to_progress(*this)) + int(unused_history);
     }
 
     int general_work(int noutput_items,
@@ -102,7 +108,9 @@ private:
                      gr_vector_void_star& output_items)
     {
         const uint64_t r0 = nitems_read(0), w0 = nitems_written(0);
-        const uint64_t avail_end = r0 + static_cast<uint64_t>(std::max(ninput_items[0], 0));
+        // The call's items start with the history, there only to size the buffer.
+        const uint64_t avail_end =
+            r0 + static_cast<uint64_t>(std::max(ninput_items[0] - int(unused_history), 0));
         const bool at_end = input_at_end(*this, ninput_items[0]);
         // One sample stays unread until the end of the stream is seen (stream_end.h).
         const uint64_t limit = at_end ? avail_end : (avail_end > r0 ? avail_end - 1 : r0);
@@ -113,7 +121,8 @@ private:
             // leave the two blocks taking turns.
             const size_t take = static_cast<size_t>(std::min<uint64_t>(
                 { limit - d_ingested, d_capacity - held, uint64_t{ max_push } }));
-            const auto* in = static_cast<const cf*>(input_items[0]) + (d_ingested - r0);
+            const auto* in =
+                static_cast<const cf*>(input_items[0]) + unused_history + (d_ingested - r0);
             std::vector<gr::tag_t> tags;
             get_tags_in_range(tags, 0, d_ingested, d_ingested + take);
             d_tags.insert(d_tags.end(), tags.begin(), tags.end());
@@ -188,7 +197,8 @@ private:
     core::cell_standard d_standard;
     core::cell_search_stream d_stream;
     pmt::pmt_t d_key, d_port;
-    static constexpr size_t max_push = 1 << 18; // samples pushed a call (2 MB)
+    static constexpr size_t max_push = 1 << 18;          // samples pushed a call (2 MB)
+    static constexpr unsigned unused_history = 1u << 18; // see the constructor
     size_t d_capacity = 0; // samples the stream keeps: nitems_written(0) .. d_ingested
     std::deque<gr::tag_t> d_tags;
     uint64_t d_ingested = 0;
