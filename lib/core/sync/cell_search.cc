@@ -202,6 +202,9 @@ int cell_search_params::symbols_per_period() const { return combine_symbols ? fi
 
 int cell_search_params::symbol_offset(int l) const
 {
+    if (l <= 0) {
+        return 0; // one symbol a period (every standard but 5GTF combined): no layout needed
+    }
     const int n = make_cell_search_layout(standard, scs_khz).fft_size;
     int offset = 0;
     for (int j = 1; j <= l; j++) {
@@ -596,6 +599,7 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
         }
     }
     // The windows of a wave's readings, all read at once (only the candidates examined).
+    const pss_combining combining = make_pss_combining(*this); // the symbols' offsets
     std::vector<cf> samples;
     const auto read_windows = [&](const std::vector<size_t>& wave) {
         std::vector<window_request> requests;
@@ -605,7 +609,7 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                     for (int l = 0; l < symbols; l++) {
                         const long long centre = static_cast<long long>(r.u) +
                                                  k * static_cast<long long>(d_period) +
-                                                 kept[c]->drift[k] + d_params.symbol_offset(l);
+                                                 kept[c]->drift[k] + combining.symbol_offset[l];
                         requests.push_back({ kept[c]->channel, static_cast<size_t>(centre) - before,
                                              before + after });
                     }
@@ -1013,10 +1017,9 @@ bool cell_search::examine(examiner& ex,
         }
         // Combined: reported at the subframe's symbol 0, where the ESS puts it.
         det.symbol = symbols > 1 ? 0 : first_symbol;
-        if (first_symbol > 0) {
-            u -= d_params.symbol_offset(symbols > 1 ? first_symbol : 0);
-        } else if (first_symbol < 0) {
-            u += d_params.symbol_offset(-first_symbol);
+        if (symbols > 1) {
+            u += first_symbol < 0 ? d_params.symbol_offset(-first_symbol)
+                                  : -d_params.symbol_offset(first_symbol);
         }
         pss_cp = fivegtf_cp_length(det.symbol, d_params.fivegtf_cp) * n / 2048;
     } else {
