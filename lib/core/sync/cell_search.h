@@ -130,6 +130,24 @@ struct cell_detection {
 };
 
 /*!
+ * \brief log P(X_1 + ... + X_m > t) for iid Beta(a, b) variables, m = 1..max_m, tabulated
+ * by convolution on a grid at construction: the law in noise of 5GTF's SSS and ESS metrics
+ * with the sync symbols combined (cell_search.cc, delay_atoms()).
+ */
+class beta_sum_tail
+{
+public:
+    beta_sum_tail(int a, int b, int max_m);
+    double log_tail(int m, double t) const;
+    //! The least t with log_tail(m, t) <= \p log_p.
+    double threshold(int m, double log_p) const;
+
+private:
+    int d_grid;
+    std::vector<std::vector<double>> d_log_tail; //!< [m - 1][j]: at the sum (j + m / 2) / grid
+};
+
+/*!
  * \brief The cell search on candidate streams, channel-major (candidate c at x + c*stride).
  *
  * search() looks at PSS timings 0 .. n - lookahead() - 1 of each row (sample i of a row is
@@ -238,6 +256,8 @@ protected:
     size_t d_period;                     //!< combining period, samples
     float d_pss_threshold;               //!< for the mean over combine_periods
     double d_sss_threshold;
+    //! 5GTF with its symbols combined: the SSS's and the ESS's laws in noise.
+    std::shared_ptr<const beta_sum_tail> d_sss_tail, d_ess_tail;
 
 private:
     struct examiner;

@@ -611,3 +611,42 @@ TEST(cell_search, fivegtf_symbols_combined_strong_cells)
     std::sort(ids.begin(), ids.end());
     EXPECT_EQ(ids, (std::vector<int>{ 100, 100, 201, 201 }));
 }
+
+// The law 5GTF's combined SSS and ESS thresholds come from, against closed forms: one
+// Beta(a, b) term by its binomial sum, P(X > x) = sum_{j<a} C(a+b-1, j) x^j (1-x)^(a+b-1-j);
+// sums of uniforms (Beta(1, 1)) by the Irwin-Hall law.
+TEST(cell_search, beta_sum_tail_matches_closed_forms)
+{
+    const auto binomial_tail = [](int a, int b, double x) {
+        const int n = a + b - 1;
+        double sum = 0;
+        for (int j = 0; j < a; j++) {
+            sum += std::exp(std::lgamma(n + 1) - std::lgamma(j + 1) - std::lgamma(n - j + 1) +
+                            j * std::log(x) + (n - j) * std::log1p(-x));
+        }
+        return std::log(sum);
+    };
+    const core::beta_sum_tail sss(9, 53, 4);
+    for (const double x : { 0.15, 0.25, 0.35, 0.4329 }) {
+        EXPECT_NEAR(sss.log_tail(1, x), binomial_tail(9, 53, x), 0.02) << x;
+    }
+    // The one-period threshold: where a unit exponential's e^-14.75 falls.
+    EXPECT_NEAR(sss.threshold(1, -14.75), 0.4329, 0.002);
+
+    const core::beta_sum_tail uniform(1, 1, 4);
+    const auto irwin_hall_tail = [](int m, double t) {
+        double cdf = 0;
+        for (int k = 0; k <= static_cast<int>(std::floor(t)); k++) {
+            cdf += (k % 2 ? -1.0 : 1.0) *
+                   std::exp(std::lgamma(m + 1) - std::lgamma(k + 1) - std::lgamma(m - k + 1)) *
+                   std::pow(t - k, m);
+        }
+        return std::log(1 - cdf / std::exp(std::lgamma(m + 1)));
+    };
+    for (const int m : { 2, 4 }) {
+        for (const double t : { 0.5 * m, 0.7 * m, 0.9 * m }) {
+            EXPECT_NEAR(uniform.log_tail(m, t), irwin_hall_tail(m, t), 0.03) << m << " " << t;
+        }
+    }
+    EXPECT_EQ(sss.log_tail(2, 0.0), 0.0);
+}
