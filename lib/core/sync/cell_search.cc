@@ -34,7 +34,8 @@ constexpr int dmrs_group = 4;        // DM-RS REs summed coherently before |.|^2
 // noise measured on the taps far from it), transformed back. On the CPU twin at -6 dB
 // (NR) this found the SSS more often in AWGN and over the 3-tap channel than a sum over 19
 // subcarriers (docs/CELLSEARCH.md, "The SSS's channel estimate"). 5GTF's SSS, on other
-// subcarriers than its PSS, takes the PSS's mean channel.
+// subcarriers than its PSS, takes the PSS's mean channel one symbol at a time; with the
+// symbols combined it is read on the CP's delays instead (delay_atoms()).
 constexpr double tap_shrink = 3; // of 1, 2, 3, 4 and 6: the best in both channels for NR
 constexpr int far_tap_guard = 4; // taps this far past the CP window on either side: noise
 // LTE / 5GTF: the Zadoff-Chu aliases of a PSS peak tried, +-2 subcarriers (the +-1 ones
