@@ -130,13 +130,13 @@ double delay_subspace_metric(const std::vector<cd>& y, int atoms)
     if (energy <= 0) {
         return 0;
     }
+    std::vector<cd> row;
     double sum = 0;
     for (int a = -atoms; a <= atoms; a++) {
-        const cd step = std::polar(1.0, -2 * M_PI * a / static_cast<double>(y.size()));
-        cd rot = 1, c = 0;
-        for (const auto& v : y) {
-            c += v * rot;
-            rot *= step;
+        delay_atom(y, a, row);
+        cd c = 0;
+        for (const auto& v : row) {
+            c += v;
         }
         sum += power(c);
     }
@@ -466,9 +466,9 @@ cell_search::cell_search(const cell_search_params& params)
         // the threshold on the mean-1 metric where the law says noise passes as rarely as a
         // unit exponential passes sss_threshold.
         const int rows = 2 * delay_atoms(d_layout) + 1, k = d_params.combine_periods;
-        d_sss_tail = std::make_shared<beta_sum_tail>(rows, lte_sync_length - rows, k);
+        const beta_sum_tail sss_tail(rows, lte_sync_length - rows, k);
         d_ess_tail = std::make_shared<beta_sum_tail>(rows, fivegtf_ess_length - rows, k);
-        d_sss_threshold = d_sss_tail->threshold(k, -d_params.sss_threshold) * lte_sync_length /
+        d_sss_threshold = sss_tail.threshold(k, -d_params.sss_threshold) * lte_sync_length /
                           (static_cast<double>(k) * rows);
     }
     d_examiner = std::make_shared<examiner>(d_params, d_layout);
@@ -955,11 +955,12 @@ std::vector<cd> cell_search::examiner::pss_channel(const std::vector<cd>& raw)
 }
 
 // The fine CFO, the channel and the SSS of every hypothesis at every position, averaged over
-// the windows (the periods, and 5GTF's symbols with combine_symbols), at one reading of a
-// candidate. Each window's SSS correlation is normalized by that window's equalized power,
-// so that in noise each is a unit exponential whatever the channel estimate (which is near
-// zero in some windows of noise and not in others) and the mean of K has the law
-// combined_threshold() assumes. A period's symbols (0.2 ms) share its fine CFO.
+// the periods, at one reading of a candidate. Each period's SSS correlation is normalized by
+// that period's equalized power, so that in noise each is a unit exponential whatever the
+// channel estimate (which is near zero in some periods of noise and not in others) and the
+// mean of K has the law combined_threshold() assumes. With 5GTF's symbols combined a
+// period's symbols (0.2 ms) share its fine CFO, and its SSS is their weighted sum read on
+// the CP's delays (delay_atoms()), whose law is beta_sum_tail's.
 void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
 {
     const int n = d_layout.fft_size;
@@ -973,10 +974,22 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
     std::vector<double> sss_score(positions.size() * sss.hypotheses(), 0.0);
     std::vector<double> corr(symbols, 0.0);
     // 5GTF's symbols combined: a period's SSS summed over its symbols, each weighted by its
-    // PSS's channel (delay_subspace()).
+    // PSS's channel (delay_atoms()).
     const bool subspace = fivegtf && symbols > 1;
     const int atoms = delay_atoms(d_layout);
     std::vector<std::vector<cd>> period_sss;
+    const size_t hyps = sss.hypotheses();
+    ex.sss_z.resize(sss.length());
+    ex.sss_sums.resize(hyps);
+    // Every hypothesis's correlation with ex.sss_z, over norm, added to position p's scores.
+    const auto add_correlations = [&](size_t p, size_t k, double norm) {
+        sss.correlate(ex.sss_z.data(), ex.sss_sums.data());
+        for (size_t hyp = 0; hyp < hyps; hyp++) {
+            // LTE / 5GTF: a period later the other half frame's SSS is sent.
+            const size_t h_k = nr || k % 2 == 0 ? hyp : (hyp ^ 1u);
+            sss_score[p * hyps + hyp] += power(ex.sss_sums[h_k]) / norm;
+        }
+    };
     for (size_t k = 0; k < pk.hyp.size(); k++) {
         if (subspace) {
             period_sss.assign(positions.size(), std::vector<cd>(sss.length(), cd(0)));
@@ -1026,9 +1039,6 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
             const std::vector<cd> h = fivegtf ? std::vector<cd>() : ex.pss_channel(raw);
             r.pss_spectra.push_back(yp);
             r.pss_means.push_back(mean_h);
-            const size_t hyps = sss.hypotheses();
-            ex.sss_z.resize(sss.length());
-            ex.sss_sums.resize(hyps);
             for (size_t p = 0; p < positions.size(); p++) {
                 const auto ys = ex.symbol_spectrum(w, positions[p].offset, cfo);
                 if (subspace) {
@@ -1046,16 +1056,10 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
                 if (norm <= 0) {
                     continue; // no channel kept: this window says nothing
                 }
-                sss.correlate(ex.sss_z.data(), ex.sss_sums.data());
-                for (size_t hyp = 0; hyp < hyps; hyp++) {
-                    // LTE / 5GTF: a period later the other half frame's SSS is sent.
-                    const size_t h_k = nr || k % 2 == 0 ? hyp : (hyp ^ 1u);
-                    sss_score[p * hyps + hyp] += power(ex.sss_sums[h_k]) / norm;
-                }
+                add_correlations(p, k, norm);
             }
         }
         if (subspace) {
-            const size_t hyps = sss.hypotheses();
             for (size_t p = 0; p < positions.size(); p++) {
                 const auto& y = period_sss[p];
                 const double norm = energy_of(y);
@@ -1064,11 +1068,7 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
                 }
                 for (int a = -atoms; a <= atoms; a++) {
                     delay_atom(y, a, ex.sss_z);
-                    sss.correlate(ex.sss_z.data(), ex.sss_sums.data());
-                    for (size_t hyp = 0; hyp < hyps; hyp++) {
-                        const size_t h_k = k % 2 == 0 ? hyp : (hyp ^ 1u);
-                        sss_score[p * hyps + hyp] += power(ex.sss_sums[h_k]) / norm;
-                    }
+                    add_correlations(p, k, norm);
                 }
             }
         }
@@ -1143,29 +1143,27 @@ bool cell_search::examine(examiner& ex,
         const auto other = half == sss_half::first ? sss_half::second : sss_half::first;
         // The 14 symbols' ESS of each half (the periods alternate between them). Hypothesis
         // l: the first window is symbol l, window w symbol l + w % symbols of period w /
-        // symbols. With 5GTF's symbols combined the strongest pattern may be the subframe
-        // moved by a few symbols (it still holds most of them): l from -13, counting the
-        // windows on the subframe's symbols only, each hypothesis's correlations over those
-        // windows' energy on the ESS's subcarriers (1 in noise, whatever their number).
+        // symbols. The one most unlikely in noise is taken.
         const std::array<decltype(fivegtf_ess_symbols(0, half, d_params.fivegtf_ess)), 2> ess_of{
             fivegtf_ess_symbols(det.cell_id, half, d_params.fivegtf_ess),
             fivegtf_ess_symbols(det.cell_id, other, d_params.fivegtf_ess)
         };
-        std::vector<double> ess_energy(windows.size(), 0.0);
-        for (size_t k = 0; k < windows.size(); k++) {
-            for (int e = 0; e < fivegtf_ess_length; e++) {
-                ess_energy[k] += power(pss_spectra[k][d_layout.ess_bins[e]]);
-            }
-        }
-        // Each hypothesis's mean over its windows (1 in noise) and, combined, how rarely noise
-        // gives as much (the hypotheses differ in their number of windows).
         double best_log_p = 1;
         int first_symbol = 0;
-        const int atoms = delay_atoms(d_layout);
-        // Combined: each window's ESS subcarriers weighted by its PSS's channel, once.
-        std::vector<cd> weighted_ess, sum(fivegtf_ess_length);
+        const auto consider = [&](int l, double log_p) {
+            if (log_p < best_log_p) {
+                best_log_p = log_p;
+                first_symbol = l;
+            }
+        };
         if (symbols > 1) {
-            weighted_ess.resize(windows.size() * fivegtf_ess_length);
+            // Combined: the strongest pattern may be the subframe moved by a few symbols (it
+            // still holds most of them), so l runs from -13 over the windows on the
+            // subframe's symbols. Per period, their ESS subcarriers times the conjugate ESS,
+            // each weighted by its PSS's channel (computed once here) and summed, read on
+            // the CP's delays as the SSS is; the law of the sum over the periods with a
+            // window on the subframe is d_ess_tail's.
+            std::vector<cd> weighted_ess(windows.size() * fivegtf_ess_length);
             for (size_t k = 0; k < windows.size(); k++) {
                 const cd weight = std::conj(r.pss_means[k]);
                 for (int e = 0; e < fivegtf_ess_length; e++) {
@@ -1173,11 +1171,9 @@ bool cell_search::examine(examiner& ex,
                         pss_spectra[k][d_layout.ess_bins[e]] * weight;
                 }
             }
-        }
-        for (int l = 1 - static_cast<int>(symbols); l < fivegtf_symbols; l++) {
-            if (symbols > 1) {
-                // Combined: each period's ESS summed over its windows on the subframe, each
-                // weighted by its PSS's channel, then read on the CP's delays as the SSS is.
+            const int atoms = delay_atoms(d_layout);
+            std::vector<cd> sum(fivegtf_ess_length);
+            for (int l = 1 - static_cast<int>(symbols); l < fivegtf_symbols; l++) {
                 double score = 0;
                 int terms = 0;
                 for (size_t k0 = 0; k0 < windows.size(); k0 += symbols) {
@@ -1200,32 +1196,30 @@ bool cell_search::examine(examiner& ex,
                         terms++;
                     }
                 }
-                const double log_p = terms > 0 ? d_ess_tail->log_tail(terms, score) : 0;
-                if (log_p < best_log_p) {
-                    best_log_p = log_p;
-                    first_symbol = l;
-                }
-                continue;
+                consider(l, terms > 0 ? d_ess_tail->log_tail(terms, score) : 0);
             }
-            double score = 0, energy_on = 0;
+        } else {
+            // One symbol a window (window k: period k): each hypothesis's correlations over
+            // the windows' energy on the ESS's subcarriers (1 in noise).
+            double energy = 0;
             for (size_t k = 0; k < windows.size(); k++) {
-                const int symbol = l + static_cast<int>(k % symbols);
-                if (symbol < 0 || symbol >= fivegtf_symbols) {
-                    continue;
-                }
-                const auto& ess = ess_of[(k / symbols) % 2][static_cast<size_t>(symbol)];
-                cd sum = 0;
+                double in_window = 0;
                 for (int e = 0; e < fivegtf_ess_length; e++) {
-                    sum += pss_spectra[k][d_layout.ess_bins[e]] * std::conj(cd(ess[e]));
+                    in_window += power(pss_spectra[k][d_layout.ess_bins[e]]);
                 }
-                score += power(sum);
-                energy_on += ess_energy[k];
+                energy += in_window;
             }
-            const double mean = energy_on > 0 ? score / energy_on : 0;
-            const double log_p = -mean;
-            if (log_p < best_log_p) {
-                best_log_p = log_p;
-                first_symbol = l;
+            for (int l = 0; l < fivegtf_symbols; l++) {
+                double score = 0;
+                for (size_t k = 0; k < windows.size(); k++) {
+                    const auto& ess = ess_of[k % 2][static_cast<size_t>(l)];
+                    cd sum = 0;
+                    for (int e = 0; e < fivegtf_ess_length; e++) {
+                        sum += pss_spectra[k][d_layout.ess_bins[e]] * std::conj(cd(ess[e]));
+                    }
+                    score += power(sum);
+                }
+                consider(l, energy > 0 ? -score / energy : 0);
             }
         }
         // With the symbols combined the PSS and SSS thresholds are low enough that a strong

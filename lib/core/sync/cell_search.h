@@ -256,8 +256,8 @@ protected:
     size_t d_period;                     //!< combining period, samples
     float d_pss_threshold;               //!< for the mean over combine_periods
     double d_sss_threshold;
-    //! 5GTF with its symbols combined: the SSS's and the ESS's laws in noise.
-    std::shared_ptr<const beta_sum_tail> d_sss_tail, d_ess_tail;
+    //! 5GTF with its symbols combined: the ESS's law in noise (examine()'s guard).
+    std::shared_ptr<const beta_sum_tail> d_ess_tail;
 
 private:
     struct examiner;
