@@ -130,6 +130,13 @@ struct cell_detection {
 };
 
 /*!
+ * \brief log P((X_1 + ... + X_m) / m >= t) for iid X, each the largest of h unit
+ * exponentials: the law in noise of the PSS metric combined over m periods (or 5GTF's
+ * symbols), each term its best of h frequency hypotheses (saddlepoint approximation).
+ */
+double log_mean_max_exponential_tail(int m, int h, double t);
+
+/*!
  * \brief log P(X_1 + ... + X_m > t) for iid Beta(a, b) variables, m = 1..max_m, tabulated
  * by convolution on a grid at construction: the law in noise of 5GTF's SSS and ESS metrics
  * with the sync symbols combined (cell_search.cc, delay_atoms()).

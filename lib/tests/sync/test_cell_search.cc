@@ -615,6 +615,50 @@ TEST(cell_search, fivegtf_symbols_combined_strong_cells)
 // The law 5GTF's combined SSS and ESS thresholds come from, against closed forms: one
 // Beta(a, b) term by its binomial sum, P(X > x) = sum_{j<a} C(a+b-1, j) x^j (1-x)^(a+b-1-j);
 // sums of uniforms (Beta(1, 1)) by the Irwin-Hall law.
+TEST(cell_search, mean_max_exponential_tail_matches_closed_forms)
+{
+    // h = 1: the mean of m unit exponentials, a gamma's tail, summed term by term.
+    const auto gamma_tail = [](int m, double t) {
+        double sum = 0;
+        for (int i = 0; i < m; i++) {
+            sum += std::exp(i * std::log(m * t) - std::lgamma(i + 1));
+        }
+        return -m * t + std::log(sum);
+    };
+    for (const int m : { 1, 4, 14, 56 }) {
+        for (const double t : { 2.0, 4.0, 8.0 }) {
+            EXPECT_NEAR(core::log_mean_max_exponential_tail(m, 1, t), gamma_tail(m, t), 0.03)
+                << m << " " << t;
+        }
+    }
+    // m = 1: the largest of h, 1 - (1 - e^-t)^h.
+    for (const int h : { 2, 5, 15 }) {
+        for (const double t : { 4.0, 8.0, 16.0 }) {
+            EXPECT_NEAR(core::log_mean_max_exponential_tail(1, h, t),
+                        std::log(-std::expm1(h * std::log1p(-std::exp(-t)))),
+                        0.05)
+                << h << " " << t;
+        }
+    }
+    // m = 2, h = 2: the sum of two maxima is Y + Z, Y = E1 + E2 and Z = (E3 + E4) / 2
+    // (Renyi), integrated directly: P(Y >= x) + the integral over y < x of Y's density
+    // y e^-y times P(Z >= x - y), by the midpoint rule.
+    const auto tail_2_2 = [](double x) {
+        const int steps = 200000;
+        const double dy = x / steps;
+        double p = 0;
+        for (int i = 0; i < steps; i++) {
+            const double y = (i + 0.5) * dy, z = x - y;
+            // P(Z >= z) for Z = (E3 + E4) / 2: e^-2z (1 + 2z).
+            p += y * std::exp(-y) * std::exp(-2 * z) * (1 + 2 * z) * dy;
+        }
+        return std::log(p + std::exp(-x) * (1 + x)); // + P(E1 + E2 >= x)
+    };
+    for (const double t : { 3.0, 6.0, 10.0 }) {
+        EXPECT_NEAR(core::log_mean_max_exponential_tail(2, 2, t), tail_2_2(2 * t), 0.05) << t;
+    }
+}
+
 TEST(cell_search, beta_sum_tail_matches_closed_forms)
 {
     const auto binomial_tail = [](int a, int b, double x) {
