@@ -165,9 +165,93 @@ def sum_rule_study(scans, noise, target, at_db, floors=(4, 6, 8, 10, 12), ratio=
                                         ", ".join("%s %.3f" % v for v in pds)))
 
 
+def draw_pd(plt, result, order, tp, ts, at_db):
+    """docs/cellsearch_pd.png: Pd against SNR, one panel a standard."""
+    names = {"nr": "5G NR (SSB 30 kHz)", "lte": "LTE", "5gtf": "Verizon 5GTF"}
+    fig, axes = plt.subplots(1, len(order), figsize=(4.2 * len(order), 4), sharey=True)
+    axes = np.atleast_1d(axes)
+    for ax, std in zip(axes, order):
+        for entry in result["standards"]:
+            if entry["standard"] != std:
+                continue
+            for ch, cv in entry["curves"].items():
+                style = "-" if ch == "awgn" else "--"
+                symbols = entry.get("combine_symbols", False)
+                mark = ("^" if symbols else "o") if entry["periods"] == 1 else (
+                    "v" if symbols else "s")
+                plural = "" if entry["periods"] == 1 else "s"
+                ax.plot(cv["snr_db"], cv["pd"], mark + style, ms=4,
+                        label="%s, %d period%s%s" % (ch, entry["periods"], plural,
+                                                     ", 14 symbols" if symbols else ""))
+        ax.axhline(0.99, color="gray", ls=":", lw=1)
+        ax.axvline(at_db, color="gray", ls=":", lw=1)
+        ax.set_title(names.get(std, std))
+        ax.set_xlabel("SNR over the sync signal's band (dB)")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7, loc="lower right")
+    axes[0].set_ylabel("P(strongest detection = right cell ID and timing)")
+    fig.suptitle("Cell search, one raster candidate: random ID, timing, CFO over the search "
+                 "range, 20 ppm SRO; thresholds PSS %.2f, SSS %.2f" % (tp, ts), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(os.path.join(DOCS, "cellsearch_pd.png"), dpi=100)
+
+
+def combined_entry(s):
+    """A run at fixed thresholds as cellsearch_curves.json holds it: Pd per channel and SNR,
+    the points of runs with other seeds or SNRs pooled."""
+    entry = {"standard": s["standard"], "window_s": s["window_s"],
+             "pss_threshold": s["pss_threshold"], "sss_threshold": s["sss_threshold"],
+             "periods": s["periods"], "combine_symbols": s["combine_symbols"],
+             "curves": {}}
+    if "noise" in s:
+        entry["noise_windows"] = s["noise"]["windows"]
+        entry["noise_windows_with_detection"] = s["noise"]["false_windows"]
+    pooled = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for c in s["curves"]:
+        for pt in c["points"]:
+            tally = pooled[c["channel"]][pt["snr_db"]]
+            tally[0] += pt["success"]
+            tally[1] += pt["trials"]
+    for ch, points in pooled.items():
+        snrs = sorted(points)
+        entry["curves"][ch] = {"snr_db": snrs,
+                               "pd": [points[v][0] / points[v][1] for v in snrs],
+                               "trials": [points[v][1] for v in snrs]}
+    return entry
+
+
+def update_combined(paths, at_db):
+    """Replaces the entries of docs/cellsearch_curves.json that runs at fixed thresholds
+    give anew (same standard, periods and symbol combining), keeps the rest, and redraws
+    docs/cellsearch_pd.png: for a change that moves only those curves."""
+    path = os.path.join(DOCS, "cellsearch_curves.json")
+    with open(path) as f:
+        result = json.load(f)
+    fresh = [combined_entry(s) for s in load(paths)]
+
+    def key(e):
+        return (e["standard"], e["periods"], e.get("combine_symbols", False))
+    keys = {key(e) for e in fresh}
+    result["standards"] = [e for e in result["standards"] if key(e) not in keys] + fresh
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1)
+    for e in fresh:
+        print("%-5s %d period(s)%s: " % (e["standard"], e["periods"],
+                                         ", 14 symbols" if e["combine_symbols"] else "") +
+              "; ".join("%s %s" % (ch, " ".join("%g:%.3f" % v for v in zip(cv["snr_db"], cv["pd"])))
+                        for ch, cv in e["curves"].items()))
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    order = [e["standard"] for e in result["standards"]
+             if e["periods"] == 1 and not e.get("combine_symbols", False)]
+    draw_pd(plt, result, order, result["pss_threshold"], result["sss_threshold"], at_db)
+    print("wrote docs/cellsearch_pd.png, docs/cellsearch_curves.json")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--scan", nargs="+", required=True)
+    ap.add_argument("--scan", nargs="+")
     ap.add_argument("--combined", nargs="*", default=[])
     ap.add_argument("--target", type=float, default=1e-5,
                     help="false-alarm probability per noise window (1e-5)")
@@ -181,7 +265,16 @@ def main():
     ap.add_argument("--sum-rule", action="store_true",
                     help="print what a decision on PSS + SSS would detect at the same false-"
                          "alarm rate (sum_rule_study()), then stop")
+    ap.add_argument("--update-combined", nargs="+", metavar="RUN",
+                    help="only replace the fixed-threshold curves these runs give in "
+                         "docs/cellsearch_curves.json and redraw the Pd figure "
+                         "(update_combined()); no --scan needed")
     args = ap.parse_args()
+    if args.update_combined:
+        update_combined(args.update_combined, args.at_db)
+        return
+    if not args.scan:
+        ap.error("--scan is required (or --update-combined)")
     scans = load(args.scan)
     combined = load(args.combined)
     if args.sum_rule:
@@ -251,20 +344,7 @@ def main():
             print("      %-9s " % ch + " ".join("%5.1f:%.3f" % v
                                                 for v in zip(cv["snr_db"], cv["pd"])))
         result["standards"].append(entry)
-    for s in combined:
-        entry = {"standard": s["standard"], "window_s": s["window_s"],
-                 "pss_threshold": s["pss_threshold"], "sss_threshold": s["sss_threshold"],
-                 "periods": s["periods"], "combine_symbols": s["combine_symbols"],
-                 "curves": {}}
-        if "noise" in s:
-            entry["noise_windows"] = s["noise"]["windows"]
-            entry["noise_windows_with_detection"] = s["noise"]["false_windows"]
-        for c in s["curves"]:
-            entry["curves"][c["channel"]] = {
-                "snr_db": [pt["snr_db"] for pt in c["points"]],
-                "pd": [pt["success"] / pt["trials"] for pt in c["points"]],
-                "trials": c["points"][0]["trials"]}
-        result["standards"].append(entry)
+    result["standards"] += [combined_entry(s) for s in combined]
     with open(os.path.join(DOCS, "cellsearch_curves.json"), "w") as f:
         json.dump(result, f, indent=1)
 
@@ -276,34 +356,7 @@ def main():
         print("matplotlib is not installed: no PNG written (apt install python3-matplotlib); "
               "the numbers are in docs/cellsearch_curves.json", file=sys.stderr)
         return
-    names = {"nr": "5G NR (SSB 30 kHz)", "lte": "LTE", "5gtf": "Verizon 5GTF"}
-    order = [s["standard"] for s in scans]
-    fig, axes = plt.subplots(1, len(order), figsize=(4.2 * len(order), 4), sharey=True)
-    axes = np.atleast_1d(axes)
-    for ax, std in zip(axes, order):
-        for entry in result["standards"]:
-            if entry["standard"] != std:
-                continue
-            for ch, cv in entry["curves"].items():
-                style = "-" if ch == "awgn" else "--"
-                symbols = entry.get("combine_symbols", False)
-                mark = ("^" if symbols else "o") if entry["periods"] == 1 else (
-                    "v" if symbols else "s")
-                plural = "" if entry["periods"] == 1 else "s"
-                ax.plot(cv["snr_db"], cv["pd"], mark + style, ms=4,
-                        label="%s, %d period%s%s" % (ch, entry["periods"], plural,
-                                                     ", 14 symbols" if symbols else ""))
-        ax.axhline(0.99, color="gray", ls=":", lw=1)
-        ax.axvline(args.at_db, color="gray", ls=":", lw=1)
-        ax.set_title(names.get(std, std))
-        ax.set_xlabel("SNR over the sync signal's band (dB)")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7, loc="lower right")
-    axes[0].set_ylabel("P(strongest detection = right cell ID and timing)")
-    fig.suptitle("Cell search, one raster candidate: random ID, timing, CFO over the search "
-                 "range, 20 ppm SRO; thresholds PSS %.2f, SSS %.2f" % (tp, ts), fontsize=9)
-    fig.tight_layout()
-    fig.savefig(os.path.join(DOCS, "cellsearch_pd.png"), dpi=100)
+    draw_pd(plt, result, [s["standard"] for s in scans], tp, ts, args.at_db)
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     grid = np.arange(scan_floor, 30.01, 0.25)
