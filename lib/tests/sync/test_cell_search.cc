@@ -635,8 +635,7 @@ TEST(cell_search, mean_max_exponential_tail_matches_closed_forms)
     for (const int h : { 2, 5, 15 }) {
         for (const double t : { 4.0, 8.0, 16.0 }) {
             EXPECT_NEAR(core::log_mean_max_exponential_tail(1, h, t),
-                        std::log(-std::expm1(h * std::log1p(-std::exp(-t)))),
-                        0.05)
+                        std::log(-std::expm1(h * std::log1p(-std::exp(-t)))), 0.05)
                 << h << " " << t;
         }
     }
