@@ -69,17 +69,24 @@ double log_mean_exponential_tail(int k, double t)
     return -x + top + std::log(sum);
 }
 
+// The least t in 0..hi with log_tail(t) <= log_p, by bisection (log_tail falling in t).
+template <typename LogTail>
+double tail_threshold(const LogTail& log_tail, double log_p, double hi)
+{
+    double lo = 0;
+    for (int i = 0; i < 100; i++) {
+        const double mid = (lo + hi) / 2;
+        (log_tail(mid) > log_p ? lo : hi) = mid;
+    }
+    return hi;
+}
+
 // The threshold on a mean of k metrics that noise passes as rarely as it passes
 // \p single on one, when the best of exp(\p log_tries) such means is taken.
 double combined_threshold(double single, int k, double log_tries = 0)
 {
-    const double target = -single - log_tries;
-    double lo = 0, hi = single + log_tries;
-    for (int i = 0; i < 100; i++) {
-        const double mid = (lo + hi) / 2;
-        (log_mean_exponential_tail(k, mid) > target ? lo : hi) = mid;
-    }
-    return hi;
+    return tail_threshold([k](double t) { return log_mean_exponential_tail(k, t); },
+                          -single - log_tries, single + log_tries);
 }
 
 } // namespace
@@ -140,12 +147,8 @@ double combined_pss_threshold(double single, int m, int h, double log_tries)
         return single;
     }
     const double target = std::log(-std::expm1(h * std::log1p(-std::exp(-single)))) - log_tries;
-    double lo = 0, hi = single + log_tries + 1;
-    for (int i = 0; i < 100; i++) {
-        const double mid = (lo + hi) / 2;
-        (log_mean_max_exponential_tail(m, h, mid) > target ? lo : hi) = mid;
-    }
-    return hi;
+    return tail_threshold([m, h](double t) { return log_mean_max_exponential_tail(m, h, t); },
+                          target, single + log_tries + 1);
 }
 
 // |v|^2 as its two squares: std::norm of a complex double goes through hypot().
@@ -272,12 +275,7 @@ double beta_sum_tail::log_tail(int m, double t) const
 
 double beta_sum_tail::threshold(int m, double log_p) const
 {
-    double lo = 0, hi = m;
-    for (int i = 0; i < 60; i++) {
-        const double mid = (lo + hi) / 2;
-        (log_tail(m, mid) > log_p ? lo : hi) = mid;
-    }
-    return hi;
+    return tail_threshold([this, m](double t) { return log_tail(m, t); }, log_p, m);
 }
 
 namespace {
