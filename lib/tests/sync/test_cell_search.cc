@@ -612,9 +612,6 @@ TEST(cell_search, fivegtf_symbols_combined_strong_cells)
     EXPECT_EQ(ids, (std::vector<int>{ 100, 100, 201, 201 }));
 }
 
-// The law 5GTF's combined SSS and ESS thresholds come from, against closed forms: one
-// Beta(a, b) term by its binomial sum, P(X > x) = sum_{j<a} C(a+b-1, j) x^j (1-x)^(a+b-1-j);
-// sums of uniforms (Beta(1, 1)) by the Irwin-Hall law.
 TEST(cell_search, mean_max_exponential_tail_matches_closed_forms)
 {
     // h = 1: the mean of m unit exponentials, a gamma's tail, summed term by term.
@@ -658,6 +655,9 @@ TEST(cell_search, mean_max_exponential_tail_matches_closed_forms)
     }
 }
 
+// The law 5GTF's combined SSS and ESS thresholds come from, against closed forms: one
+// Beta(a, b) term by its binomial sum, P(X > x) = sum_{j<a} C(a+b-1, j) x^j (1-x)^(a+b-1-j);
+// sums of uniforms (Beta(1, 1)) by the Irwin-Hall law.
 TEST(cell_search, beta_sum_tail_matches_closed_forms)
 {
     const auto binomial_tail = [](int a, int b, double x) {
