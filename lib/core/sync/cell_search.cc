@@ -99,15 +99,7 @@ double combined_threshold(double single, int k, double log_tries = 0)
 double log_mean_max_exponential_tail(int m, int h, double t)
 {
     const double x = m * t;
-    double mean = 0;
-    for (int j = 1; j <= h; j++) {
-        mean += 1.0 / j;
-    }
-    mean *= m;
-    if (x <= mean * 1.001) {
-        return std::log(0.5); // at or below the mean: only thresholds above it are asked for
-    }
-    // The saddlepoint s in (0, 1): K'(s) = m sum_j 1 / (j - s) = x, K' rising in s.
+    // K'(s) = m sum_j 1 / (j - s), rising in s; K'(0) is the mean.
     const auto k1 = [&](double s) {
         double v = 0;
         for (int j = 1; j <= h; j++) {
@@ -115,6 +107,10 @@ double log_mean_max_exponential_tail(int m, int h, double t)
         }
         return m * v;
     };
+    if (x <= k1(0) * 1.001) {
+        return std::log(0.5); // at or below the mean: only thresholds above it are asked for
+    }
+    // The saddlepoint s in (0, 1): K'(s) = x.
     double lo = 0, hi = 1;
     for (int i = 0; i < 200; i++) {
         const double mid = (lo + hi) / 2;
