@@ -220,6 +220,20 @@ def combined_entry(s):
     return entry
 
 
+def pyplot_or_none():
+    """matplotlib's pyplot on the Agg backend, or None with a note when it is missing (the
+    JSON has been written by then)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: no PNG written (apt install python3-matplotlib); "
+              "the numbers are in docs/cellsearch_curves.json", file=sys.stderr)
+        return None
+    return plt
+
+
 def update_combined(paths, at_db):
     """Replaces the entries of docs/cellsearch_curves.json that runs at fixed thresholds
     give anew (same standard, periods and symbol combining), keeps the rest, and redraws
@@ -240,9 +254,9 @@ def update_combined(paths, at_db):
                                          ", 14 symbols" if e["combine_symbols"] else "") +
               "; ".join("%s %s" % (ch, " ".join("%g:%.3f" % v for v in zip(cv["snr_db"], cv["pd"])))
                         for ch, cv in e["curves"].items()))
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot_or_none()
+    if plt is None:
+        return
     order = [e["standard"] for e in result["standards"]
              if e["periods"] == 1 and not e.get("combine_symbols", False)]
     draw_pd(plt, result, order, result["pss_threshold"], result["sss_threshold"], at_db)
@@ -348,19 +362,14 @@ def main():
     with open(os.path.join(DOCS, "cellsearch_curves.json"), "w") as f:
         json.dump(result, f, indent=1)
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed: no PNG written (apt install python3-matplotlib); "
-              "the numbers are in docs/cellsearch_curves.json", file=sys.stderr)
+    plt = pyplot_or_none()
+    if plt is None:
         return
     draw_pd(plt, result, [s["standard"] for s in scans], tp, ts, args.at_db)
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     grid = np.arange(scan_floor, 30.01, 0.25)
-    for std in order:
+    for std in (s["standard"] for s in scans):
         w, d = noise[std]
         peaks = [np.count_nonzero(d[:, 1] >= t) / w for t in grid]
         joint = [pfa_estimate(w, d, t, ts)[0] for t in grid]

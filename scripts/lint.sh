@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The code gates CI runs (.ci/run): formatting (clang-format, .clang-format), Python style
-# (pycodestyle), and with a configured build (compile_commands.json) the short clang-tidy
+# (pycodestyle) and Python names (pyflakes: undefined or unused), and with a configured build (compile_commands.json) the short clang-tidy
 # list of .clang-tidy over the module's C++ sources. Exits non-zero on any finding.
 #   scripts/lint.sh format|python|tidy|all     (default all; tidy reads $GPUOFDM_BUILD)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -31,6 +31,10 @@ check_python() {
     need pycodestyle pycodestyle
     echo "lint: pycodestyle"
     git ls-files '*.py' | xargs pycodestyle --max-line-length=100
+    need pyflakes3 pyflakes3
+    echo "lint: pyflakes"
+    # The package's __init__.py re-exports the bindings (GNU Radio's module template).
+    git ls-files '*.py' | grep -v '/__init__\.py$' | xargs pyflakes3
 }
 
 check_tidy() {

@@ -8,7 +8,6 @@
 reported on its GSCN with its cell ID and tagged on its first sample; bad parameters."""
 
 import time
-import unittest
 
 import numpy as np
 import pmt

@@ -8,7 +8,6 @@ the Zadoff-Chu formula with numpy (not the module's tables); the NR PSS symbol's
 noise power; bad parameters."""
 
 import math
-import unittest
 
 import numpy as np
 from gnuradio import blocks, gr, gr_unittest
