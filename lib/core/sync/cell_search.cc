@@ -628,14 +628,14 @@ public:
     host_row_reader(const cf* x, size_t stride) : d_x(x), d_stride(stride) {}
 
     void read(const std::vector<cell_search::window_request>& windows,
+              size_t count,
               std::vector<cf>& out) override
     {
-        out.clear();
+        out.resize(windows.size() * count);
+        cf* dst = out.data();
         for (const auto& w : windows) {
             const cf* src = d_x + static_cast<size_t>(w.channel) * d_stride + w.from;
-            for (size_t t = 0; t < w.count; t++) {
-                out.push_back(finite_or_zero(src[t]));
-            }
+            dst = std::transform(src, src + count, dst, [](cf v) { return finite_or_zero(v); });
         }
     }
 
@@ -811,13 +811,13 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                         const long long centre = static_cast<long long>(r.u) +
                                                  k * static_cast<long long>(d_period) +
                                                  kept[c]->drift[k] + combining.symbol_offset[l];
-                        requests.push_back({ kept[c]->channel, static_cast<size_t>(centre) - before,
-                                             before + after });
+                        requests.push_back(
+                            { kept[c]->channel, static_cast<size_t>(centre) - before });
                     }
                 }
             }
         }
-        rows.read(requests, samples);
+        rows.read(requests, before + after, samples);
         size_t at = 0;
         for (size_t c : wave) {
             for (auto& r : readings[c]) {
@@ -856,6 +856,7 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
         });
     };
     size_t waves = 0, examined = 0, read_count = 0;
+    double read_ms = 0, examine_ms = 0; // with GPUOFDM_PROFILE
     // Two waves: first the candidates with no stronger one of the same cell heard at a
     // neighbouring raster point or through another N_ID^(2) (same_cell_elsewhere()); then
     // the others, but those whose stronger one was found. A candidate of the second wave
@@ -881,7 +882,12 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
     const auto examine_wave = [&](const std::vector<size_t>& wave) {
         waves++;
         examined += wave.size();
+        const auto read0 = std::chrono::steady_clock::now();
         read_windows(wave);
+        const auto examine0 = std::chrono::steady_clock::now();
+        if (profile) {
+            read_ms += ms_since(read0);
+        }
         // One pass over the wave's readings: the thread that reads a candidate's last one
         // examines it (a pass costs the workers' wake-up, which some hosts make slow).
         std::vector<std::pair<size_t, size_t>> items; // (candidate, reading)
@@ -907,6 +913,9 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
                                : not_found;
             }
         });
+        if (profile) {
+            examine_ms += ms_since(examine0);
+        }
     };
     std::vector<size_t> first, second;
     for (size_t c = 0; c < kept.size(); c++) {
@@ -954,11 +963,12 @@ std::vector<cell_detection> cell_search::finish(row_reader& rows,
     if (profile) {
         std::fprintf(stderr,
                      "profile cell_search finish(): %zu PSS candidates, %zu kept, %zu examined "
-                     "in %zu waves (%zu SSS readings), %zu found; %.3f ms, thread CPU %.3f ms "
+                     "in %zu waves (%zu SSS readings), %zu found; %.3f ms (windows read %.3f, "
+                     "readings and examination %.3f, the rest %.3f), thread CPU %.3f ms "
                      "on up to %zu threads\n",
                      candidates.size(), kept.size(), examined, waves, read_count, out.size(),
-                     ms_since(wall0), static_cast<double>(busy_ns.load()) * 1e-6,
-                     max_slices(d_pool.get()));
+                     ms_since(wall0), read_ms, examine_ms, ms_since(wall0) - read_ms - examine_ms,
+                     static_cast<double>(busy_ns.load()) * 1e-6, max_slices(d_pool.get()));
     }
     return out;
 }

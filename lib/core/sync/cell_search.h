@@ -177,14 +177,16 @@ public:
     //! Samples of the rows, wherever they are: finish() asks for a few windows at once.
     struct window_request {
         int channel = 0;
-        size_t from = 0, count = 0;
+        size_t from = 0;
     };
     class row_reader
     {
     public:
         virtual ~row_reader() = default;
-        //! The windows one after another in \p out, non-finite samples as zeros.
+        //! The windows, \p count samples each, one after another in \p out; non-finite
+        //! samples as zeros.
         virtual void read(const std::vector<window_request>& windows,
+                          size_t count,
                           std::vector<std::complex<float>>& out) = 0;
     };
     //! A reader of rows in host memory (channel c at x + c * stride).

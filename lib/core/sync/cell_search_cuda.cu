@@ -321,15 +321,14 @@ __global__ void candidates_in_tiles_kernel(const float* __restrict__ metric,
 // The samples of the windows finish() asks for, one after another (sanitized, as the
 // correlation read them).
 __global__ void windows_kernel(const float2* __restrict__ x,
-                               const unsigned long long* __restrict__ starts,  // c * stride + from
-                               const unsigned long long* __restrict__ offsets, // in out
+                               const unsigned long long* __restrict__ starts, // c * stride + from
                                float2* __restrict__ out,
                                size_t windows,
                                size_t count)
 {
     for (size_t i = global_index(); i < windows * count; i += grid_stride()) {
         const size_t w = i / count, t = i % count;
-        out[offsets[w] + t] = finite_or_zero(x[starts[w] + t]);
+        out[i] = finite_or_zero(x[starts[w] + t]);
     }
 }
 
@@ -412,26 +411,24 @@ private:
         {
         }
         void read(const std::vector<window_request>& windows,
+                  size_t count,
                   std::vector<std::complex<float>>& out) override
         {
-            std::vector<unsigned long long> starts, offsets;
-            size_t total = 0, count = 0;
-            for (const auto& w : windows) {
-                starts.push_back(static_cast<unsigned long long>(w.channel) * d_stride + w.from);
-                offsets.push_back(total);
-                total += w.count;
-                count = w.count; // finish() asks for windows of one length
-            }
-            out.assign(total, std::complex<float>(0, 0));
+            const size_t total = windows.size() * count;
+            out.resize(total);
             if (windows.empty()) {
                 return;
             }
             auto& o = d_owner;
             const cudaStream_t s = o.d_ctx->stream();
+            std::vector<unsigned long long> starts(windows.size());
+            for (size_t w = 0; w < windows.size(); w++) {
+                starts[w] = static_cast<unsigned long long>(windows[w].channel) * d_stride +
+                            windows[w].from;
+            }
             // Kept between calls: a cudaFree would wait for the whole device.
             if (starts.size() > o.d_window_starts.size()) {
                 o.d_window_starts = device_buffer<unsigned long long>(2 * starts.size());
-                o.d_window_offsets = device_buffer<unsigned long long>(2 * starts.size());
             }
             if (total > o.d_window_samples.size()) {
                 o.d_window_samples = device_buffer<float2>(2 * total);
@@ -439,12 +436,8 @@ private:
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(o.d_window_starts.get(), starts.data(),
                                                starts.size() * sizeof(unsigned long long),
                                                cudaMemcpyHostToDevice, s));
-            GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(o.d_window_offsets.get(), offsets.data(),
-                                               offsets.size() * sizeof(unsigned long long),
-                                               cudaMemcpyHostToDevice, s));
             windows_kernel<<<grid_for(total), 256, 0, s>>>(
-                d_rows, o.d_window_starts.get(), o.d_window_offsets.get(), o.d_window_samples.get(),
-                windows.size(), count);
+                d_rows, o.d_window_starts.get(), o.d_window_samples.get(), windows.size(), count);
             GPUOFDM_CUDA_CHECK_LAUNCH("windows_kernel");
             GPUOFDM_CUDA_CHECK(cudaMemcpyAsync(out.data(), o.d_window_samples.get(),
                                                total * sizeof(float2), cudaMemcpyDeviceToHost, s));
@@ -580,7 +573,7 @@ private:
     device_buffer<int> d_best;
     device_buffer<unsigned char> d_above;  //!< per row and block: a metric at the threshold
     device_buffer<double> d_replica_scale; //!< fft / (block^2 energy) of each replica
-    device_buffer<unsigned long long> d_window_starts, d_window_offsets;
+    device_buffer<unsigned long long> d_window_starts; //!< finish()'s windows
     device_buffer<float2> d_window_samples;
 };
 
