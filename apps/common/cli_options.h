@@ -151,6 +151,27 @@ inline void parse_cli(
     }
 }
 
+//! parse_cli() for a program whose input FILE may come first, before the options: it is
+//! put in \p input (where an option such as --input may still set it).
+inline void parse_cli_after_input(int argc,
+                                  char** argv,
+                                  std::string& input,
+                                  const std::vector<cli_option>& opts,
+                                  void (*usage)(),
+                                  const char* app)
+{
+    int first = 1;
+    if (argc > 1 && argv[1][0] != '-') {
+        input = argv[1];
+        first = 2;
+    }
+    std::vector<char*> rest{ argv[0] };
+    for (int i = first; i < argc; i++) {
+        rest.push_back(argv[i]);
+    }
+    parse_cli(static_cast<int>(rest.size()), rest.data(), opts, usage, app);
+}
+
 } // namespace gpuofdm_apps
 
 #endif

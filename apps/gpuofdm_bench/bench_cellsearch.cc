@@ -81,10 +81,14 @@ std::vector<workload> workloads(bool quick)
     nr.standard = core::cell_standard::nr;
     nr.sample_rate = 122.88e6;
     nr.center_hz = 3.5e9;
-    std::vector<double> gscn;
-    for (const auto& c : core::raster_candidates(nr)) {
-        gscn.push_back(c.offset_hz);
-    }
+    const auto offsets_of = [](const core::raster_params& p) {
+        std::vector<double> offsets;
+        for (const auto& c : core::raster_candidates(p)) {
+            offsets.push_back(c.offset_hz);
+        }
+        return offsets;
+    };
+    const std::vector<double> gscn = offsets_of(nr);
     w.push_back({ "NR 100 MHz, every GSCN",
                   core::cell_standard::nr,
                   122.88e6,
@@ -105,10 +109,7 @@ std::vector<workload> workloads(bool quick)
     core::raster_params lte;
     lte.standard = core::cell_standard::lte;
     lte.sample_rate = 30.72e6;
-    std::vector<double> raster;
-    for (const auto& c : core::raster_candidates(lte)) {
-        raster.push_back(c.offset_hz);
-    }
+    const std::vector<double> raster = offsets_of(lte);
     w.push_back({ "LTE 20 MHz, every 100 kHz point",
                   core::cell_standard::lte,
                   30.72e6,

@@ -24,6 +24,7 @@
 
 #include "../common/app_main.h"
 #include "../common/cli_options.h"
+#include "search_params.h"
 
 #include "runtime/device.h"
 #include "sync/cell_search.h"
@@ -219,17 +220,7 @@ public:
     experiment(const options& o, core::cell_standard standard, const core::device_spec& dev)
         : d_o(o), d_standard(standard)
     {
-        d_sp.standard = standard;
-        d_sp.scs_khz = o.scs;
-        d_sp.cfo_range_hz = o.cfo_range;
-        d_sp.combine_periods = o.periods;
-        d_sp.combine_symbols = o.combine_symbols;
-        if (o.pss_threshold > 0) {
-            d_sp.pss_threshold = o.pss_threshold;
-        }
-        if (o.sss_threshold > 0) {
-            d_sp.sss_threshold = o.sss_threshold;
-        }
+        d_sp = gpuofdm_apps::search_params(standard, o);
         d_tp = d_sp.pss_threshold;
         d_ts = d_sp.sss_threshold;
         core::cell_search_params run = d_sp;

@@ -12,6 +12,7 @@
 #include "../common/app_main.h"
 #include "../common/cli_options.h"
 #include "../common/sigmf.h"
+#include "search_params.h"
 
 #include "runtime/device.h"
 #include "sync/cell_search_stream.h"
@@ -102,42 +103,32 @@ options parse(int argc, char** argv)
 {
     using namespace gpuofdm_apps;
     options o;
-    // FILE may come first, before the options.
-    int first = 1;
-    if (argc > 1 && argv[1][0] != '-') {
-        o.input = argv[1];
-        first = 2;
-    }
-    std::vector<char*> rest{ argv[0] };
-    for (int i = first; i < argc; i++) {
-        rest.push_back(argv[i]);
-    }
-    parse_cli(static_cast<int>(rest.size()), rest.data(),
-              {
-                  value("--input", o.input),
-                  value("--standard", o.standard),
-                  value("--rate", o.rate),
-                  value("--center", o.center),
-                  value("--offsets", o.offsets),
-                  value("--scs", o.scs),
-                  value("--format", o.format),
-                  value("--json", o.json),
-                  value("--device", o.device),
-                  value("--periods", o.periods),
-                  flag("--combine-symbols", o.combine_symbols),
-                  value("--sro-ppm", o.sro_ppm),
-                  value("--pss-threshold", o.pss_threshold),
-                  value("--sss-threshold", o.sss_threshold),
-                  value("--cfo-range", o.cfo_range),
-                  value("--window-ms", o.window_ms),
-                  value("--expect", o.expect),
-                  flag("--quiet", o.quiet),
-                  value("--synthesize", o.synthesize),
-                  value("--cells", o.cells),
-                  value("--seconds", o.seconds),
-                  value("--snr", o.snr),
-              },
-              usage, "gpuofdm_cellsearch");
+    parse_cli_after_input(argc, argv, o.input,
+                          {
+                              value("--input", o.input),
+                              value("--standard", o.standard),
+                              value("--rate", o.rate),
+                              value("--center", o.center),
+                              value("--offsets", o.offsets),
+                              value("--scs", o.scs),
+                              value("--format", o.format),
+                              value("--json", o.json),
+                              value("--device", o.device),
+                              value("--periods", o.periods),
+                              flag("--combine-symbols", o.combine_symbols),
+                              value("--sro-ppm", o.sro_ppm),
+                              value("--pss-threshold", o.pss_threshold),
+                              value("--sss-threshold", o.sss_threshold),
+                              value("--cfo-range", o.cfo_range),
+                              value("--window-ms", o.window_ms),
+                              value("--expect", o.expect),
+                              flag("--quiet", o.quiet),
+                              value("--synthesize", o.synthesize),
+                              value("--cells", o.cells),
+                              value("--seconds", o.seconds),
+                              value("--snr", o.snr),
+                          },
+                          usage, "gpuofdm_cellsearch");
     if (o.standard.empty()) {
         throw std::invalid_argument("--standard: give nr, lte or 5gtf (try --help)");
     }
@@ -255,19 +246,8 @@ int search(const options& o)
     rp.ssb_scs_khz = o.scs;
     rp.offsets_hz = offsets_from(o);
 
-    core::cell_search_params sp;
-    sp.standard = rp.standard;
-    sp.scs_khz = o.scs;
-    sp.combine_periods = o.periods;
-    sp.combine_symbols = o.combine_symbols;
+    core::cell_search_params sp = gpuofdm_apps::search_params(rp.standard, o);
     sp.sro_ppm = o.sro_ppm;
-    sp.cfo_range_hz = o.cfo_range;
-    if (o.pss_threshold > 0) {
-        sp.pss_threshold = o.pss_threshold;
-    }
-    if (o.sss_threshold > 0) {
-        sp.sss_threshold = o.sss_threshold;
-    }
     const core::device_spec dev = core::resolve_device(o.device);
     const double window_s =
         o.window_ms > 0 ? o.window_ms * 1e-3 : std::max(40e-3, o.periods * sp.period_s + 5e-3);

@@ -114,49 +114,41 @@ options parse(int argc, char** argv)
 {
     using namespace gpuofdm_apps;
     options o;
-    int first = 1;
-    if (argc > 1 && argv[1][0] != '-') {
-        o.input = argv[1];
-        first = 2;
-    }
-    std::vector<char*> rest{ argv[0] };
-    for (int i = first; i < argc; i++)
-        rest.push_back(argv[i]);
-    parse_cli(static_cast<int>(rest.size()), rest.data(),
-              {
-                  value("--input", o.input),
-                  value("--rate", o.rate),
-                  value("--format", o.format),
-                  value("--scs", o.scs),
-                  value("--root", o.root),
-                  value("--zcz", o.zcz),
-                  value("--set", o.set),
-                  custom("--prach-offset",
-                         [&o](const std::string& s) {
-                             o.prach_offset = parse_number<double>("--prach-offset", s);
-                             o.has_offset = true;
-                         }),
-                  flag("--scan-freq", o.scan_freq),
-                  custom("--start",
-                         [&o](const std::string& s) {
-                             o.start = parse_number<int64_t>("--start", s);
-                             o.has_start = true;
-                         }),
-                  value("--period", o.period),
-                  flag("--scan", o.scan),
-                  value("--scan-step", o.scan_step),
-                  value("--antennas", o.antennas),
-                  value("--format-in", o.format_in),
-                  value("--false-alarm", o.false_alarm),
-                  value("--json", o.json),
-                  value("--device", o.device),
-                  value("--expect", o.expect),
-                  flag("--quiet", o.quiet),
-                  value("--synthesize", o.synthesize),
-                  value("--ues", o.ues),
-                  value("--seconds", o.seconds),
-              },
-              usage, "gpuofdm_prach");
+    parse_cli_after_input(argc, argv, o.input,
+                          {
+                              value("--input", o.input),
+                              value("--rate", o.rate),
+                              value("--format", o.format),
+                              value("--scs", o.scs),
+                              value("--root", o.root),
+                              value("--zcz", o.zcz),
+                              value("--set", o.set),
+                              custom("--prach-offset",
+                                     [&o](const std::string& s) {
+                                         o.prach_offset = parse_number<double>("--prach-offset", s);
+                                         o.has_offset = true;
+                                     }),
+                              flag("--scan-freq", o.scan_freq),
+                              custom("--start",
+                                     [&o](const std::string& s) {
+                                         o.start = parse_number<int64_t>("--start", s);
+                                         o.has_start = true;
+                                     }),
+                              value("--period", o.period),
+                              flag("--scan", o.scan),
+                              value("--scan-step", o.scan_step),
+                              value("--antennas", o.antennas),
+                              value("--format-in", o.format_in),
+                              value("--false-alarm", o.false_alarm),
+                              value("--json", o.json),
+                              value("--device", o.device),
+                              value("--expect", o.expect),
+                              flag("--quiet", o.quiet),
+                              value("--synthesize", o.synthesize),
+                              value("--ues", o.ues),
+                              value("--seconds", o.seconds),
+                          },
+                          usage, "gpuofdm_prach");
     core::parse_prach_format(o.format, "--format");
     core::parse_prach_restricted_set(o.set, "--set");
     format_from_name(o.format_in);
