@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -147,6 +148,23 @@ double combined_pss_threshold(double single, int m, int h, double log_tries)
                           target, single + log_tries + 1);
 }
 
+// The SSS threshold for periods added coherently (read_sss()). One period's metric, its
+// correlation's power over the equalized samples' own, is at most the sequence's length N:
+// in noise over a flat channel it is N Beta(1, N - 1), whose tail is lighter than a unit
+// exponential's (the fitted slopes of 1.06-1.07 in docs/CELLSEARCH.md). A sum of K such
+// terms comes nearer a complex Gaussian, so the threshold is where a unit exponential passes
+// as rarely as one period's law passes \p single: (N - 1) log(N / (N - single)), 15.56 for
+// NR and 16.57 for LTE at the default 14.75. Noise then passes it no more often than
+// one period's threshold.
+double coherent_sss_threshold(double single, size_t length)
+{
+    const auto n = static_cast<double>(length);
+    if (single >= n) {
+        return std::numeric_limits<double>::infinity(); // one period cannot pass it either
+    }
+    return -(n - 1) * std::log1p(-single / n);
+}
+
 // |v|^2 as its two squares: std::norm of a complex double goes through hypot().
 double power(cd v) { return v.real() * v.real() + v.imag() * v.imag(); }
 
@@ -213,8 +231,8 @@ double delay_subspace_metric(const std::vector<cd>& y, int atoms)
 // The law in noise of delay_subspace_metric() / length summed over m periods: each term is
 // the share of a complex Gaussian vector's energy on 2A + 1 of its length orthogonal rows,
 // Beta(2A + 1, length - 2A - 1), at most 1 (the metric divides by the energy it reads, which
-// holds the signal too, so it is not the unit exponentials' mean combined_threshold()
-// assumes: at high SNR it saturates). The sums' densities by convolution on a grid.
+// holds the signal too, so it is not a mean of unit exponentials: at high SNR it
+// saturates). The sums' densities by convolution on a grid.
 beta_sum_tail::beta_sum_tail(int a, int b, int max_m) : d_grid(512)
 {
     std::vector<double> one(static_cast<size_t>(d_grid));
@@ -517,7 +535,10 @@ cell_search::cell_search(const cell_search_params& params)
               params.combine_periods * params.symbols_per_period(),
               static_cast<int>(d_hyp.size()),
               std::log(2.0 * params.drift_reach(params.combine_periods - 1) + 1)))),
-      d_sss_threshold(combined_threshold(params.sss_threshold, params.combine_periods))
+      d_sss_threshold(params.combine_periods == 1 ? params.sss_threshold
+                      : params.standard == cell_standard::fivegtf
+                          ? combined_threshold(params.sss_threshold, params.combine_periods)
+                          : coherent_sss_threshold(params.sss_threshold, d_layout.sss_bins.size()))
 {
     d_params.validate();
     if (d_params.combine_symbols) {
@@ -1023,13 +1044,21 @@ std::vector<cd> cell_search::examiner::pss_channel(const std::vector<cd>& raw)
     return h;
 }
 
-// The fine CFO, the channel and the SSS of every hypothesis at every position, averaged over
-// the periods, at one reading of a candidate. Each period's SSS correlation is normalized by
-// that period's equalized power, so that in noise each is a unit exponential whatever the
-// channel estimate (which is near zero in some periods of noise and not in others) and the
-// mean of K has the law combined_threshold() assumes. With 5GTF's symbols combined a
-// period's symbols (0.2 ms) share its fine CFO, and its SSS is their weighted sum read on
-// the CP's delays (delay_atoms()), whose law is beta_sum_tail's.
+// The fine CFO, the channel and the SSS of every hypothesis at every position, combined over
+// the periods, at one reading of a candidate. NR's and LTE's SSS is equalized by the channel
+// its own period's PSS measured on the same subcarriers, so a cell's SSS correlation has the
+// same phase in every period (up to the rotation of a CFO error from the PSS to the SSS, the
+// same in every period once the periods' fine CFO estimates are pooled): the periods'
+// correlations are added as complex numbers, each over the root of its period's equalized
+// power. In noise each term then has unit variance whatever the channel estimate (which is
+// near zero in some periods of noise and not in others), and |sum|^2 / K is nearly a unit
+// exponential for any K (coherent_sss_threshold()); against the mean of the periods'
+// |correlation|^2 this finds more cells (docs/CELLSEARCH.md). 5GTF's SSS lies away from the
+// PSS, where the PSS's mean channel misses the phase a fractional timing puts across the
+// subcarriers, which differs from period to period: its periods are added in power, each
+// over its equalized power (a unit exponential's mean: combined_threshold()). With 5GTF's
+// symbols combined a period's symbols (0.2 ms) share its fine CFO, and its SSS is their
+// weighted sum read on the CP's delays (delay_atoms()), whose law is beta_sum_tail's.
 void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
 {
     const int n = d_layout.fft_size;
@@ -1040,34 +1069,44 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
     const bool fivegtf = d_params.standard == cell_standard::fivegtf;
     const size_t symbols = static_cast<size_t>(d_params.symbols_per_period());
 
-    std::vector<double> sss_score(positions.size() * sss.hypotheses(), 0.0);
-    std::vector<double> corr(symbols, 0.0);
     // 5GTF's symbols combined: a period's SSS summed over its symbols, each weighted by its
     // PSS's channel (delay_atoms()).
     const bool subspace = fivegtf && symbols > 1;
+    const bool coherent = !fivegtf;
+    const size_t periods = pk.hyp.size();
+    const size_t hyps = sss.hypotheses();
+    std::vector<double> sss_power(coherent ? 0 : positions.size() * hyps, 0.0);
+    std::vector<cd> sss_sum(coherent ? positions.size() * hyps : 0, cd(0));
+    std::vector<int> sss_added(positions.size(), 0); // periods in sss_sum, per position
     const int atoms = delay_atoms(d_layout);
     std::vector<std::vector<cd>> period_sss;
-    const size_t hyps = sss.hypotheses();
     ex.sss_z.resize(sss.length());
     ex.sss_sums.resize(hyps);
-    // Every hypothesis's correlation with ex.sss_z, over norm, added to position p's scores.
+    // Every hypothesis's correlation with ex.sss_z, over the root of norm (in power: over
+    // norm), added to position p's.
     const auto add_correlations = [&](size_t p, size_t k, double norm) {
         sss.correlate(ex.sss_z.data(), ex.sss_sums.data());
+        sss_added[p]++;
+        const double scale = 1 / std::sqrt(norm);
         for (size_t hyp = 0; hyp < hyps; hyp++) {
             // LTE / 5GTF: a period later the other half frame's SSS is sent.
             const size_t h_k = nr || k % 2 == 0 ? hyp : (hyp ^ 1u);
-            sss_score[p * hyps + hyp] += power(ex.sss_sums[h_k]) / norm;
+            if (coherent) {
+                sss_sum[p * hyps + hyp] += ex.sss_sums[h_k] * scale;
+            } else {
+                sss_power[p * hyps + hyp] += power(ex.sss_sums[h_k]) / norm;
+            }
         }
     };
-    for (size_t k = 0; k < pk.hyp.size(); k++) {
-        if (subspace) {
-            period_sss.assign(positions.size(), std::vector<cd>(sss.length(), cd(0)));
-        }
+    // Fine CFO, period by period: the phase between the two halves of the correlation,
+    // repeated on the samples derotated by the estimate so far (the PSS's uneven envelope
+    // biases one pass in proportion to the offset left).
+    std::vector<double> period_cfo(periods);
+    std::vector<double> corr(periods * symbols, 0.0);
+    double cfo_sum = 0, corr_sum = 0;
+    for (size_t k = 0; k < periods; k++) {
         const pss_window* windows = r.windows.data() + k * symbols;
         const auto& rep = ex.replica(pk.nid2, pk.hyp[k], r.shift);
-        // Fine CFO: the phase between the two halves of the correlation, repeated on the
-        // samples derotated by the estimate so far (the PSS's uneven envelope biases one
-        // pass in proportion to the offset left).
         double cfo = rep.freq_hz;
         for (int pass = 0; pass < 3; pass++) {
             cd cross = 0;
@@ -1081,17 +1120,34 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
                     rot *= step;
                 }
                 cross += c2 * std::conj(c1);
-                corr[l] = power(c1 + c2);
+                corr[k * symbols + l] = power(c1 + c2);
             }
             cfo += std::arg(cross) * d_layout.rate_hz / (M_PI * n);
         }
+        period_cfo[k] = cfo;
+        for (size_t l = 0; l < symbols; l++) {
+            cfo_sum += cfo * corr[k * symbols + l];
+            corr_sum += corr[k * symbols + l];
+        }
+    }
+    // The periods' SSS added coherently want one derotation: the estimates pooled, weighted
+    // by their PSS's energy.
+    const double pooled_cfo =
+        coherent && periods > 1 && corr_sum > 0 ? cfo_sum / corr_sum : period_cfo[0];
+    for (size_t k = 0; k < periods; k++) {
+        if (subspace) {
+            period_sss.assign(positions.size(), std::vector<cd>(sss.length(), cd(0)));
+        }
+        const pss_window* windows = r.windows.data() + k * symbols;
+        const double cfo = coherent ? pooled_cfo : period_cfo[k];
         for (size_t l = 0; l < symbols; l++) {
             const pss_window& w = windows[l];
             // The PSS's energy in the window, from the correlation with the CFO taken out (a
             // fractional timing offset costs up to 0.9 dB here).
-            r.signal += corr[l] / rep.energy;
-            r.cfo_weighted += cfo * corr[l];
-            r.weight += corr[l];
+            const double c = corr[k * symbols + l];
+            r.signal += c / ex.replica(pk.nid2, pk.hyp[k], r.shift).energy;
+            r.cfo_weighted += cfo * c;
+            r.weight += c;
             for (int t = 0; t < n; t++) {
                 r.energy += power(cd(w.at(t)));
             }
@@ -1143,10 +1199,16 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
         }
     }
 
-    const double terms = subspace ? static_cast<double>(pk.hyp.size()) * (2 * atoms + 1)
-                                  : static_cast<double>(r.windows.size());
-    for (size_t i = 0; i < sss_score.size(); i++) {
-        const double m = sss_score[i] / terms;
+    // Coherent: over the periods added. A period whose channel estimate kept nothing (in
+    // noise, now and then) says nothing, and leaving it out of the count keeps the law in
+    // noise one period's.
+    const double power_terms = static_cast<double>(periods) * (subspace ? 2 * atoms + 1 : 1);
+    for (size_t i = 0; i < positions.size() * hyps; i++) {
+        const int added = sss_added[i / hyps];
+        if (coherent && added == 0) {
+            continue;
+        }
+        const double m = coherent ? power(sss_sum[i]) / added : sss_power[i] / power_terms;
         if (m > r.sss_metric) {
             r.sss_metric = m;
             r.best = i;

@@ -378,6 +378,49 @@ TEST(cell_search, combining_periods_at_low_snr)
     EXPECT_NEAR(static_cast<double>(dets[0].sample), pss_sample(p, p.cells[0], 0), 1.0);
 }
 
+// In noise the SSS metric of K periods (each period's correlation over the root of its
+// equalized power, added as complex numbers, |sum|^2 / K) has nearly one period's law, which
+// is what its threshold assumes. LTE noise searched at low thresholds, so that noise peaks
+// reach the SSS and are reported with their best hypothesis's SSS metric: its mean for 4
+// periods must be that for 1 within 0.75. (A sum of 4 self-normalized terms has a tail a
+// little heavier than one's: 0.4 higher here. The mean of the periods' |correlation|^2, as
+// read before, has a far narrower law: 3.6 against 8.3 here; the sum counting a period
+// whose channel estimate kept nothing, 6.5.)
+TEST(cell_search, sss_metric_in_noise_has_one_law_for_any_periods)
+{
+    const auto layout = core::make_cell_search_layout(cell_standard::lte, 15);
+    core::synth_params p;
+    p.standard = cell_standard::lte;
+    p.sample_rate = layout.rate_hz;
+    p.noise_power = 1.0;
+    const auto mean_sss = [&](int periods, size_t& count) {
+        core::cell_search_params sp;
+        sp.standard = cell_standard::lte;
+        sp.combine_periods = periods;
+        sp.pss_threshold = 10;
+        sp.sss_threshold = 1.0001;
+        double sum = 0;
+        count = 0;
+        for (uint64_t seed = 1; count < 300 && seed < 200; seed++) {
+            p.seed = seed;
+            for (const auto& d :
+                 search(sp, capture(p, static_cast<size_t>(p.sample_rate * 30e-3)))) {
+                sum += d.sss_metric;
+                count++;
+            }
+        }
+        return sum / static_cast<double>(count);
+    };
+    size_t n1 = 0, n4 = 0;
+    const double one = mean_sss(1, n1), four = mean_sss(4, n4);
+    ASSERT_GE(std::min(n1, n4), 300u) << "too few noise peaks reached the SSS";
+    // The best of a few thousand unit exponentials: mean about 8, spread about 1.3, so the
+    // mean of 300 or more within 0.1 or so of its own.
+    EXPECT_GT(one, 6.0) << n1;
+    EXPECT_LT(one, 10.0) << n1;
+    EXPECT_NEAR(four, one, 0.75) << n1 << " and " << n4 << " noise peaks";
+}
+
 // Four periods under a 20 ppm sample-clock offset either way: the PSS moves 9 samples over
 // the 60 ms from the first period to the fourth at 7.68 Msps, more than its correlation
 // peak is wide. At -8 dB one period rarely finds the cell; four, each taken where its
