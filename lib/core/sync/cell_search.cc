@@ -1140,12 +1140,13 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
         }
         const pss_window* windows = r.windows.data() + k * symbols;
         const double cfo = coherent ? pooled_cfo : period_cfo[k];
+        const double replica_energy = ex.replica(pk.nid2, pk.hyp[k], r.shift).energy;
         for (size_t l = 0; l < symbols; l++) {
             const pss_window& w = windows[l];
             // The PSS's energy in the window, from the correlation with the CFO taken out (a
             // fractional timing offset costs up to 0.9 dB here).
             const double c = corr[k * symbols + l];
-            r.signal += c / ex.replica(pk.nid2, pk.hyp[k], r.shift).energy;
+            r.signal += c / replica_energy;
             r.cfo_weighted += cfo * c;
             r.weight += c;
             for (int t = 0; t < n; t++) {
