@@ -94,7 +94,8 @@ void usage()
         "  --require-pd P@DB exit 1 when Pd at DB is below P on any curve\n"
         "  --max-false N     exit 1 when more than N noise windows hold a detection\n"
         "  --quiet           no progress lines\n"
-        "  --verbose         each missed trial on stderr: the cell, its CFO and timing\n"
+        "  --verbose         each missed trial on stderr: the cell, its CFO and timing;\n"
+        "                    and each noise window's detection: its metrics\n"
         "  --help, --version");
 }
 
@@ -487,6 +488,15 @@ int main(int argc, char** argv)
                         if (o.scan) {
                             pairs << (pairs.tellp() > 0 ? "," : "") << "[" << w << "," << num(d.pss)
                                   << "," << num(d.sss) << "]";
+                        }
+                    }
+                    if (o.verbose && passing > 0) {
+                        for (const auto& d : dets) {
+                            if (d.pss >= ex.count_pss() && d.sss >= ex.count_sss()) {
+                                std::fprintf(
+                                    stderr, "false alarm in noise window %d: PSS %.2f, SSS %.2f\n",
+                                    w, static_cast<double>(d.pss), static_cast<double>(d.sss));
+                            }
                         }
                     }
                     false_windows += passing > 0;
