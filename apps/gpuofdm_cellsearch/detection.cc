@@ -239,6 +239,13 @@ public:
 
     double thr_pss() const { return d_tp; }
     double thr_sss() const { return d_ts; }
+    //! The levels the search holds the (combined) metrics to (with --scan, its low ones).
+    double search_pss() const { return d_search->pss_metric_threshold(); }
+    double search_sss() const { return d_search->sss_metric_threshold(); }
+    bool metric_thresholds_differ() const
+    {
+        return !d_o.scan && (search_pss() != d_tp || search_sss() != d_ts);
+    }
     //! What a detection's reported metrics must pass to count: with --scan the thresholds
     //! (the search ran lower); else nothing more, the search applied them (over combined
     //! periods, to the mean metric, at the lower level that noise passes as rarely).
@@ -413,11 +420,17 @@ int main(int argc, char** argv)
                         "the candidate rate)\n",
                         o.standards[si].c_str(), ex.thr_pss(), ex.thr_sss(), ex.window_s() * 1e3,
                         ex.window());
+            if (ex.metric_thresholds_differ()) {
+                std::printf("  on the combined metrics: PSS %.2f SSS %.2f\n", ex.search_pss(),
+                            ex.search_sss());
+            }
             std::printf("%-10s %7s %7s %7s %7s %7s\n", "channel", "snr_dB", "trials", "Pd",
                         "fields", "wrong");
             json << (si ? ",\n  " : "\n  ") << "{\"standard\": \"" << o.standards[si]
                  << "\", \"pss_threshold\": " << ex.thr_pss()
                  << ", \"sss_threshold\": " << ex.thr_sss()
+                 << ", \"pss_metric_threshold\": " << num(ex.search_pss())
+                 << ", \"sss_metric_threshold\": " << num(ex.search_sss())
                  << ", \"window_s\": " << num(ex.window_s()) << ", \"curves\": [";
             for (size_t ci = 0; ci < o.channels.size(); ci++) {
                 json << (ci ? ",\n   " : "\n   ") << "{\"channel\": \"" << o.channels[ci]

@@ -173,6 +173,11 @@ public:
     const device_spec& device() const { return d_device; }
     size_t history() const;
     size_t lookahead() const;
+    //! The levels a detection's PSS and SSS metrics are held to: params()' own with one
+    //! period; over combined periods (or 5GTF's symbols) the levels on the combined metrics
+    //! that noise passes as rarely (docs/CELLSEARCH.md, "Thresholds" and after).
+    double pss_metric_threshold() const { return d_pss_threshold; }
+    double sss_metric_threshold() const { return d_sss_threshold; }
 
     //! Samples of the rows, wherever they are: finish() asks for a few windows at once.
     struct window_request {

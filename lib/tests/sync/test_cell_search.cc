@@ -20,6 +20,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #ifdef GPUOFDM_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -419,6 +420,38 @@ TEST(cell_search, sss_metric_in_noise_has_one_law_for_any_periods)
     EXPECT_GT(one, 6.0) << n1;
     EXPECT_LT(one, 10.0) << n1;
     EXPECT_NEAR(four, one, 0.75) << n1 << " and " << n4 << " noise peaks";
+}
+
+// The levels the metrics are held to. One period: the parameters'. NR's and LTE's SSS added
+// coherently over K periods: where a unit exponential passes as rarely as one period's law,
+// N Beta(1, N - 1), passes the SSS threshold, (N - 1) log(N / (N - 14.75)); from K N >= 248
+// subcarriers 2 higher, the PSS's 2 lower (the budget moved to the SSS); 5GTF's mean of K
+// powers and LTE's 10 ms frame (2 x 62) without the shift.
+TEST(cell_search, metric_thresholds_of_combined_periods)
+{
+    const auto thresholds = [](cell_standard standard, int periods) {
+        core::cell_search_params sp;
+        sp.standard = standard;
+        sp.combine_periods = periods;
+        const auto s = core::make_cell_search(sp, cpu);
+        return std::make_pair(s->pss_metric_threshold(), s->sss_metric_threshold());
+    };
+    const auto coherent = [](double n) { return (n - 1) * std::log(n / (n - 14.75)); };
+    for (auto standard : { cell_standard::nr, cell_standard::lte, cell_standard::fivegtf }) {
+        EXPECT_EQ(thresholds(standard, 1), std::make_pair(16.0, 14.75));
+    }
+    EXPECT_NEAR(thresholds(cell_standard::lte, 2).second, coherent(62), 1e-9);
+    EXPECT_NEAR(thresholds(cell_standard::lte, 4).second, coherent(62) + 2, 1e-9);
+    EXPECT_NEAR(thresholds(cell_standard::nr, 2).second, coherent(127) + 2, 1e-9);
+    EXPECT_NEAR(thresholds(cell_standard::nr, 4).second, coherent(127) + 2, 1e-9);
+    EXPECT_LT(thresholds(cell_standard::fivegtf, 4).second, 14.75);
+    // A mean of K metrics of noise is near 1 with a tail that falls about K times as fast as
+    // one's: its level lies between.
+    for (int periods : { 2, 4 }) {
+        const double pss = thresholds(cell_standard::nr, periods).first;
+        EXPECT_GT(pss, 1.0);
+        EXPECT_LT(pss, 16.0);
+    }
 }
 
 // Four periods under a 20 ppm sample-clock offset either way: the PSS moves 9 samples over
