@@ -182,11 +182,13 @@ struct scored {
     float pss = 0, sss = 0;
     bool ok = false;    //!< right cell ID at a right timing
     bool extra = false; //!< and the standard's fields right (LTE subframe, 5GTF symbol, SSB)
+    double cfo_err = 0; //!< where ok: the reported CFO minus the cell's, Hz
 };
 
 //! Whether \p dets, seen at thresholds (tp, ts), give the right cell first; and any wrong.
 struct verdict {
     bool success = false, fields = false, wrong = false, any = false;
+    double cfo_err = 0; //!< where success: the first detection's CFO error, Hz
 };
 verdict judge(const std::vector<scored>& dets, double tp, double ts)
 {
@@ -204,6 +206,7 @@ verdict judge(const std::vector<scored>& dets, double tp, double ts)
     }
     v.success = best && best->ok;
     v.fields = v.success && best->extra;
+    v.cfo_err = v.success ? best->cfo_err : 0;
     return v;
 }
 
@@ -347,6 +350,7 @@ public:
                     if (std::fabs(static_cast<double>(d.sample) - truth[k]) <= d_layout.cp) {
                         s.ok = true;
                         s.extra = fields_right(d, d_truth_slots[k]);
+                        s.cfo_err = d.cfo_hz - cell.cfo_hz;
                         break;
                     }
                 }
@@ -424,8 +428,8 @@ int main(int argc, char** argv)
                 std::printf("  on the combined metrics: PSS %.2f SSS %.2f\n", ex.search_pss(),
                             ex.search_sss());
             }
-            std::printf("%-10s %7s %7s %7s %7s %7s\n", "channel", "snr_dB", "trials", "Pd",
-                        "fields", "wrong");
+            std::printf("%-10s %7s %7s %7s %7s %7s %9s\n", "channel", "snr_dB", "trials", "Pd",
+                        "fields", "wrong", "cfo_rms");
             json << (si ? ",\n  " : "\n  ") << "{\"standard\": \"" << o.standards[si]
                  << "\", \"pss_threshold\": " << ex.thr_pss()
                  << ", \"sss_threshold\": " << ex.thr_sss()
@@ -437,6 +441,7 @@ int main(int argc, char** argv)
                      << "\", \"points\": [";
                 for (size_t k = 0; k < o.snrs.size(); k++) {
                     int success = 0, fields = 0, wrong = 0;
+                    double cfo_sq = 0;
                     std::ostringstream pairs;
                     for (int t = 0; t < o.trials; t++) {
                         const uint64_t seed =
@@ -444,6 +449,7 @@ int main(int argc, char** argv)
                         const auto dets = ex.trial(o.channels[ci], o.snrs[k], seed);
                         const verdict v = judge(dets, ex.count_pss(), ex.count_sss());
                         success += v.success;
+                        cfo_sq += v.success ? v.cfo_err * v.cfo_err : 0;
                         if (o.verbose && !v.success) {
                             std::fprintf(stderr, "missed at %.1f dB: %s;", o.snrs[k],
                                          ex.last_cell().c_str());
@@ -463,14 +469,16 @@ int main(int argc, char** argv)
                         }
                     }
                     const double pd = o.trials ? static_cast<double>(success) / o.trials : 0;
-                    std::printf("%-10s %7.1f %7d %7.4f %7.4f %7.4f\n", o.channels[ci].c_str(),
+                    const double cfo_rms = success ? std::sqrt(cfo_sq / success) : 0;
+                    std::printf("%-10s %7.1f %7d %7.4f %7.4f %7.4f %9.1f\n", o.channels[ci].c_str(),
                                 o.snrs[k], o.trials, pd,
                                 success ? static_cast<double>(fields) / success : 0,
-                                o.trials ? static_cast<double>(wrong) / o.trials : 0);
+                                o.trials ? static_cast<double>(wrong) / o.trials : 0, cfo_rms);
                     std::fflush(stdout);
                     json << (k ? ", " : "") << "{\"snr_db\": " << o.snrs[k]
                          << ", \"trials\": " << o.trials << ", \"success\": " << success
-                         << ", \"fields_right\": " << fields << ", \"wrong\": " << wrong;
+                         << ", \"fields_right\": " << fields << ", \"wrong\": " << wrong
+                         << ", \"cfo_rms_hz\": " << num(cfo_rms);
                     if (o.scan) {
                         json << ", \"detections\": [" << pairs.str() << "]";
                     }
