@@ -51,7 +51,10 @@ public:
      *        center_freq is known, at least one subcarrier spacing.
      * \param pss_threshold, sss_threshold detection thresholds (metrics are 1 on average in
      *        noise); > 1.
-     * \param combine_periods sync periods whose PSS metrics are averaged, 1..16.
+     * \param combine_periods sync periods combined, 1..16: their PSS metrics averaged,
+     *        their SSS added (NR, LTE: coherently; 5GTF: in power); the thresholds stay
+     *        the one-period ones, and the combined metrics are held to the levels noise
+     *        passes as rarely (docs/CELLSEARCH.md).
      * \param window_ms stream searched per call, 5..1000 ms.
      * \param device "auto", "cpu", "cuda" or "cuda:N".
      * \param sro_ppm the sample-clock offset combining allows for, 0..100 ppm: with
