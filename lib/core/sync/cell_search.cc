@@ -1277,7 +1277,7 @@ bool cell_search::examine(examiner& ex,
     // LTE: the PSS's halves measure the CFO over half a symbol; the SSS, equalized by the
     // PSS's channel, turns by 2 pi cfo_left offset / rate from the PSS (1 symbol before it,
     // 3 with TDD): a baseline 2 to 6 times as long, and the SSS's energy besides. What is
-    // left is within +-rate / (2 |offset|) (+-7 kHz with normal CP: about 3 standard
+    // left is within +-rate / (2 |offset|) (+-7 kHz with normal CP: over 4 standard
     // deviations of the halves' error at -6 dB). Not NR: its upconversion (38.211 5.4) turns
     // each symbol by a phase of the carrier frequency, unknown here; nor 5GTF, whose SSS
     // shares the PSS's symbol.
