@@ -504,20 +504,17 @@ int main(int argc, char** argv)
                     const auto dets = ex.trial("awgn", std::nan(""), seed);
                     int passing = 0;
                     for (const auto& d : dets) {
-                        passing += d.pss >= ex.count_pss() && d.sss >= ex.count_sss();
+                        const bool passes = d.pss >= ex.count_pss() && d.sss >= ex.count_sss();
+                        passing += passes;
+                        if (o.verbose && passes) {
+                            std::fprintf(stderr,
+                                         "false alarm in noise window %d: PSS %.2f, SSS %.2f\n", w,
+                                         static_cast<double>(d.pss), static_cast<double>(d.sss));
+                        }
                         max_pss = std::max(max_pss, static_cast<double>(d.pss));
                         if (o.scan) {
                             pairs << (pairs.tellp() > 0 ? "," : "") << "[" << w << "," << num(d.pss)
                                   << "," << num(d.sss) << "]";
-                        }
-                    }
-                    if (o.verbose && passing > 0) {
-                        for (const auto& d : dets) {
-                            if (d.pss >= ex.count_pss() && d.sss >= ex.count_sss()) {
-                                std::fprintf(
-                                    stderr, "false alarm in noise window %d: PSS %.2f, SSS %.2f\n",
-                                    w, static_cast<double>(d.pss), static_cast<double>(d.sss));
-                            }
                         }
                     }
                     false_windows += passing > 0;
