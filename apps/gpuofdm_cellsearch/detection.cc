@@ -245,6 +245,11 @@ public:
     //! The levels the search holds the (combined) metrics to (with --scan, its low ones).
     double search_pss() const { return d_search->pss_metric_threshold(); }
     double search_sss() const { return d_search->sss_metric_threshold(); }
+    //! Every pair of levels a detection may pass (the first: search_pss(), search_sss()).
+    const std::vector<core::cell_search::metric_step>& search_steps() const
+    {
+        return d_search->metric_steps();
+    }
     bool metric_thresholds_differ() const
     {
         return !d_o.scan && (search_pss() != d_tp || search_sss() != d_ts);
@@ -425,8 +430,13 @@ int main(int argc, char** argv)
                         o.standards[si].c_str(), ex.thr_pss(), ex.thr_sss(), ex.window_s() * 1e3,
                         ex.window());
             if (ex.metric_thresholds_differ()) {
-                std::printf("  on the combined metrics: PSS %.2f SSS %.2f\n", ex.search_pss(),
+                std::printf("  on the combined metrics: PSS %.2f SSS %.2f", ex.search_pss(),
                             ex.search_sss());
+                for (size_t j = 1; j < ex.search_steps().size(); j++) {
+                    std::printf(", or PSS %.2f SSS %.2f", ex.search_steps()[j].pss,
+                                ex.search_steps()[j].sss);
+                }
+                std::printf("\n");
             }
             std::printf("%-10s %7s %7s %7s %7s %7s %9s\n", "channel", "snr_dB", "trials", "Pd",
                         "fields", "wrong", "cfo_rms");
@@ -435,6 +445,12 @@ int main(int argc, char** argv)
                  << ", \"sss_threshold\": " << ex.thr_sss()
                  << ", \"pss_metric_threshold\": " << num(ex.search_pss())
                  << ", \"sss_metric_threshold\": " << num(ex.search_sss())
+                 << ", \"metric_steps\": [";
+            for (size_t j = 0; j < ex.search_steps().size(); j++) {
+                json << (j ? ", " : "") << "[" << num(ex.search_steps()[j].pss) << ", "
+                     << num(ex.search_steps()[j].sss) << "]";
+            }
+            json << "]"
                  << ", \"window_s\": " << num(ex.window_s()) << ", \"curves\": [";
             for (size_t ci = 0; ci < o.channels.size(); ci++) {
                 json << (ci ? ",\n   " : "\n   ") << "{\"channel\": \"" << o.channels[ci]
@@ -451,7 +467,7 @@ int main(int argc, char** argv)
                         success += v.success;
                         cfo_sq += v.success ? v.cfo_err * v.cfo_err : 0;
                         if (o.verbose && !v.success) {
-                            std::fprintf(stderr, "missed at %.1f dB: %s;", o.snrs[k],
+                            std::fprintf(stderr, "missed trial %d at %.1f dB: %s;", t, o.snrs[k],
                                          ex.last_cell().c_str());
                             for (const auto& d : dets) {
                                 std::fprintf(stderr, " (PSS %.1f, SSS %.1f, %s)", d.pss, d.sss,

@@ -180,6 +180,32 @@ double coherent_sss_shift(const cell_search_params& params, size_t sss_length)
     return coherent && strong ? std::clamp(params.pss_threshold - 1, 0.0, 2.0) : 0.0;
 }
 
+// Where coherent_sss_shift() applies, a detection may also pass on a staircase below it:
+// step j (1..3) takes the PSS down to the level of a threshold j lower, which e^j times as
+// many noise peaks pass, and asks the SSS for 3 j more (e^-3j). Noise's extra passes through
+// both stages sum to (1 - 1/e)(e^-2 + e^-4 + e^-6) = 0.10 of those before. A cell whose
+// combined PSS lands under its level often carries an SSS far over its own (NR, 4 periods,
+// -10 dB: PSS 6.4-6.7 against 7.35 with SSS 23-42 against 17.56; docs/CELLSEARCH.md). The
+// cost: e^3 times as many SSS readings of noise peaks in finish().
+constexpr int pss_steps = 3;
+constexpr double sss_rise_a_step = 3;
+
+// The level on the PSS's combined metric that noise passes as rarely as one period's metric
+// passes \p single. The drift paths are tried at each timing: counted by where they end, the
+// paths to one end differing by a sample at most in the periods before. In noise the metric
+// is the mean of K terms (K x 14 with 5GTF's symbols combined), each its period's (symbol's)
+// best of the H frequency hypotheses: their law, not a union bound over the H^(K-1) other
+// sequences of hypotheses, which put the threshold far above noise (5GTF, 4 periods of 14
+// symbols: 4.30 against a mean of 2.28 in noise and its 1e-7 point near 3.3; now 3.29). The
+// hypotheses' correlations are not independent, which makes noise's best of H lower: the law
+// is on the safe side.
+float pss_level(const cell_search_params& params, size_t hypotheses, double single)
+{
+    return static_cast<float>(combined_pss_threshold(
+        single, params.combine_periods * params.symbols_per_period(), static_cast<int>(hypotheses),
+        std::log(2.0 * params.drift_reach(params.combine_periods - 1) + 1)));
+}
+
 // |v|^2 as its two squares: std::norm of a complex double goes through hypot().
 double power(cd v) { return v.real() * v.real() + v.imag() * v.imag(); }
 
@@ -537,19 +563,9 @@ cell_search::cell_search(const cell_search_params& params)
     : d_params(params), d_layout(make_cell_search_layout(params.standard, params.scs_khz)),
       d_hyp(params.cfo_hypotheses()), d_period(params.period_samples()),
       d_pss_threshold(
-          // The drift paths are tried at each timing: counted by where they end, the paths
-          // to one end differing by a sample at most in the periods before. In noise the
-          // metric is the mean of K terms (K x 14 with 5GTF's symbols combined), each its
-          // period's (symbol's) best of the H frequency hypotheses: their law, not a union
-          // bound over the H^(K-1) other sequences of hypotheses, which put the threshold
-          // far above noise (5GTF, 4 periods of 14 symbols: 4.30 against a mean of 2.28 in
-          // noise and its 1e-7 point near 3.3; now 3.29). The hypotheses' correlations are not
-          // independent, which makes noise's best of H lower: the law is on the safe side.
-          static_cast<float>(combined_pss_threshold(
-              params.pss_threshold - coherent_sss_shift(params, d_layout.sss_bins.size()),
-              params.combine_periods * params.symbols_per_period(),
-              static_cast<int>(d_hyp.size()),
-              std::log(2.0 * params.drift_reach(params.combine_periods - 1) + 1)))),
+          pss_level(params,
+                    d_hyp.size(),
+                    params.pss_threshold - coherent_sss_shift(params, d_layout.sss_bins.size()))),
       d_sss_threshold(params.combine_periods == 1 ? params.sss_threshold
                       : params.standard == cell_standard::fivegtf
                           ? combined_threshold(params.sss_threshold, params.combine_periods)
@@ -567,6 +583,15 @@ cell_search::cell_search(const cell_search_params& params)
         d_sss_threshold = sss_tail.threshold(k, -d_params.sss_threshold) * lte_sync_length /
                           (static_cast<double>(k) * rows);
     }
+    d_metric_steps = { { d_pss_threshold, d_sss_threshold } };
+    const size_t sss_length = d_layout.sss_bins.size();
+    const double shift = coherent_sss_shift(d_params, sss_length);
+    const double single = d_params.pss_threshold - shift; // d_pss_threshold's
+    for (int j = 1; shift > 0 && j <= pss_steps && single - j >= 1; j++) {
+        d_metric_steps.push_back({ pss_level(d_params, d_hyp.size(), single - j),
+                                   d_sss_threshold + sss_rise_a_step * j });
+    }
+    d_pss_floor = static_cast<float>(d_metric_steps.back().pss);
     d_examiner = std::make_shared<examiner>(d_params, d_layout);
     auto& ex = *d_examiner;
     const bool zadoff_chu = d_params.standard != cell_standard::nr;
@@ -1257,7 +1282,10 @@ bool cell_search::examine(examiner& ex,
             chosen = &r;
         }
     }
-    if (!chosen || chosen->sss_metric < d_sss_threshold) {
+    // The first step the PSS passes sets the SSS's level (a candidate passes the last one).
+    const auto step = std::find_if(d_metric_steps.begin(), d_metric_steps.end() - 1,
+                                   [&](const metric_step& m) { return pk.metric >= m.pss; });
+    if (!chosen || chosen->sss_metric < step->sss) {
         return false;
     }
     const reading& r = *chosen;

@@ -178,6 +178,15 @@ public:
     //! that noise passes as rarely (docs/CELLSEARCH.md, "Thresholds" and after).
     double pss_metric_threshold() const { return d_pss_threshold; }
     double sss_metric_threshold() const { return d_sss_threshold; }
+    //! A detection's (combined) metrics pass one of these pairs, the first being
+    //! pss_metric_threshold() and sss_metric_threshold(). Where K combined periods' SSS is
+    //! strong (NR from 2 periods, LTE from 4) three more follow, each with a lower PSS level
+    //! and a higher SSS one; elsewhere it is the one.
+    struct metric_step {
+        double pss = 0;
+        double sss = 0;
+    };
+    const std::vector<metric_step>& metric_steps() const { return d_metric_steps; }
 
     //! Samples of the rows, wherever they are: finish() asks for a few windows at once.
     struct window_request {
@@ -270,6 +279,8 @@ protected:
     size_t d_period;                     //!< combining period, samples
     float d_pss_threshold;               //!< for the mean over combine_periods
     double d_sss_threshold;
+    std::vector<metric_step> d_metric_steps;
+    float d_pss_floor; //!< PSS candidates gathered from here: the last step's
     //! 5GTF with its symbols combined: the ESS's law in noise (examine()'s guard).
     std::shared_ptr<const beta_sum_tail> d_ess_tail;
 

@@ -125,7 +125,7 @@ private:
             const int* b = best.data() + static_cast<size_t>(nid2) * count;
             for (size_t u = span.lo; u < span.hi; u++) {
                 const size_t i = u - span.lo;
-                if (!is_pss_candidate(m, i, span, combining, d_pss_threshold)) {
+                if (!is_pss_candidate(m, i, span, combining, d_pss_floor)) {
                     continue;
                 }
                 pss_candidate pk;

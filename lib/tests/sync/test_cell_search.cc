@@ -493,6 +493,43 @@ TEST(cell_search, metric_thresholds_of_combined_periods)
     }
 }
 
+// Where the budget moved to the coherent SSS, three more steps: step j holds the PSS to the
+// level of a search whose PSS threshold is j lower (the same law) and the SSS to 3 j more;
+// elsewhere one step, the thresholds.
+TEST(cell_search, metric_steps_of_combined_periods)
+{
+    const auto search = [](cell_standard standard, int periods, double pss_threshold) {
+        core::cell_search_params sp;
+        sp.standard = standard;
+        sp.combine_periods = periods;
+        sp.pss_threshold = pss_threshold;
+        return core::make_cell_search(sp, cpu);
+    };
+    for (auto [standard, periods] :
+         { std::pair{ cell_standard::nr, 2 }, std::pair{ cell_standard::nr, 4 },
+           std::pair{ cell_standard::lte, 4 } }) {
+        const auto s = search(standard, periods, 16);
+        const auto& steps = s->metric_steps();
+        ASSERT_EQ(steps.size(), 4u);
+        EXPECT_EQ(steps[0].pss, s->pss_metric_threshold());
+        EXPECT_EQ(steps[0].sss, s->sss_metric_threshold());
+        for (size_t j = 1; j < steps.size(); j++) {
+            EXPECT_FLOAT_EQ(steps[j].pss,
+                            search(standard, periods, 16.0 - j)->pss_metric_threshold());
+            EXPECT_LT(steps[j].pss, steps[j - 1].pss);
+            EXPECT_NEAR(steps[j].sss, s->sss_metric_threshold() + 3.0 * j, 1e-9);
+        }
+        EXPECT_GT(steps.back().pss, 1.0);
+    }
+    for (auto [standard, periods] :
+         { std::pair{ cell_standard::nr, 1 }, std::pair{ cell_standard::lte, 1 },
+           std::pair{ cell_standard::lte, 2 }, std::pair{ cell_standard::fivegtf, 4 } }) {
+        EXPECT_EQ(search(standard, periods, 16)->metric_steps().size(), 1u);
+    }
+    // No step takes a single period's threshold under 1, noise's mean.
+    EXPECT_EQ(search(cell_standard::nr, 4, 4.5)->metric_steps().size(), 2u);
+}
+
 // Four periods under a 20 ppm sample-clock offset either way: the PSS moves 9 samples over
 // the 60 ms from the first period to the fourth at 7.68 Msps, more than its correlation
 // peak is wide. At -8 dB one period rarely finds the cell; four, each taken where its
