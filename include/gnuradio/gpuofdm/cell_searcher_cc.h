@@ -54,7 +54,8 @@ public:
      * \param combine_periods sync periods combined, 1..16: their PSS metrics averaged,
      *        their SSS added (NR, LTE: coherently; 5GTF: in power); the thresholds stay
      *        the one-period ones, and the combined metrics are held to the levels noise
-     *        passes as rarely (docs/CELLSEARCH.md).
+     *        passes as rarely; NR from 2 periods and LTE from 4, a weaker combined PSS
+     *        also passes with a stronger SSS (docs/CELLSEARCH.md).
      * \param window_ms stream searched per call, 5..1000 ms.
      * \param device "auto", "cpu", "cuda" or "cuda:N".
      * \param sro_ppm the sample-clock offset combining allows for, 0..100 ppm: with
