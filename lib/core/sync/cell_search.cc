@@ -173,20 +173,26 @@ double coherent_sss_threshold(double single, size_t length)
 // more cells with shifts of 2 to 4 than with none, LTE's 10 ms frame (2 periods, 124
 // subcarriers) fewer with any. The cost: as many more SSS readings of noise in finish().
 // The PSS's own threshold stays above noise's mean metric (1).
-double coherent_sss_shift(const cell_search_params& params, size_t sss_length)
+bool coherent_periods(const cell_search_params& params)
 {
-    const bool coherent = params.combine_periods > 1 && params.standard != cell_standard::fivegtf;
-    const bool strong = static_cast<size_t>(params.combine_periods) * sss_length >= 248;
-    return coherent && strong ? std::clamp(params.pss_threshold - 1, 0.0, 2.0) : 0.0;
+    return params.combine_periods > 1 && params.standard != cell_standard::fivegtf;
 }
 
-// Where coherent_sss_shift() applies, a detection may also pass on a staircase below it:
-// step j (1..3) takes the PSS down to the level of a threshold j lower, which e^j times as
-// many noise peaks pass, and asks the SSS for 3 j more (e^-3j). Noise's extra passes through
-// both stages sum to (1 - 1/e)(e^-2 + e^-4 + e^-6) = 0.10 of those before. A cell whose
-// combined PSS lands under its level often carries an SSS far over its own (NR, 4 periods,
-// -10 dB: PSS 6.4-6.7 against 7.35 with SSS 23-42 against 17.56; docs/CELLSEARCH.md). The
-// cost: e^3 times as many SSS readings of noise peaks in finish().
+double coherent_sss_shift(const cell_search_params& params, size_t sss_length)
+{
+    const bool strong = static_cast<size_t>(params.combine_periods) * sss_length >= 248;
+    return coherent_periods(params) && strong ? std::clamp(params.pss_threshold - 1, 0.0, 2.0)
+                                              : 0.0;
+}
+
+// With NR's and LTE's periods added coherently a detection may also pass on a staircase
+// below the two levels: step j (1..3) takes the PSS down to the level of a threshold j lower,
+// which e^j times as many noise peaks pass, and asks the SSS for 3 j more (e^-3j). Noise's
+// extra passes through both stages sum to (1 - 1/e)(e^-2 + e^-4 + e^-6) = 0.10 of those
+// before. A cell whose combined PSS lands under its level often carries an SSS far over its
+// own (NR, 4 periods, -10 dB: PSS 6.4-6.7 against 7.35 with SSS 23-42 against 17.56;
+// docs/CELLSEARCH.md). The cost: e^3 times as many SSS readings of noise peaks in finish(),
+// which one period's wideband searches (every raster point, in real time) cannot pay.
 constexpr int pss_steps = 3;
 constexpr double sss_rise_a_step = 3;
 
@@ -587,7 +593,7 @@ cell_search::cell_search(const cell_search_params& params)
     const size_t sss_length = d_layout.sss_bins.size();
     const double shift = coherent_sss_shift(d_params, sss_length);
     const double single = d_params.pss_threshold - shift; // d_pss_threshold's
-    for (int j = 1; shift > 0 && j <= pss_steps && single - j >= 1; j++) {
+    for (int j = 1; coherent_periods(d_params) && j <= pss_steps && single - j >= 1; j++) {
         d_metric_steps.push_back({ pss_level(d_params, d_hyp.size(), single - j),
                                    d_sss_threshold + sss_rise_a_step * j });
     }

@@ -179,9 +179,9 @@ public:
     double pss_metric_threshold() const { return d_pss_threshold; }
     double sss_metric_threshold() const { return d_sss_threshold; }
     //! A detection's (combined) metrics pass one of these pairs, the first being
-    //! pss_metric_threshold() and sss_metric_threshold(). Where K combined periods' SSS is
-    //! strong (NR from 2 periods, LTE from 4) three more follow, each with a lower PSS level
-    //! and a higher SSS one; elsewhere it is the one.
+    //! pss_metric_threshold() and sss_metric_threshold(). With NR's and LTE's periods
+    //! combined (their SSS added coherently) three more follow, each with a lower PSS level
+    //! and a higher SSS one; with one period and for 5GTF it is the one.
     struct metric_step {
         double pss = 0;
         double sss = 0;

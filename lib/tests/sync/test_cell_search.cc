@@ -493,9 +493,9 @@ TEST(cell_search, metric_thresholds_of_combined_periods)
     }
 }
 
-// Where the budget moved to the coherent SSS, three more steps: step j holds the PSS to the
-// level of a search whose PSS threshold is j lower (the same law) and the SSS to 3 j more;
-// elsewhere one step, the thresholds.
+// NR's and LTE's coherent periods: three more steps, step j holding the PSS to the level of
+// a search whose PSS threshold is j lower (the same law) and the SSS to 3 j more; one
+// period and 5GTF: one step, the thresholds.
 TEST(cell_search, metric_steps_of_combined_periods)
 {
     const auto search = [](cell_standard standard, int periods, double pss_threshold) {
@@ -507,7 +507,7 @@ TEST(cell_search, metric_steps_of_combined_periods)
     };
     for (auto [standard, periods] :
          { std::pair{ cell_standard::nr, 2 }, std::pair{ cell_standard::nr, 4 },
-           std::pair{ cell_standard::lte, 4 } }) {
+           std::pair{ cell_standard::lte, 2 }, std::pair{ cell_standard::lte, 4 } }) {
         const auto s = search(standard, periods, 16);
         const auto& steps = s->metric_steps();
         ASSERT_EQ(steps.size(), 4u);
@@ -523,7 +523,7 @@ TEST(cell_search, metric_steps_of_combined_periods)
     }
     for (auto [standard, periods] :
          { std::pair{ cell_standard::nr, 1 }, std::pair{ cell_standard::lte, 1 },
-           std::pair{ cell_standard::lte, 2 }, std::pair{ cell_standard::fivegtf, 4 } }) {
+           std::pair{ cell_standard::fivegtf, 1 }, std::pair{ cell_standard::fivegtf, 4 } }) {
         EXPECT_EQ(search(standard, periods, 16)->metric_steps().size(), 1u);
     }
     // No step takes a single period's threshold under 1, noise's mean.
