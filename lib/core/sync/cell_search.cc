@@ -165,6 +165,12 @@ double coherent_sss_threshold(double single, size_t length)
     return -(n - 1) * std::log1p(-single / n);
 }
 
+// Whether the periods' SSS is added coherently (read_sss()): NR's and LTE's, K > 1.
+bool coherent_periods(const cell_search_params& params)
+{
+    return params.combine_periods > 1 && params.standard != cell_standard::fivegtf;
+}
+
 // With K > 1 periods NR's and LTE's SSS is added coherently (read_sss()) over K N subcarriers
 // (N: 127 NR, 62 LTE), where the PSS's mean of K metrics gains less. From 248 subcarriers
 // on (LTE's 4 periods, NR's 2) the PSS stage lets e^2 times as many noise peaks through to
@@ -173,11 +179,6 @@ double coherent_sss_threshold(double single, size_t length)
 // more cells with shifts of 2 to 4 than with none, LTE's 10 ms frame (2 periods, 124
 // subcarriers) fewer with any. The cost: as many more SSS readings of noise in finish().
 // The PSS's own threshold stays above noise's mean metric (1).
-bool coherent_periods(const cell_search_params& params)
-{
-    return params.combine_periods > 1 && params.standard != cell_standard::fivegtf;
-}
-
 double coherent_sss_shift(const cell_search_params& params, size_t sss_length)
 {
     const bool strong = static_cast<size_t>(params.combine_periods) * sss_length >= 248;
@@ -597,7 +598,6 @@ cell_search::cell_search(const cell_search_params& params)
         d_metric_steps.push_back({ pss_level(d_params, d_hyp.size(), single - j),
                                    d_sss_threshold + sss_rise_a_step * j });
     }
-    d_pss_floor = static_cast<float>(d_metric_steps.back().pss);
     d_examiner = std::make_shared<examiner>(d_params, d_layout);
     auto& ex = *d_examiner;
     const bool zadoff_chu = d_params.standard != cell_standard::nr;

@@ -280,7 +280,8 @@ protected:
     float d_pss_threshold;               //!< for the mean over combine_periods
     double d_sss_threshold;
     std::vector<metric_step> d_metric_steps;
-    float d_pss_floor; //!< PSS candidates gathered from here: the last step's
+    //! The level PSS candidates are gathered from: the last step's.
+    float pss_floor() const { return static_cast<float>(d_metric_steps.back().pss); }
     //! 5GTF with its symbols combined: the ESS's law in noise (examine()'s guard).
     std::shared_ptr<const beta_sum_tail> d_ess_tail;
 

@@ -120,12 +120,13 @@ private:
             }
         }
         const pss_combining combining = make_pss_combining(*this);
+        const float gather_level = pss_floor();
         for (int nid2 = 0; nid2 < nid2_count; nid2++) {
             const float* m = metric.data() + static_cast<size_t>(nid2) * count;
             const int* b = best.data() + static_cast<size_t>(nid2) * count;
             for (size_t u = span.lo; u < span.hi; u++) {
                 const size_t i = u - span.lo;
-                if (!is_pss_candidate(m, i, span, combining, d_pss_floor)) {
+                if (!is_pss_candidate(m, i, span, combining, gather_level)) {
                     continue;
                 }
                 pss_candidate pk;

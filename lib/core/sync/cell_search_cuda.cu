@@ -498,7 +498,7 @@ private:
         correlate_kernel<<<static_cast<unsigned int>(ch * nb), s16::threads, correlate_shared_bytes,
                            s>>>(rows, row_stride, d_spectra.get(), d_replica_scale.get(),
                                 d_metric.get(), d_best.get(), one_period ? d_above.get() : nullptr,
-                                d_pss_floor, n, span.lo, fft, nb, hop, count,
+                                pss_floor(), n, span.lo, fft, nb, hop, count,
                                 static_cast<int>(d_hyp.size()));
         GPUOFDM_CUDA_CHECK_LAUNCH("correlate_kernel");
         timer.mark("correlate");
@@ -507,13 +507,13 @@ private:
         if (one_period) {
             candidates_in_tiles_kernel<<<static_cast<unsigned int>(tiles), 256, 0, s>>>(
                 d_metric.get(), d_best.get(), d_above.get(), d_candidates.get(), d_found.get(),
-                span, count, make_pss_combining(*this), d_pss_floor, nb, hop);
+                span, count, make_pss_combining(*this), pss_floor(), nb, hop);
             GPUOFDM_CUDA_CHECK_LAUNCH("candidates_in_tiles_kernel");
         } else {
             const size_t timings = ch * nid2_count * (span.hi - span.lo);
             candidates_kernel<<<grid_for(timings), 256, 0, s>>>(
                 d_metric.get(), d_best.get(), d_candidates.get(), d_found.get(), span, count,
-                make_pss_combining(*this), d_pss_floor, timings);
+                make_pss_combining(*this), pss_floor(), timings);
             GPUOFDM_CUDA_CHECK_LAUNCH("candidates_kernel");
         }
         timer.mark("candidates");
