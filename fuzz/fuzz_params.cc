@@ -420,6 +420,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         p.fivegtf_ess = any_enum<fivegtf_ess_index>(in, 2);
         p.fivegtf_cp = any_enum<fivegtf_long_cp>(in, 2);
         p.combine_symbols = any_int(in) % 2 != 0;
+        p.pss_steps = any_int(in);
         check(p, true, [&](const auto& q) { make_cell_search(q, cpu); });
         raster_params r;
         r.standard = any_enum<cell_standard>(in, 3);

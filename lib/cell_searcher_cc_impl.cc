@@ -219,7 +219,8 @@ cell_searcher_cc::sptr cell_searcher_cc::make(const std::string& standard,
                                               double window_ms,
                                               const std::string& device,
                                               double sro_ppm,
-                                              bool combine_symbols)
+                                              bool combine_symbols,
+                                              int pss_steps)
 {
     return with_block_names<sptr>(
         [&]() -> sptr {
@@ -238,6 +239,7 @@ cell_searcher_cc::sptr cell_searcher_cc::make(const std::string& standard,
             s.combine_periods = combine_periods;
             s.sro_ppm = sro_ppm;
             s.combine_symbols = combine_symbols;
+            s.pss_steps = pss_steps;
             if (!(window_ms >= 5 && window_ms <= 1000)) {
                 throw std::invalid_argument("window_ms: 5..1000, got " + std::to_string(window_ms));
             }

@@ -165,6 +165,45 @@ def sum_rule_study(scans, noise, target, at_db, floors=(4, 6, 8, 10, 12), ratio=
                                         ", ".join("%s %.3f" % v for v in pds)))
 
 
+def staircase_study(scans, noise, at_db, tp=16.0, ts=14.75, rises=(1, 1.5, 2, 2.5, 3),
+                    max_steps=4):
+    """One period's staircase (cell_search_params::pss_steps): a candidate passes on the pair
+    (tp, ts) or on step j (1..n), PSS >= tp - j and SSS >= ts + r j. Prints for each n and r
+    the false alarms a window (the sum over the noise windows' PSS peaks of P(SSS >= the
+    lowest level a step the peak passes asks), the SSS's law at a noise peak counted, past
+    the counts its fitted tail), the noise peaks a window read (PSS >= tp - n), the noise
+    windows with a detection counted, and Pd at at_db per channel."""
+    grid = np.arange(0.0, 60.0, 0.05)
+    for st in scans:
+        w, d = noise[st["standard"]]
+        if len(d) == 0:
+            continue
+        q = np.array([tail(d[:, 2], len(d), y)[0] for y in grid])
+        points = [(c["channel"], pt) for c in st["curves"] for pt in c["points"]
+                  if abs(pt["snr_db"] - at_db) < 1e-9]
+        print("%s, one period, %d noise windows, staircase below PSS %.2f / SSS %.2f:"
+              % (st["standard"], w, tp, ts))
+        for n in range(0, max_steps + 1):
+            for r in (rises if n > 0 else rises[:1]):
+                levels = [(tp - j, ts + r * j) for j in range(n + 1)]
+
+                def need(p):
+                    return min((b for a, b in levels if p >= a), default=np.inf)
+
+                def passes(p, s):
+                    return any(p >= a and s >= b for a, b in levels)
+
+                peaks = d[d[:, 1] >= tp - n]
+                needs = np.array([need(p) for p in peaks[:, 1]])
+                pfa = float(np.sum(np.interp(needs, grid, q))) / w
+                hit = [row for row in peaks if passes(row[1], row[2])]
+                windows_hit = len({int(row[0]) for row in hit})
+                pds = ", ".join("%s %.3f" % (ch, pd_where(pt, passes)) for ch, pt in points)
+                print("  %d steps of %.1f: %.2e false alarms a window (%d windows hit), "
+                      "%.2f noise peaks read a window; Pd at %g dB: %s"
+                      % (n, r, pfa, windows_hit, len(peaks) / w, at_db, pds))
+
+
 def draw_pd(plt, result, order, tp, ts, at_db):
     """docs/cellsearch_pd.png: Pd against SNR, one panel a standard."""
     names = {"nr": "5G NR (SSB 30 kHz)", "lte": "LTE", "5gtf": "Verizon 5GTF"}
@@ -279,6 +318,9 @@ def main():
     ap.add_argument("--sum-rule", action="store_true",
                     help="print what a decision on PSS + SSS would detect at the same false-"
                          "alarm rate (sum_rule_study()), then stop")
+    ap.add_argument("--staircase", action="store_true",
+                    help="print false alarms and Pd of one period's staircases of levels "
+                         "(staircase_study()), then stop")
     ap.add_argument("--update-combined", nargs="+", metavar="RUN",
                     help="only replace the fixed-threshold curves these runs give in "
                          "docs/cellsearch_curves.json and redraw the Pd figure "
@@ -291,6 +333,9 @@ def main():
         ap.error("--scan is required (or --update-combined)")
     scans = load(args.scan)
     combined = load(args.combined)
+    if args.staircase:
+        staircase_study(scans, {s["standard"]: noise_stats(s) for s in scans}, args.at_db)
+        return
     if args.sum_rule:
         sum_rule_study(scans, {s["standard"]: noise_stats(s) for s in scans}, args.target,
                        args.at_db)

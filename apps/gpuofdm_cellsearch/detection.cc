@@ -56,6 +56,7 @@ struct options {
     double sro_ppm = 20;
     double cfo_range = 0;
     double pss_threshold = 0, sss_threshold = 0;
+    int pss_steps = -1;
     std::string device = "auto";
     uint64_t seed = 1;
     std::string json;
@@ -85,6 +86,7 @@ void usage()
         "  --sro PPM         sample-clock offset, sign random per trial (20)\n"
         "  --cfo-range HZ    search range; the CFO is uniform over it (default: one spacing)\n"
         "  --pss-threshold T, --sss-threshold T   (the search's defaults)\n"
+        "  --pss-steps N     steps of PSS and SSS levels below them (-1: the search's default)\n"
         "  --device S        auto (default), cpu, cuda, cuda:N\n"
         "  --seed N          (1)\n"
         "  --json OUT        write the curves (and with --scan the metric pairs) as JSON\n"
@@ -129,6 +131,7 @@ options parse(int argc, char** argv)
             value("--cfo-range", o.cfo_range),
             value("--pss-threshold", o.pss_threshold),
             value("--sss-threshold", o.sss_threshold),
+            value("--pss-steps", o.pss_steps),
             value("--device", o.device),
             value("--seed", o.seed),
             value("--json", o.json),
@@ -162,6 +165,10 @@ options parse(int argc, char** argv)
     }
     if (o.scan && (o.periods != 1 || o.combine_symbols)) {
         throw std::invalid_argument("--scan: with --periods 1 only, without --combine-symbols");
+    }
+    if (o.scan && o.pss_steps > 0) {
+        throw std::invalid_argument(
+            "--scan: without --pss-steps (scripts/cellsearch_curves.py --staircase reads them)");
     }
     if (!(o.scan_pss > 1)) {
         throw std::invalid_argument("--scan-pss: > 1");
@@ -231,6 +238,7 @@ public:
         if (o.scan) {
             run.pss_threshold = std::min(o.scan_pss, d_tp);
             run.sss_threshold = 1.0001;
+            run.pss_steps = 0;
             run.max_peaks = 1024;
         }
         d_search = core::make_cell_search(run, dev);
@@ -429,9 +437,11 @@ int main(int argc, char** argv)
                         "the candidate rate)\n",
                         o.standards[si].c_str(), ex.thr_pss(), ex.thr_sss(), ex.window_s() * 1e3,
                         ex.window());
-            if (ex.metric_thresholds_differ()) {
-                std::printf("  on the combined metrics: PSS %.2f SSS %.2f", ex.search_pss(),
-                            ex.search_sss());
+            if (ex.metric_thresholds_differ() || (!o.scan && ex.search_steps().size() > 1)) {
+                std::printf("  %s: PSS %.2f SSS %.2f",
+                            o.periods > 1 || o.combine_symbols ? "on the combined metrics"
+                                                               : "levels",
+                            ex.search_pss(), ex.search_sss());
                 for (size_t j = 1; j < ex.search_steps().size(); j++) {
                     std::printf(", or PSS %.2f SSS %.2f", ex.search_steps()[j].pss,
                                 ex.search_steps()[j].sss);

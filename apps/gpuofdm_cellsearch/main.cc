@@ -48,6 +48,7 @@ struct options {
     bool combine_symbols = false;
     double sro_ppm = 20;
     double pss_threshold = 0, sss_threshold = 0, cfo_range = 0;
+    int pss_steps = -1;
     double window_ms = 0;
     int expect = -1;
     bool quiet = false;
@@ -88,6 +89,9 @@ void usage()
               "  --pss-threshold T, --sss-threshold T   detection thresholds (metrics are 1 on\n"
               "                   average in noise; defaults 16 and 14.75:\n"
               "                   1e-5 false alarms per sync period and candidate)\n"
+              "  --pss-steps N    steps below them, a PSS 1 lower and an SSS higher each: weaker\n"
+              "                   cells, about e times the SSS readings of noise a step; -1 (the\n"
+              "                   default): 3 with --periods > 1, none with one; 0..6\n"
               "  --cfo-range HZ   frequency search range (default: one subcarrier spacing)\n"
               "  --window-ms MS   capture searched per call (default 40, or enough for --periods)\n"
               "  --expect N       FAIL (exit 1) when fewer than N distinct cells are found\n"
@@ -119,6 +123,7 @@ options parse(int argc, char** argv)
                               value("--sro-ppm", o.sro_ppm),
                               value("--pss-threshold", o.pss_threshold),
                               value("--sss-threshold", o.sss_threshold),
+                              value("--pss-steps", o.pss_steps),
                               value("--cfo-range", o.cfo_range),
                               value("--window-ms", o.window_ms),
                               value("--expect", o.expect),

@@ -12,8 +12,8 @@
 
 namespace gpuofdm_apps {
 
-//! \p o's scs, cfo_range, periods, combine_symbols and thresholds (0: the search's default)
-//! as the search's parameters for \p standard.
+//! \p o's scs, cfo_range, periods, combine_symbols, thresholds (0: the search's default) and
+//! pss_steps as the search's parameters for \p standard.
 template <typename Options>
 gr::gpuofdm::core::cell_search_params search_params(gr::gpuofdm::core::cell_standard standard,
                                                     const Options& o)
@@ -30,6 +30,7 @@ gr::gpuofdm::core::cell_search_params search_params(gr::gpuofdm::core::cell_stan
     if (o.sss_threshold > 0) {
         sp.sss_threshold = o.sss_threshold;
     }
+    sp.pss_steps = o.pss_steps;
     return sp;
 }
 

@@ -130,6 +130,10 @@ class qa_cell_searcher_cc(gr_unittest.TestCase):
             gpuofdm.cell_searcher_cc("lte", 1e6)
         with self.assertRaisesRegex(ValueError, "combine_symbols is for 5GTF"):
             gpuofdm.cell_searcher_cc("lte", FS, combine_symbols=True)
+        with self.assertRaisesRegex(ValueError, "pss_steps: -1..6"):
+            gpuofdm.cell_searcher_cc("lte", FS, pss_steps=7)
+        with self.assertRaisesRegex(ValueError, "pss_steps is -1 or 0 with 5GTF"):
+            gpuofdm.cell_searcher_cc("5gtf", FS, combine_periods=2, pss_steps=1)
 
 
 if __name__ == "__main__":

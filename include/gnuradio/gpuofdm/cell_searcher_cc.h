@@ -54,8 +54,8 @@ public:
      * \param combine_periods sync periods combined, 1..16: their PSS metrics averaged,
      *        their SSS added (NR, LTE: coherently; 5GTF: in power); the thresholds stay
      *        the one-period ones, and the combined metrics are held to the levels noise
-     *        passes as rarely; NR from 2 periods and LTE from 4, a weaker combined PSS
-     *        also passes with a stronger SSS (docs/CELLSEARCH.md).
+     *        passes as rarely; by default a weaker combined PSS also passes with a
+     *        stronger SSS (pss_steps; docs/CELLSEARCH.md).
      * \param window_ms stream searched per call, 5..1000 ms.
      * \param device "auto", "cpu", "cuda" or "cuda:N".
      * \param sro_ppm the sample-clock offset combining allows for, 0..100 ppm: with
@@ -65,6 +65,10 @@ public:
      *        sync subframe (about 11 dB more for a cell whose sync symbols all reach the
      *        receiver); one detection per sync subframe, at its symbol 0, instead of one
      *        per symbol (beam). Other standards: false.
+     * \param pss_steps steps of levels below the thresholds, each a PSS 1 lower with an
+     *        SSS higher: weaker cells are found, at about e times the SSS readings of noise
+     *        a step (host work at every candidate). -1: the default, 3 with NR's or LTE's
+     *        periods combined, none with one period; 0..6 (5GTF's combined: -1 or 0).
      * \throws std::invalid_argument (Python ValueError) naming a bad parameter.
      */
     static sptr make(const std::string& standard = "nr",
@@ -79,7 +83,8 @@ public:
                      double window_ms = 20,
                      const std::string& device = "auto",
                      double sro_ppm = 20,
-                     bool combine_symbols = false);
+                     bool combine_symbols = false,
+                     int pss_steps = -1);
 
     //! The device the search runs on: "cpu" or "cuda:N".
     virtual std::string device() const = 0;

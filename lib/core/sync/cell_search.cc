@@ -186,16 +186,27 @@ double coherent_sss_shift(const cell_search_params& params, size_t sss_length)
                                               : 0.0;
 }
 
-// With NR's and LTE's periods added coherently a detection may also pass on a staircase
-// below the two levels: step j (1..3) takes the PSS down to the level of a threshold j lower,
-// which e^j times as many noise peaks pass, and asks the SSS for 3 j more (e^-3j). Noise's
-// extra passes through both stages sum to (1 - 1/e)(e^-2 + e^-4 + e^-6) = 0.10 of those
-// before. A cell whose combined PSS lands under its level often carries an SSS far over its
-// own (NR, 4 periods, -10 dB: PSS 6.4-6.7 against 7.35 with SSS 23-42 against 17.56;
-// docs/CELLSEARCH.md). The cost: e^3 times as many SSS readings of noise peaks in finish(),
-// which one period's wideband searches (every raster point, in real time) cannot pay.
-constexpr int pss_steps = 3;
-constexpr double sss_rise_a_step = 3;
+// A detection may also pass on a staircase below the two levels (cell_search_params::
+// pss_steps): step j takes the PSS down to the level of a threshold j lower, which e^j times
+// as many noise peaks pass, and asks the SSS for r j more. Noise's SSS at a PSS peak has a
+// tail of slope about 1 (docs/CELLSEARCH.md), so e^-r j as many of them pass it.
+// - NR's and LTE's periods added coherently: 3 steps of r = 3 unless asked otherwise.
+//   Noise's extra passes through both stages sum to (1 - 1/e)(e^-2 + e^-4 + e^-6) = 0.10 of
+//   those before. A cell whose combined PSS lands under its level often carries an SSS far
+//   over its own (NR, 4 periods, -10 dB: PSS 6.4-6.7 against 7.35 with SSS 23-42 against
+//   17.56).
+// - One period: none unless asked. Each step lets e times as many noise peaks through to
+//   the SSS readings in finish(), which one period's wideband searches (every raster point,
+//   in real time) cannot pay; a search of a few raster points can. Steps of r = 2: noise's
+//   extra passes (1 - 1/e)(e^-1 + e^-2 + ...), 0.36 of those before with 4 steps. Read off
+//   a scan of NR at -6 dB (CPU twin, 1,200 trials a channel, 10,000 noise windows;
+//   docs/CELLSEARCH.md): 4 steps found 0.962 / 0.678 of the cells (AWGN / 3-tap) against
+//   0.929 / 0.558, at 66 times the readings of noise; r = 1.5 a few more, at 1.8 times the
+//   false alarms.
+constexpr int combined_pss_steps = 3;
+constexpr double combined_sss_rise = 3;
+constexpr double one_period_sss_rise = 2;
+constexpr int max_pss_steps = 6;
 
 // The level on the PSS's combined metric that noise passes as rarely as one period's metric
 // passes \p single. The drift paths are tried at each timing: counted by where they end, the
@@ -421,6 +432,14 @@ void cell_search_params::validate() const
     if (max_peaks < 1 || max_peaks > 1024) {
         throw_param_error("max_peaks", "1..1024", max_peaks);
     }
+    if (pss_steps < -1 || pss_steps > max_pss_steps) {
+        throw_param_error("pss_steps", "-1..6", pss_steps);
+    }
+    if (pss_steps > 0 && standard == cell_standard::fivegtf &&
+        (combine_periods > 1 || combine_symbols)) {
+        throw std::invalid_argument("cell search: pss_steps is -1 or 0 with 5GTF's periods or "
+                                    "symbols combined (their metrics keep one pair)");
+    }
     for (double f : channel_offsets_hz) {
         if (!std::isfinite(f)) {
             throw_param_error("channel_offsets_hz", "finite frequencies", f);
@@ -594,9 +613,14 @@ cell_search::cell_search(const cell_search_params& params)
     const size_t sss_length = d_layout.sss_bins.size();
     const double shift = coherent_sss_shift(d_params, sss_length);
     const double single = d_params.pss_threshold - shift; // d_pss_threshold's
-    for (int j = 1; coherent_periods(d_params) && j <= pss_steps && single - j >= 1; j++) {
-        d_metric_steps.push_back({ pss_level(d_params, d_hyp.size(), single - j),
-                                   d_sss_threshold + sss_rise_a_step * j });
+    const bool coherent = coherent_periods(d_params);
+    const int steps = d_params.pss_steps >= 0 ? d_params.pss_steps
+                      : coherent              ? combined_pss_steps
+                                              : 0;
+    const double rise = coherent ? combined_sss_rise : one_period_sss_rise;
+    for (int j = 1; j <= steps && single - j >= 1; j++) {
+        d_metric_steps.push_back(
+            { pss_level(d_params, d_hyp.size(), single - j), d_sss_threshold + rise * j });
     }
     d_examiner = std::make_shared<examiner>(d_params, d_layout);
     auto& ex = *d_examiner;

@@ -73,6 +73,12 @@ struct cell_search_params {
     //! period (cell_search_common.h).
     double sro_ppm = 20;
     int max_peaks = 64; //!< PSS peaks examined per N_ID^(2) per call, 1..1024
+    //! Steps of the staircase below the PSS and SSS levels (cell_search::metric_steps()):
+    //! step j takes a PSS j lower (in one period's units) with an SSS higher. -1: the
+    //! default, 3 where NR's and LTE's periods are combined, none with one period (each step
+    //! costs about e times the SSS readings of noise); 0..6 asked for. 5GTF's combined
+    //! periods or symbols: -1 or 0.
+    int pss_steps = -1;
     //! The channels' frequencies from the capture centre, Hz, channel by channel (or
     //! empty): PSS peaks in channels closer than the PSS's bandwidth and within a symbol
     //! of each other are taken for one cell heard at neighbouring raster points, and only
@@ -179,9 +185,9 @@ public:
     double pss_metric_threshold() const { return d_pss_threshold; }
     double sss_metric_threshold() const { return d_sss_threshold; }
     //! A detection's (combined) metrics pass one of these pairs, the first being
-    //! pss_metric_threshold() and sss_metric_threshold(). With NR's and LTE's periods
-    //! combined (their SSS added coherently) three more follow, each with a lower PSS level
-    //! and a higher SSS one; with one period and for 5GTF it is the one.
+    //! pss_metric_threshold() and sss_metric_threshold(); then cell_search_params::pss_steps
+    //! more, each with a lower PSS level and a higher SSS one (by default three where NR's
+    //! and LTE's periods are combined, their SSS added coherently; none with one period).
     struct metric_step {
         double pss = 0;
         double sss = 0;

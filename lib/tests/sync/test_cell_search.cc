@@ -530,6 +530,47 @@ TEST(cell_search, metric_steps_of_combined_periods)
     EXPECT_EQ(search(cell_standard::nr, 4, 4.5)->metric_steps().size(), 2u);
 }
 
+// Steps asked for (cell_search_params::pss_steps): one period's step j holds the PSS to 16 -
+// j and the SSS to 14.75 + 2 j; combined periods take as many as asked, of 3; 0 leaves
+// the one pair; 5GTF's combined metrics take none.
+TEST(cell_search, metric_steps_asked_for)
+{
+    const auto steps_of = [](cell_standard standard, int periods, int pss_steps) {
+        core::cell_search_params sp;
+        sp.standard = standard;
+        sp.combine_periods = periods;
+        sp.pss_steps = pss_steps;
+        return core::make_cell_search(sp, cpu)->metric_steps();
+    };
+    for (auto standard : { cell_standard::nr, cell_standard::lte, cell_standard::fivegtf }) {
+        const auto steps = steps_of(standard, 1, 4);
+        ASSERT_EQ(steps.size(), 5u);
+        for (size_t j = 0; j < steps.size(); j++) {
+            EXPECT_FLOAT_EQ(steps[j].pss, 16.0 - j);
+            EXPECT_NEAR(steps[j].sss, 14.75 + 2.0 * j, 1e-9);
+        }
+    }
+    const auto four = steps_of(cell_standard::nr, 4, -1);
+    const auto six = steps_of(cell_standard::nr, 4, 5);
+    ASSERT_EQ(six.size(), 6u);
+    for (size_t j = 0; j < four.size(); j++) {
+        EXPECT_EQ(six[j].pss, four[j].pss);
+        EXPECT_EQ(six[j].sss, four[j].sss);
+    }
+    EXPECT_NEAR(six[5].sss, six[0].sss + 15, 1e-9);
+    EXPECT_EQ(steps_of(cell_standard::nr, 4, 0).size(), 1u);
+    EXPECT_EQ(steps_of(cell_standard::lte, 1, 0).size(), 1u);
+    EXPECT_EQ(steps_of(cell_standard::fivegtf, 4, 0).size(), 1u);
+    core::cell_search_params bad;
+    bad.standard = cell_standard::fivegtf;
+    bad.combine_periods = 2;
+    bad.pss_steps = 1;
+    EXPECT_THROW(core::make_cell_search(bad, cpu), std::invalid_argument);
+    bad.standard = cell_standard::nr;
+    bad.pss_steps = 7;
+    EXPECT_THROW(core::make_cell_search(bad, cpu), std::invalid_argument);
+}
+
 // Four periods under a 20 ppm sample-clock offset either way: the PSS moves 9 samples over
 // the 60 ms from the first period to the fourth at 7.68 Msps, more than its correlation
 // peak is wide. At -8 dB one period rarely finds the cell; four, each taken where its
@@ -718,6 +759,41 @@ TEST(cell_search, cuda_matches_cpu_combining)
         ASSERT_FALSE(a.empty()) << core::cell_standard_name(standard);
         expect_same_detections(a, on_gpu->search(x.data(), n, rows, n, 0),
                                core::cell_standard_name(standard));
+    }
+}
+
+// One period with 4 steps of levels (pss_steps): weak cells (NR -7 dB, LTE -3 dB) in 24 rows,
+// some found on a step (a PSS under 16, which the device gathers down to 12); CUDA finds
+// the CPU twin's detections.
+TEST(cell_search, cuda_matches_cpu_steps)
+{
+    for (auto standard : { cell_standard::nr, cell_standard::lte }) {
+        core::cell_search_params sp;
+        sp.standard = standard;
+        sp.pss_steps = 4;
+        const double snr_db = standard == cell_standard::nr ? -7.0 : -3.0;
+        const auto layout = core::make_cell_search_layout(standard, sp.scs_khz);
+        const size_t n = static_cast<size_t>(layout.rate_hz * 11e-3);
+        const int rows = 24;
+        std::vector<cf> x(rows * n);
+        for (int c = 0; c < rows; c++) {
+            core::synth_params p;
+            p.standard = standard;
+            p.sample_rate = layout.rate_hz;
+            p.ssb_count = 4;
+            p.seed = 900 + c;
+            p.cells.push_back({ 19 * c + 5, 0, 0, 700.0 * c - 8e3, 0.3e-3 + 0.2e-3 * c });
+            p.noise_power = core::synth_noise_power_for_snr(p, snr_db);
+            core::sync_signal_synth(p).generate(x.data() + c * n, n);
+        }
+        const std::string name = core::cell_standard_name(standard);
+        const auto a = core::make_cell_search(sp, cpu)->search(x.data(), n, rows, n, 0);
+        ASSERT_TRUE(std::any_of(a.begin(), a.end(),
+                                [](const core::cell_detection& d) { return d.pss_metric < 16; }))
+            << name << ": no detection on a step";
+        GPUOFDM_REQUIRE_GPU();
+        auto on_gpu = core::make_cell_search(sp, core::device_spec{ core::backend::cuda, 0 });
+        expect_same_detections(a, on_gpu->search(x.data(), n, rows, n, 0), name);
     }
 }
 

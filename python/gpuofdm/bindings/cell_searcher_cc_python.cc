@@ -26,7 +26,7 @@ void bind_cell_searcher_cc(py::module& m)
              py::arg("pss_threshold") = 16.0, py::arg("sss_threshold") = 14.75,
              py::arg("combine_periods") = 1, py::arg("window_ms") = 20.0,
              py::arg("device") = "auto", py::arg("sro_ppm") = 20.0,
-             py::arg("combine_symbols") = false,
+             py::arg("combine_symbols") = false, py::arg("pss_steps") = -1,
              "Make a cell_searcher_cc. standard nr, lte or 5gtf; samp_rate whole Hz "
              "1.92e6..245.76e6; center_freq the stream's centre (0: unknown; NR then needs "
              "offsets_hz); offsets_hz the candidates (empty: the standard's raster: NR GSCNs, "
@@ -34,15 +34,17 @@ void bind_cell_searcher_cc(py::module& m)
              "(0: +-10 ppm of the carrier when center_freq is known, at least one subcarrier "
              "spacing); pss_threshold and sss_threshold (> 1; metrics are 1 "
              "on average in noise; with combine_periods > 1 the combined metrics are held "
-             "to the levels that noise passes as rarely, and NR from 2 periods and LTE "
-             "from 4 a weaker combined PSS also passes with a stronger SSS); "
+             "to the levels that noise passes as rarely); "
              "combine_periods 1..16, the sync "
              "periods whose PSS metrics are averaged and SSS added; window_ms 5..1000; "
              "device auto, "
              "cpu, cuda or cuda:N; sro_ppm 0..100, the sample-clock offset that combining "
              "periods allows for (the periods' PSS metrics added along the best drift path); "
              "combine_symbols (5GTF only) also averages the PSS and SSS over each sync "
-             "subframe's 14 symbols: one detection per subframe, at its symbol 0.")
+             "subframe's 14 symbols: one detection per subframe, at its symbol 0; pss_steps "
+             "the steps of levels below the thresholds, each a PSS 1 lower with an SSS "
+             "higher, for weaker cells at about e times the SSS readings of noise a step "
+             "(-1: 3 with NR's or LTE's periods combined, none with one period; 0..6).")
         .def("device", &searcher::device, "The device the search runs on: cpu or cuda:N.")
         .def("candidates", &searcher::candidates, "How many raster candidates are searched.");
 }
