@@ -121,6 +121,21 @@ def pfa_estimate(windows, det, tp, ts):
     return rate * q, len(np.unique(hit[:, 0]))
 
 
+def noise_and_points(scans, noise, at_db):
+    """For each scan with noise detections: (scan, noise windows, their detections, the
+    probability that the SSS at a noise peak passes a level (vectorized; counted, past the
+    counts its fitted exponential tail), the (channel, point) pairs at at_db)."""
+    grid = np.arange(0.0, 60.0, 0.05)
+    for st in scans:
+        w, d = noise[st["standard"]]
+        if len(d) == 0:
+            continue
+        q = np.array([tail(d[:, 2], len(d), y)[0] for y in grid])
+        points = [(c["channel"], pt) for c in st["curves"] for pt in c["points"]
+                  if abs(pt["snr_db"] - at_db) < 1e-9]
+        yield st, w, d, lambda level, q=q: np.interp(level, grid, q), points
+
+
 def sum_rule_study(scans, noise, target, at_db, floors=(4, 6, 8, 10, 12), ratio=0.3):
     """A decision on PSS + SSS instead of each on its own threshold: a candidate passes when
     its PSS metric is >= tp, its SSS >= max(floor, ratio x PSS) (a cell's SSS carries as
@@ -130,14 +145,7 @@ def sum_rule_study(scans, noise, target, at_db, floors=(4, 6, 8, 10, 12), ratio=
     of P(SSS >= what the peak needs), the SSS's law at a noise peak taken from all of them
     (counted, past the counts its fitted exponential tail). Prints, for each PSS
     pre-threshold, the floor with the highest mean Pd at at_db and that Pd per channel."""
-    grid = np.arange(0.0, 60.0, 0.05)
-    for st in scans:
-        w, d = noise[st["standard"]]
-        if len(d) == 0:
-            continue
-        q = np.array([tail(d[:, 2], len(d), y)[0] for y in grid])
-        points = [(c["channel"], pt) for c in st["curves"] for pt in c["points"]
-                  if abs(pt["snr_db"] - at_db) < 1e-9]
+    for st, w, d, pass_p, points in noise_and_points(scans, noise, at_db):
         print("%s, PSS + SSS decision (SSS >= %.1f x PSS too), false alarms <= %g a window:"
               % (st["standard"], ratio, target))
         for tp in np.arange(12.0, 16.01, 1.0):
@@ -145,7 +153,7 @@ def sum_rule_study(scans, noise, target, at_db, floors=(4, 6, 8, 10, 12), ratio=
 
             def pfa(floor, total):
                 need = np.maximum(np.maximum(floor, ratio * peaks), total - peaks)
-                return float(np.sum(np.interp(need, grid, q))) / w
+                return float(np.sum(pass_p(need))) / w
 
             best = None
             for floor in floors:
@@ -173,14 +181,7 @@ def staircase_study(scans, noise, at_db, tp=16.0, ts=14.75, rises=(1, 1.5, 2, 2.
     lowest level a step the peak passes asks), the SSS's law at a noise peak counted, past
     the counts its fitted tail), the noise peaks a window read (PSS >= tp - n), the noise
     windows with a detection counted, and Pd at at_db per channel."""
-    grid = np.arange(0.0, 60.0, 0.05)
-    for st in scans:
-        w, d = noise[st["standard"]]
-        if len(d) == 0:
-            continue
-        q = np.array([tail(d[:, 2], len(d), y)[0] for y in grid])
-        points = [(c["channel"], pt) for c in st["curves"] for pt in c["points"]
-                  if abs(pt["snr_db"] - at_db) < 1e-9]
+    for st, w, d, pass_p, points in noise_and_points(scans, noise, at_db):
         print("%s, one period, %d noise windows, staircase below PSS %.2f / SSS %.2f:"
               % (st["standard"], w, tp, ts))
         for n in range(0, max_steps + 1):
@@ -195,7 +196,7 @@ def staircase_study(scans, noise, at_db, tp=16.0, ts=14.75, rises=(1, 1.5, 2, 2.
 
                 peaks = d[d[:, 1] >= tp - n]
                 needs = np.array([need(p) for p in peaks[:, 1]])
-                pfa = float(np.sum(np.interp(needs, grid, q))) / w
+                pfa = float(np.sum(pass_p(needs))) / w
                 hit = [row for row in peaks if passes(row[1], row[2])]
                 windows_hit = len({int(row[0]) for row in hit})
                 pds = ", ".join("%s %.3f" % (ch, pd_where(pt, passes)) for ch, pt in points)

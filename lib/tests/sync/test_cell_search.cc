@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -493,17 +495,32 @@ TEST(cell_search, metric_thresholds_of_combined_periods)
     }
 }
 
+namespace {
+
+// The CPU twin's search of \p periods periods of \p standard at \p pss_threshold with
+// \p pss_steps, the rest by default.
+std::unique_ptr<core::cell_search> cpu_search(cell_standard standard,
+                                              int periods,
+                                              double pss_threshold,
+                                              int pss_steps)
+{
+    core::cell_search_params sp;
+    sp.standard = standard;
+    sp.combine_periods = periods;
+    sp.pss_threshold = pss_threshold;
+    sp.pss_steps = pss_steps;
+    return core::make_cell_search(sp, cpu);
+}
+
+} // namespace
+
 // NR's and LTE's coherent periods: three more steps, step j holding the PSS to the level of
 // a search whose PSS threshold is j lower (the same law) and the SSS to 3 j more; one
 // period and 5GTF: one step, the thresholds.
 TEST(cell_search, metric_steps_of_combined_periods)
 {
     const auto search = [](cell_standard standard, int periods, double pss_threshold) {
-        core::cell_search_params sp;
-        sp.standard = standard;
-        sp.combine_periods = periods;
-        sp.pss_threshold = pss_threshold;
-        return core::make_cell_search(sp, cpu);
+        return cpu_search(standard, periods, pss_threshold, -1);
     };
     for (auto [standard, periods] :
          { std::pair{ cell_standard::nr, 2 }, std::pair{ cell_standard::nr, 4 },
@@ -536,11 +553,7 @@ TEST(cell_search, metric_steps_of_combined_periods)
 TEST(cell_search, metric_steps_asked_for)
 {
     const auto steps_of = [](cell_standard standard, int periods, int pss_steps) {
-        core::cell_search_params sp;
-        sp.standard = standard;
-        sp.combine_periods = periods;
-        sp.pss_steps = pss_steps;
-        return core::make_cell_search(sp, cpu)->metric_steps();
+        return cpu_search(standard, periods, 16, pss_steps)->metric_steps();
     };
     for (auto standard : { cell_standard::nr, cell_standard::lte, cell_standard::fivegtf }) {
         const auto steps = steps_of(standard, 1, 4);
@@ -665,6 +678,31 @@ void expect_same_detections(const std::vector<core::cell_detection>& a,
     }
 }
 
+// \p rows rows of \p n samples at \p layout's rate, one after another: row c synthesized
+// with seed \p seed + c (NR: 4 SSBs), the cells that \p cells_of(c, p) puts in p, at
+// \p snr_db.
+std::vector<cf> synthesized_rows(cell_standard standard,
+                                 const core::cell_search_layout& layout,
+                                 int rows,
+                                 size_t n,
+                                 uint64_t seed,
+                                 double snr_db,
+                                 const std::function<void(int, core::synth_params&)>& cells_of)
+{
+    std::vector<cf> x(rows * n);
+    for (int c = 0; c < rows; c++) {
+        core::synth_params p;
+        p.standard = standard;
+        p.sample_rate = layout.rate_hz;
+        p.ssb_count = 4;
+        p.seed = seed + c;
+        cells_of(c, p);
+        p.noise_power = core::synth_noise_power_for_snr(p, snr_db);
+        core::sync_signal_synth(p).generate(x.data() + c * n, n);
+    }
+    return x;
+}
+
 } // namespace
 
 // CUDA against the CPU twin: 24 candidate rows of NR (three cells, noise, NaN samples in
@@ -680,13 +718,7 @@ TEST(cell_search, cuda_matches_cpu)
         const auto layout = core::make_cell_search_layout(standard, sp.scs_khz);
         const size_t n = static_cast<size_t>(layout.rate_hz * 11e-3);
         const int rows = 24;
-        std::vector<cf> x(rows * n);
-        for (int c = 0; c < rows; c++) {
-            core::synth_params p;
-            p.standard = standard;
-            p.sample_rate = layout.rate_hz;
-            p.ssb_count = 4;
-            p.seed = 500 + c;
+        auto x = synthesized_rows(standard, layout, rows, n, 500, 2.0, [&](int c, auto& p) {
             if (c % 5 == 1) {
                 p.cells.push_back({ 7 * c + 1, 0, 0, 1e3 * c - 9e3, 1e-4 * c + 0.2e-3 });
             }
@@ -699,9 +731,7 @@ TEST(cell_search, cuda_matches_cpu)
                 p.cells.push_back(
                     { 232, 0, 0, -0.9 * layout.scs_hz, 0.7e-3 + 0.5 / layout.rate_hz });
             }
-            p.noise_power = core::synth_noise_power_for_snr(p, 2.0);
-            core::sync_signal_synth(p).generate(x.data() + c * n, n);
-        }
+        });
         for (size_t i = 1000; i < 1100; i++) {
             x[3 * n + i] = cf(NAN, INFINITY);
         }
@@ -775,17 +805,9 @@ TEST(cell_search, cuda_matches_cpu_steps)
         const auto layout = core::make_cell_search_layout(standard, sp.scs_khz);
         const size_t n = static_cast<size_t>(layout.rate_hz * 11e-3);
         const int rows = 24;
-        std::vector<cf> x(rows * n);
-        for (int c = 0; c < rows; c++) {
-            core::synth_params p;
-            p.standard = standard;
-            p.sample_rate = layout.rate_hz;
-            p.ssb_count = 4;
-            p.seed = 900 + c;
+        const auto x = synthesized_rows(standard, layout, rows, n, 900, snr_db, [](int c, auto& p) {
             p.cells.push_back({ 19 * c + 5, 0, 0, 700.0 * c - 8e3, 0.3e-3 + 0.2e-3 * c });
-            p.noise_power = core::synth_noise_power_for_snr(p, snr_db);
-            core::sync_signal_synth(p).generate(x.data() + c * n, n);
-        }
+        });
         const std::string name = core::cell_standard_name(standard);
         const auto a = core::make_cell_search(sp, cpu)->search(x.data(), n, rows, n, 0);
         ASSERT_TRUE(std::any_of(a.begin(), a.end(),
