@@ -19,6 +19,7 @@ Run with Debian's Python, which has GNU Radio:
         --cells 101@-1500000,302@2000000
     /usr/bin/python3 examples/cell_search.py --standard 5gtf --rate 19.2e6 --center 0 \\
         --cells 211@0 --snr -9 --combine-symbols
+    /usr/bin/python3 examples/cell_search.py --snr -5 --pss-steps 4
 From a build tree, add PYTHONPATH=<build>/python.
 """
 
@@ -71,6 +72,9 @@ def main(argv=None):
     p.add_argument("--periods", type=int, default=1, help="sync periods combined (1)")
     p.add_argument("--combine-symbols", action="store_true",
                    help="5GTF: also combine each sync subframe's 14 symbols (weak cells)")
+    p.add_argument("--pss-steps", type=int, default=-1,
+                   help="steps of levels below the thresholds: weaker cells, more host work "
+                        "(-1: the block's default, none with one period)")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N (auto)")
     args = p.parse_args(argv)
     if args.seconds <= 0:
@@ -85,7 +89,8 @@ def main(argv=None):
     head = blocks.head(gr.sizeof_gr_complex, int(args.rate * args.seconds))
     search = gpuofdm.cell_searcher_cc(args.standard, args.rate, args.center,
                                       combine_periods=args.periods, device=args.device,
-                                      combine_symbols=args.combine_symbols)
+                                      combine_symbols=args.combine_symbols,
+                                      pss_steps=args.pss_steps)
     store = blocks.message_debug()
     tb = gr.top_block()
     tb.connect(src, head, search, blocks.null_sink(gr.sizeof_gr_complex))
