@@ -91,7 +91,7 @@ void usage()
               "                   1e-5 false alarms per sync period and candidate)\n"
               "  --pss-steps N    steps below them, a PSS 1 lower and an SSS higher each: weaker\n"
               "                   cells, about e times the SSS readings of noise a step; -1 (the\n"
-              "                   default): 3 with --periods > 1, none with one; 0..6\n"
+              "                   default): 3 with NR's or LTE's --periods > 1, else none; 0..6\n"
               "  --cfo-range HZ   frequency search range (default: one subcarrier spacing)\n"
               "  --window-ms MS   capture searched per call (default 40, or enough for --periods)\n"
               "  --expect N       FAIL (exit 1) when fewer than N distinct cells are found\n"

@@ -433,7 +433,7 @@ void cell_search_params::validate() const
         throw_param_error("max_peaks", "1..1024", max_peaks);
     }
     if (pss_steps < -1 || pss_steps > max_pss_steps) {
-        throw_param_error("pss_steps", "-1..6", pss_steps);
+        throw_param_error("pss_steps", "-1.." + std::to_string(max_pss_steps), pss_steps);
     }
     if (pss_steps > 0 && standard == cell_standard::fivegtf &&
         (combine_periods > 1 || combine_symbols)) {
