@@ -76,7 +76,7 @@ def pd_where(point, passes):
     """Fraction of trials whose strongest detection (PSS metric) among those for which
     passes(pss, sss) holds is right."""
     best = {}
-    for t, p, s, ok in point["detections"]:
+    for t, p, s, ok, *_ in point["detections"]:
         if passes(p, s) and (t not in best or p > best[t][0]):
             best[t] = (p, ok)
     return sum(1 for p, ok in best.values() if ok) / point["trials"]
@@ -90,7 +90,7 @@ def pd_at(point, tp, ts):
 def noise_stats(std):
     noise = std["noise"]
     windows = noise["windows"]
-    det = np.array(noise["detections"], float).reshape(-1, 3)
+    det = np.array([d[:3] for d in noise["detections"]], float).reshape(-1, 3)
     return windows, det
 
 

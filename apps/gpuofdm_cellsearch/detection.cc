@@ -187,6 +187,7 @@ options parse(int argc, char** argv)
 //! A detection reduced to what the statistics need.
 struct scored {
     float pss = 0, sss = 0;
+    float dmrs = -1;    //!< NR: the PBCH DM-RS metric
     bool ok = false;    //!< right cell ID at a right timing
     bool extra = false; //!< and the standard's fields right (LTE subframe, 5GTF symbol, SSB)
     double cfo_err = 0; //!< where ok: the reported CFO minus the cell's, Hz
@@ -358,6 +359,7 @@ public:
             scored s;
             s.pss = static_cast<float>(d.pss_metric);
             s.sss = static_cast<float>(d.sss_metric);
+            s.dmrs = static_cast<float>(d.dmrs_metric);
             if (signal && d.cell_id == cell.cell_id) {
                 for (size_t k = 0; k < truth.size(); k++) {
                     if (std::fabs(static_cast<double>(d.sample) - truth[k]) <= d_layout.cp) {
@@ -490,7 +492,8 @@ int main(int argc, char** argv)
                         if (o.scan) {
                             for (const auto& d : dets) {
                                 pairs << (pairs.tellp() > 0 ? "," : "") << "[" << t << ","
-                                      << num(d.pss) << "," << num(d.sss) << "," << d.ok << "]";
+                                      << num(d.pss) << "," << num(d.sss) << "," << d.ok << ","
+                                      << num(d.dmrs) << "]";
                             }
                         }
                     }
@@ -540,7 +543,7 @@ int main(int argc, char** argv)
                         max_pss = std::max(max_pss, static_cast<double>(d.pss));
                         if (o.scan) {
                             pairs << (pairs.tellp() > 0 ? "," : "") << "[" << w << "," << num(d.pss)
-                                  << "," << num(d.sss) << "]";
+                                  << "," << num(d.sss) << "," << num(d.dmrs) << "]";
                         }
                     }
                     false_windows += passing > 0;

@@ -27,7 +27,14 @@ using cf = std::complex<float>;
 using cd = std::complex<double>;
 
 constexpr int nr_dmrs_per_ssb = 144; // 38.211 7.4.1.4: 60 + 24 + 60 DM-RS REs
-constexpr int dmrs_group = 4;        // DM-RS REs summed coherently before |.|^2
+constexpr int dmrs_group = 4;        // DM-RS REs summed coherently outside the PSS's band
+// NR: how far under its level (its step's) an SSS may be and still pass where the PBCH DM-RS
+// of its cell confirms it; how rarely, at most, noise's DM-RS confirms (over the 8 ibar).
+// Noise passes the SSS's level e^dmrs_sss_relief times as often as its own level, then the
+// DM-RS once in 1 / dmrs_false_confirm (read_dmrs(); docs/CELLSEARCH.md, "The PBCH DM-RS
+// confirms").
+constexpr double dmrs_sss_relief = 6;
+constexpr double dmrs_false_confirm = 1e-3;
 // The PSS's channel estimate equalizes the SSS. Per subcarrier it is too noisy at low SNR;
 // summed over neighbouring subcarriers it turns with a multipath channel's phase. It is
 // taken in the delay domain instead: the PSS's subcarriers' inverse transform, its taps
@@ -1292,6 +1299,150 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
     }
 }
 
+// NR: the PBCH DM-RS of symbols 1..3 (38.211 7.4.1.4.1), on k = 4 m + (cell_id mod 4) of
+// the SSB's 240 subcarriers, for each ibar 0..7 of c_init. NR's upconversion (38.211 5.4)
+// turns each symbol by a phase of the carrier frequency, unknown here, so each symbol is
+// summed apart and taken in power. Under the PSS (k 56..182) the DM-RS is equalized by the
+// PSS's channel (pss_channel()); outside it the PSS measured none, and two readings are
+// made:
+// - flat: the outer REs equalized by the channel at the PSS's nearest edge, each symbol's
+//   DM-RS one sum (3 terms a period): the most signal where the channel is flat over the
+//   SSB (AWGN);
+// - local: the outer REs in sums of dmrs_group neighbours, unequalized (24 terms a period):
+//   what a channel that turns across the SSB (multipath) leaves.
+// Each term is |sum|^2 over its equalized power (the outer groups': over their REs times
+// the symbol's mean power outside the PSS), about a unit exponential in noise. The reading
+// more unlikely in noise counts, at twice its probability.
+struct cell_search::dmrs_reading {
+    double log_p = 0; //!< log P(noise's best ibar is as unlikely), union bound
+    uint32_t ibar = 0;
+    //! -log_p clipped at 0: the level a unit exponential passes as rarely (mean ~1 in noise).
+    double metric() const { return std::max(0.0, -log_p); }
+    bool confirms() const { return log_p <= std::log(dmrs_false_confirm); }
+};
+
+cell_search::dmrs_reading cell_search::read_dmrs(examiner& ex,
+                                                 const reading& r,
+                                                 int nid2,
+                                                 int cell_id)
+{
+    const int n = d_layout.fft_size;
+    const auto& pss = ex.pss[nid2];
+    const int first_pss_k = 56, last_pss_k = first_pss_k + nr_sync_length - 1;
+    constexpr int edge_width = 8; // PSS subcarriers averaged for the channel at an edge
+    const int v = cell_id % 4;
+    const auto bin = [n](int k) { return static_cast<size_t>((k - 120 + n) % n); };
+    const auto under_pss = [&](int s, int k) {
+        return s != 2 && k >= first_pss_k && k <= last_pss_k;
+    };
+    // Per window: the PSS's channel and its edges'; per window and symbol: the spectrum and
+    // the mean power outside the PSS (and the SSS).
+    struct window_channel {
+        std::vector<cd> h;
+        cd low = 0, high = 0;
+    };
+    std::vector<window_channel> channels;
+    std::vector<std::vector<cd>> spectra;
+    std::vector<double> outer_power;
+    for (size_t k = 0; k < r.windows.size(); k++) {
+        std::vector<cd> raw(pss.size());
+        for (size_t e = 0; e < pss.size(); e++) {
+            raw[e] = r.pss_spectra[k][d_layout.pss_bins[e]] * std::conj(pss[e]);
+        }
+        window_channel c;
+        c.h = ex.pss_channel(raw);
+        for (int e = 0; e < edge_width; e++) {
+            c.low += c.h[static_cast<size_t>(e)] / static_cast<double>(edge_width);
+            c.high +=
+                c.h[c.h.size() - 1 - static_cast<size_t>(e)] / static_cast<double>(edge_width);
+        }
+        channels.push_back(std::move(c));
+        for (int s = 1; s <= 3; s++) {
+            spectra.push_back(ex.symbol_spectrum(r.windows[k], s * (n + d_layout.cp), r.cfos[k]));
+            double sum = 0;
+            int count = 0;
+            for (int kk = 0; kk < 240; kk++) {
+                if (!under_pss(s, kk) && !(s == 2 && kk >= 48 && kk < 192)) {
+                    sum += power(spectra.back()[bin(kk)]);
+                    count++;
+                }
+            }
+            outer_power.push_back(count > 0 ? sum / count : 0);
+        }
+    }
+    dmrs_reading best;
+    for (uint32_t ibar = 0; ibar < 8; ibar++) {
+        const auto c =
+            gold_sequence((1u << 11) * (ibar + 1) * (static_cast<uint32_t>(cell_id) / 4 + 1) +
+                              (1u << 6) * (ibar + 1) + static_cast<uint32_t>(cell_id) % 4,
+                          2 * nr_dmrs_per_ssb);
+        double flat_sum = 0, local_sum = 0;
+        int flat_terms = 0, local_terms = 0;
+        const auto add = [](double& sum, int& terms, cd x, double norm) {
+            if (norm > 0) {
+                sum += power(x) / norm;
+                terms++;
+            }
+        };
+        for (size_t k = 0; k < r.windows.size(); k++) {
+            const auto& ch = channels[k];
+            int m = 0;
+            for (int s = 1; s <= 3; s++) {
+                const auto& y = spectra[k * 3 + static_cast<size_t>(s) - 1];
+                const double op = outer_power[k * 3 + static_cast<size_t>(s) - 1];
+                cd under = 0, flat = 0, group = 0;
+                double under_norm = 0, flat_norm = 0;
+                int in_group = 0;
+                const auto close_group = [&] {
+                    if (in_group > 0) {
+                        add(local_sum, local_terms, group, in_group * op);
+                    }
+                    group = 0;
+                    in_group = 0;
+                };
+                for (int kk = v; kk < 240; kk += 4) {
+                    if (s == 2 && kk >= 48 && kk < 192) {
+                        continue; // the SSS's subcarriers
+                    }
+                    const cd ref((1 - 2 * c[2 * m]) * M_SQRT1_2,
+                                 (1 - 2 * c[2 * m + 1]) * M_SQRT1_2);
+                    m++;
+                    const cd yk = y[bin(kk)];
+                    if (under_pss(s, kk)) {
+                        close_group(); // the REs below the PSS end their last group
+                        const cd z = yk * std::conj(ch.h[static_cast<size_t>(kk - first_pss_k)]);
+                        under += z * std::conj(ref);
+                        under_norm += power(z);
+                        continue;
+                    }
+                    const cd z = yk * std::conj(kk < first_pss_k ? ch.low : ch.high);
+                    flat += z * std::conj(ref);
+                    flat_norm += power(z);
+                    group += yk * std::conj(ref);
+                    if (++in_group == dmrs_group) {
+                        close_group();
+                    }
+                }
+                close_group();
+                add(flat_sum, flat_terms, under + flat, under_norm + flat_norm);
+                add(local_sum, local_terms, under, under_norm);
+            }
+        }
+        const auto log_tail = [](double sum, int terms) {
+            return terms > 0 ? log_mean_exponential_tail(terms, sum / terms) : 0.0;
+        };
+        const double log_p =
+            std::min(log_tail(flat_sum, flat_terms), log_tail(local_sum, local_terms)) +
+            std::log(2.0);
+        if (ibar == 0 || log_p < best.log_p) {
+            best.log_p = log_p;
+            best.ibar = ibar;
+        }
+    }
+    best.log_p = std::min(0.0, best.log_p + std::log(8.0));
+    return best;
+}
+
 bool cell_search::examine(examiner& ex,
                           const std::vector<reading>& readings,
                           const pss_candidate& pk,
@@ -1315,14 +1466,22 @@ bool cell_search::examine(examiner& ex,
     // The first step the PSS passes sets the SSS's level (a candidate passes the last one).
     const auto step = std::find_if(d_metric_steps.begin(), d_metric_steps.end() - 1,
                                    [&](const metric_step& m) { return pk.metric >= m.pss; });
-    if (!chosen || chosen->sss_metric < step->sss) {
+    if (!chosen) {
         return false;
     }
     const reading& r = *chosen;
     const size_t best = r.best;
+    // NR: an SSS up to dmrs_sss_relief under its level passes where its cell's PBCH DM-RS
+    // confirms it (dmrs_reading::confirms()).
+    dmrs_reading dmrs;
+    if (nr && r.sss_metric >= step->sss - dmrs_sss_relief) {
+        dmrs = read_dmrs(ex, r, pk.nid2, 3 * static_cast<int>(best % sss.hypotheses()) + pk.nid2);
+    }
+    if (r.sss_metric < step->sss && !(nr && dmrs.confirms())) {
+        return false;
+    }
     const double best_metric = r.sss_metric;
     const auto& pss_spectra = r.pss_spectra;
-    const auto& cfos = r.cfos;
     const auto& windows = r.windows;
     const double cfo_weighted = r.cfo_weighted, weight = r.weight, signal = r.signal,
                  energy = r.energy;
@@ -1457,50 +1616,9 @@ bool cell_search::examine(examiner& ex,
         }
         pss_cp = fivegtf_cp_length(det.symbol, d_params.fivegtf_cp) * n / 2048;
     } else {
-        // NR: the SSB index from the PBCH DM-RS of symbols 1..3 (38.211 7.4.1.4.1), the
-        // DM-RS on k = 4m + (cell_id mod 4) of the SSB's 240 subcarriers.
-        const int v = det.cell_id % 4;
-        double best_dmrs = -1;
-        std::vector<std::vector<cd>> pbch; // [period * 3 + symbol - 1]
-        for (size_t k = 0; k < windows.size(); k++) {
-            for (int s = 1; s <= 3; s++) {
-                pbch.push_back(ex.symbol_spectrum(windows[k], s * (n + d_layout.cp), cfos[k]));
-            }
-        }
-        for (uint32_t ibar = 0; ibar < 8; ibar++) {
-            const auto c = gold_sequence((1u << 11) * (ibar + 1) * (det.cell_id / 4 + 1) +
-                                             (1u << 6) * (ibar + 1) + det.cell_id % 4,
-                                         2 * nr_dmrs_per_ssb);
-            double score = 0;
-            for (size_t k = 0; k < windows.size(); k++) {
-                int m = 0;
-                for (int s = 1; s <= 3; s++) {
-                    const auto& y = pbch[k * 3 + s - 1];
-                    cd group = 0;
-                    int in_group = 0;
-                    for (int kk = v; kk < 240; kk += 4) {
-                        if (s == 2 && kk >= 48 && kk < 192) {
-                            continue; // the SSS's subcarriers
-                        }
-                        const cd r((1 - 2 * c[2 * m]) * M_SQRT1_2,
-                                   (1 - 2 * c[2 * m + 1]) * M_SQRT1_2);
-                        group += y[(kk - 120 + n) % n] * std::conj(r);
-                        m++;
-                        if (++in_group == dmrs_group) {
-                            score += power(group);
-                            group = 0;
-                            in_group = 0;
-                        }
-                    }
-                    score += power(group);
-                }
-            }
-            if (score > best_dmrs) {
-                best_dmrs = score;
-                det.ssb_index = static_cast<int>(d_params.ssb_lmax == 4 ? ibar % 4 : ibar);
-                det.half_frame = d_params.ssb_lmax == 4 ? static_cast<int>(ibar / 4) : -1;
-            }
-        }
+        det.dmrs_metric = dmrs.metric();
+        det.ssb_index = static_cast<int>(d_params.ssb_lmax == 4 ? dmrs.ibar % 4 : dmrs.ibar);
+        det.half_frame = d_params.ssb_lmax == 4 ? static_cast<int>(dmrs.ibar / 4) : -1;
     }
     det.sample = u - pss_cp;
     return true;

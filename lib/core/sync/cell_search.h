@@ -127,12 +127,13 @@ struct cell_detection {
     double snr_db = 0;     //!< over the PSS's own bandwidth
     double power_db = 0;   //!< the sync signal's power per sample at the candidate rate
     // Per standard (-1 when not applicable or not known):
-    int ssb_index = -1;   //!< NR: from the PBCH DM-RS
-    int half_frame = -1;  //!< NR with L_max 4: from the DM-RS
-    int subframe = -1;    //!< LTE: 0 or 5 (FDD) / 1 or 6 (TDD, the PSS's); 5GTF: 0 or 25
-    int extended_cp = -1; //!< LTE: 1 extended, 0 normal
-    int tdd = -1;         //!< LTE: 1 TDD, 0 FDD
-    int symbol = -1;      //!< 5GTF: the ESS's OFDM symbol index 0..13
+    int ssb_index = -1;      //!< NR: from the PBCH DM-RS
+    int half_frame = -1;     //!< NR with L_max 4: from the DM-RS
+    int subframe = -1;       //!< LTE: 0 or 5 (FDD) / 1 or 6 (TDD, the PSS's); 5GTF: 0 or 25
+    int extended_cp = -1;    //!< LTE: 1 extended, 0 normal
+    int tdd = -1;            //!< LTE: 1 TDD, 0 FDD
+    int symbol = -1;         //!< 5GTF: the ESS's OFDM symbol index 0..13
+    double dmrs_metric = -1; //!< NR: the PBCH DM-RS at the SSB index found, mean ~1 in noise
 };
 
 /*!
@@ -295,7 +296,11 @@ private:
     struct examiner;
     struct pss_window;
     struct reading;
+    struct dmrs_reading;
     void read_sss(examiner& ex, const pss_candidate& pk, reading& r);
+    //! NR: the PBCH DM-RS's best ibar (SSB index, half frame) for \p cell_id at reading
+    //! \p r, and its metric.
+    dmrs_reading read_dmrs(examiner& ex, const reading& r, int nid2, int cell_id);
     //! The candidate's detection from its readings (read_sss() has read them), false if none.
     bool examine(examiner& ex,
                  const std::vector<reading>& readings,

@@ -586,8 +586,9 @@ TEST(cell_search, metric_steps_asked_for)
 
 // Four periods under a 20 ppm sample-clock offset either way: the PSS moves 9 samples over
 // the 60 ms from the first period to the fourth at 7.68 Msps, more than its correlation
-// peak is wide. At -8 dB one period rarely finds the cell; four, each taken where its
-// metric peaks within the drift, find it in every trial at its first period's timing.
+// peak is wide. At -10 dB one period rarely finds the cell (at -8 dB, with the PBCH DM-RS
+// confirming weak SSS, it found half); four, each taken where its metric peaks within the
+// drift, find it in every trial at its first period's timing.
 TEST(cell_search, combining_periods_under_clock_offset)
 {
     int found_single = 0, found_combined = 0, trials = 0;
@@ -603,7 +604,7 @@ TEST(cell_search, combining_periods_under_clock_offset)
             cell.cfo_hz = 4e3 * seed - 5e3;
             cell.start_s = 1.3e-3 + 2.9e-3 * seed;
             p.cells.push_back(cell);
-            p.noise_power = core::synth_noise_power_for_snr(p, -8.0);
+            p.noise_power = core::synth_noise_power_for_snr(p, -10.0);
             p.seed = 40 + seed + (ppm > 0 ? 10 : 0);
             const auto x = capture(p, static_cast<size_t>(7.68e6 * 82e-3));
             const double truth = pss_sample(p, cell, 0) * (1 + ppm * 1e-6);
@@ -675,6 +676,8 @@ void expect_same_detections(const std::vector<core::cell_detection>& a,
         EXPECT_EQ(a[i].symbol, b[i].symbol) << what;
         EXPECT_NEAR(a[i].pss_metric, b[i].pss_metric, 1e-3 * a[i].pss_metric) << what;
         EXPECT_NEAR(a[i].cfo_hz, b[i].cfo_hz, 1.0) << what;
+        EXPECT_NEAR(a[i].dmrs_metric, b[i].dmrs_metric, 1e-3 * std::max(1.0, a[i].dmrs_metric))
+            << what;
     }
 }
 
@@ -790,6 +793,40 @@ TEST(cell_search, cuda_matches_cpu_combining)
         expect_same_detections(a, on_gpu->search(x.data(), n, rows, n, 0),
                                core::cell_standard_name(standard));
     }
+}
+
+// NR: an SSS up to dmrs_sss_relief (6) under its level passes where its cell's PBCH DM-RS
+// confirms it. Weak cells (-7 dB, 4 SSBs each) in 24 rows: some are found that way, none
+// is a wrong cell, and every detection's DM-RS stands out of noise; CUDA finds the same.
+TEST(cell_search, nr_dmrs_confirms_weak_sss)
+{
+    core::cell_search_params sp;
+    sp.standard = cell_standard::nr;
+    const auto layout = core::make_cell_search_layout(sp.standard, sp.scs_khz);
+    const size_t n = static_cast<size_t>(layout.rate_hz * 11e-3);
+    const int rows = 24;
+    const auto cell_of = [](int c) { return 41 * c + 3; };
+    const auto x = synthesized_rows(sp.standard, layout, rows, n, 1300, -7.0, [&](int c, auto& p) {
+        p.cells.push_back({ cell_of(c), 0, 0, 900.0 * c - 10e3, 0.2e-3 + 0.15e-3 * c });
+    });
+    auto on_cpu = core::make_cell_search(sp, cpu);
+    const double sss_level = on_cpu->sss_metric_threshold();
+    const auto a = on_cpu->search(x.data(), n, rows, n, 0);
+    int confirmed = 0;
+    for (const auto& d : a) {
+        EXPECT_EQ(d.cell_id, cell_of(d.channel)) << "row " << d.channel;
+        EXPECT_GE(d.sss_metric, sss_level - 6) << "row " << d.channel;
+        EXPECT_GE(d.dmrs_metric, 0) << "row " << d.channel;
+        confirmed += d.sss_metric < sss_level;
+        if (d.sss_metric < sss_level) {
+            EXPECT_GE(d.dmrs_metric, -std::log(1e-3)) << "row " << d.channel;
+        }
+    }
+    EXPECT_GT(a.size(), 40u);
+    EXPECT_GE(confirmed, 1) << "no detection confirmed by its DM-RS";
+    GPUOFDM_REQUIRE_GPU();
+    auto on_gpu = core::make_cell_search(sp, core::device_spec{ core::backend::cuda, 0 });
+    expect_same_detections(a, on_gpu->search(x.data(), n, rows, n, 0), "nr");
 }
 
 // One period with 4 steps of levels (pss_steps): weak cells (NR -7 dB, LTE -3 dB) in 24 rows,
