@@ -178,6 +178,7 @@ private:
             add("power_db", pmt::from_double(d.power_db));
             add("metric", pmt::from_double(d.pss_metric));
             add("sss_metric", pmt::from_double(d.sss_metric));
+            add("dmrs_metric", pmt::from_double(d.dmrs_metric));
             add("ssb_index", pmt::from_long(d.ssb_index));
             add("half_frame", pmt::from_long(d.half_frame));
             add("subframe", pmt::from_long(d.subframe));

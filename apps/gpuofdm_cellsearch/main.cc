@@ -345,10 +345,11 @@ int search(const options& o)
              << ", \"raster_number\": " << f.candidate.raster_number << ", \"sample\": " << f.sample
              << ", \"cfo_hz\": " << d.cfo_hz << ", \"snr_db\": " << d.snr_db
              << ", \"metric\": " << d.pss_metric << ", \"sss_metric\": " << d.sss_metric
-             << ", \"power_db\": " << d.power_db << ", \"detections\": " << list[i].second
-             << ", \"ssb_index\": " << d.ssb_index << ", \"half_frame\": " << d.half_frame
-             << ", \"subframe\": " << d.subframe << ", \"symbol\": " << d.symbol
-             << ", \"tdd\": " << d.tdd << ", \"extended_cp\": " << d.extended_cp << "}";
+             << ", \"dmrs_metric\": " << d.dmrs_metric << ", \"power_db\": " << d.power_db
+             << ", \"detections\": " << list[i].second << ", \"ssb_index\": " << d.ssb_index
+             << ", \"half_frame\": " << d.half_frame << ", \"subframe\": " << d.subframe
+             << ", \"symbol\": " << d.symbol << ", \"tdd\": " << d.tdd
+             << ", \"extended_cp\": " << d.extended_cp << "}";
     }
     json << "\n]\n";
     std::printf("%zu cell%s in %.3f s of capture (%zu detections), %.2f s wall: %.2fx real time "

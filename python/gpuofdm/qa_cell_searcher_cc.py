@@ -64,6 +64,8 @@ class qa_cell_searcher_cc(gr_unittest.TestCase):
         for i in range(dbg.num_messages()):
             d = pmt.to_python(dbg.get_message(i))
             found.append((d["cell_id"], d["raster_number"], d["sample"], d["ssb_index"]))
+            # At 5 dB the PBCH DM-RS stands far out of noise (about 1 there).
+            self.assertGreater(d["dmrs_metric"], 20, d)
         # SSB 0 of case C: half-frame symbol 2, whose CP starts 1112 + 1096 = 2208 samples
         # into the frame at 30.72 Msps; a burst every 20 ms.
         want = []
@@ -109,9 +111,9 @@ class qa_cell_searcher_cc(gr_unittest.TestCase):
                                           combine_symbols=True)
         out, ref, dbg = run_through(src, head, search, n)
         self.assertEqual(len(out.data()), n)
-        found = sorted((d["sample"], d["cell_id"], d["subframe"], d["symbol"])
-                       for d in (pmt.to_python(dbg.get_message(i))
-                                 for i in range(dbg.num_messages())))
+        dicts = [pmt.to_python(dbg.get_message(i)) for i in range(dbg.num_messages())]
+        self.assertTrue(all(d["dmrs_metric"] == -1 for d in dicts))  # NR's only
+        found = sorted((d["sample"], d["cell_id"], d["subframe"], d["symbol"]) for d in dicts)
         self.assertEqual([f[1:] for f in found], [(211, 0, 0), (211, 25, 0), (211, 0, 0)])
         # Symbol 0's CP starts at the subframe's start (V5G.211's 0.2 ms subframes).
         for f, start in zip(found, (1e-3, 6e-3, 11e-3)):

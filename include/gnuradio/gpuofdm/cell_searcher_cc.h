@@ -26,8 +26,8 @@ namespace gpuofdm {
  * (key "cell") and reported as a PMT dict on message port "cells": standard, cell_id,
  * nid1, nid2, offset_hz (the candidate's offset from the centre), absolute_hz and
  * raster_number (GSCN / 100 kHz raster index when the centre is known, else 0 / -1),
- * sample, cfo_hz, snr_db, power_db, metric, sss_metric, and per standard ssb_index,
- * half_frame, subframe, symbol, tdd, extended_cp (-1 where not applicable).
+ * sample, cfo_hz, snr_db, power_db, metric, sss_metric, dmrs_metric, and per standard
+ * ssb_index, half_frame, subframe, symbol, tdd, extended_cp (-1 where not applicable).
  *
  * The stream is channelized to every candidate and searched window by window (see
  * docs/CELLSEARCH.md), so samples leave the block about a window and a quarter later than
