@@ -74,17 +74,18 @@ def load(paths):
 
 def pd_where(point, passes):
     """Fraction of trials whose strongest detection (PSS metric) among those for which
-    passes(pss, sss) holds is right."""
+    passes(pss, sss, *rest) holds is right (rest: NR's DM-RS metric in scans since
+    5f5cf02)."""
     best = {}
-    for t, p, s, ok, *_ in point["detections"]:
-        if passes(p, s) and (t not in best or p > best[t][0]):
+    for t, p, s, ok, *rest in point["detections"]:
+        if passes(p, s, *rest) and (t not in best or p > best[t][0]):
             best[t] = (p, ok)
     return sum(1 for p, ok in best.values() if ok) / point["trials"]
 
 
 def pd_at(point, tp, ts):
     """Fraction of trials whose strongest detection passing (tp, ts) is right."""
-    return pd_where(point, lambda p, s: p >= tp and s >= ts)
+    return pd_where(point, lambda p, s, *_: p >= tp and s >= ts)
 
 
 def noise_stats(std):
@@ -162,7 +163,7 @@ def sum_rule_study(scans, noise, target, at_db, floors=(4, 6, 8, 10, 12), ratio=
                     mid = (lo + hi) / 2
                     lo, hi = (mid, hi) if pfa(floor, mid) > target else (lo, mid)
                 total = hi
-                pds = [(ch, pd_where(pt, lambda p, s: p >= tp and s >= max(floor, ratio * p)
+                pds = [(ch, pd_where(pt, lambda p, s, *_: p >= tp and s >= max(floor, ratio * p)
                                      and p + s >= total)) for ch, pt in points]
                 score = float(np.mean([v for _, v in pds])) if pds else 0
                 if best is None or score > best[0]:
@@ -191,7 +192,7 @@ def staircase_study(scans, noise, at_db, tp=16.0, ts=14.75, rises=(1, 1.5, 2, 2.
                 def need(p):
                     return min((b for a, b in levels if p >= a), default=np.inf)
 
-                def passes(p, s):
+                def passes(p, s, *_):
                     return any(p >= a and s >= b for a, b in levels)
 
                 peaks = d[d[:, 1] >= tp - n]
@@ -203,6 +204,44 @@ def staircase_study(scans, noise, at_db, tp=16.0, ts=14.75, rises=(1, 1.5, 2, 2.
                 print("  %d steps of %.1f: %.2e false alarms a window (%d windows hit), "
                       "%.2f noise peaks read a window; Pd at %g dB: %s"
                       % (n, r, pfa, windows_hit, len(peaks) / w, at_db, pds))
+
+
+def dmrs_study(scans, noise, at_db, tp=16.0, ts=14.75, rise=2.0, reliefs=(4, 6, 8, 10),
+               confirms=(1e-3, 1e-4), steps=(0, 4)):
+    """NR: an SSS up to `relief` under its level passes where the PBCH DM-RS of its cell
+    confirms it (its metric, -ln of noise's probability, >= -ln(confirm)); with one
+    period's staircase of n steps (rise r) or none. Prints how often noise's DM-RS passes
+    each level (counted, against the nominal), then for each rule the false alarms a
+    window (the sum over the noise windows' PSS peaks of P(SSS >= the level) + P(level -
+    relief <= SSS < level) x confirm) and Pd at at_db per channel. Needs scans made since
+    5f5cf02 (their rows carry the DM-RS metric)."""
+    for st, w, d, pass_p, points in noise_and_points(scans, noise, at_db):
+        rows = [r for r in st["noise"]["detections"] if len(r) >= 4 and r[3] >= 0]
+        if not rows:
+            continue
+        dm = np.array([r[3] for r in rows], float)
+        print("%s, one period, %d noise windows; noise's DM-RS at its %d PSS peaks:"
+              % (st["standard"], w, len(dm)))
+        for c in confirms:
+            print("  metric >= %.2f: %.2e of them (nominal %g)"
+                  % (-np.log(c), np.mean(dm >= -np.log(c)), c))
+        for n in steps:
+            levels = [(tp - j, ts + rise * j) for j in range(n + 1)]
+            peaks = d[d[:, 1] >= tp - n]
+            need = np.full(len(peaks), np.inf)
+            for a, b in reversed(levels):
+                need = np.where(peaks[:, 1] >= a, b, need)
+            for relief in (0,) + tuple(reliefs):
+                for c in (confirms if relief else confirms[:1]):
+                    pfa = float(np.sum(pass_p(need) + (pass_p(need - relief) - pass_p(need))
+                                       * c)) / w
+
+                    def passes(p, s, dmrs=-1.0, *_):
+                        level = min((b for a, b in levels if p >= a), default=np.inf)
+                        return s >= level or (s >= level - relief and dmrs >= -np.log(c))
+                    pds = ", ".join("%s %.3f" % (ch, pd_where(pt, passes)) for ch, pt in points)
+                    print("  %d steps, relief %4.1f, confirm %g: %.2e false alarms a window; "
+                          "Pd at %g dB: %s" % (n, relief, c, pfa, at_db, pds))
 
 
 def draw_pd(plt, result, order, tp, ts, at_db):
@@ -322,6 +361,9 @@ def main():
     ap.add_argument("--staircase", action="store_true",
                     help="print false alarms and Pd of one period's staircases of levels "
                          "(staircase_study()), then stop")
+    ap.add_argument("--dmrs", action="store_true",
+                    help="print false alarms and Pd of NR's SSS confirmed by the PBCH DM-RS "
+                         "(dmrs_study()), then stop")
     ap.add_argument("--update-combined", nargs="+", metavar="RUN",
                     help="only replace the fixed-threshold curves these runs give in "
                          "docs/cellsearch_curves.json and redraw the Pd figure "
@@ -336,6 +378,9 @@ def main():
     combined = load(args.combined)
     if args.staircase:
         staircase_study(scans, {s["standard"]: noise_stats(s) for s in scans}, args.at_db)
+        return
+    if args.dmrs:
+        dmrs_study(scans, {s["standard"]: noise_stats(s) for s in scans}, args.at_db)
         return
     if args.sum_rule:
         sum_rule_study(scans, {s["standard"]: noise_stats(s) for s in scans}, args.target,

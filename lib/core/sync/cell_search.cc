@@ -33,8 +33,8 @@ constexpr int dmrs_group = 4;        // DM-RS REs summed coherently outside the 
 // Noise passes the SSS's level e^dmrs_sss_relief times as often as its own level, then the
 // DM-RS once in 1 / dmrs_false_confirm (read_dmrs(); docs/CELLSEARCH.md, "The PBCH DM-RS
 // confirms").
-constexpr double dmrs_sss_relief = 6;
-constexpr double dmrs_false_confirm = 1e-3;
+constexpr double dmrs_sss_relief = 5;
+constexpr double dmrs_false_confirm = 3e-4;
 // The PSS's channel estimate equalizes the SSS. Per subcarrier it is too noisy at low SNR;
 // summed over neighbouring subcarriers it turns with a multipath channel's phase. It is
 // taken in the delay domain instead: the PSS's subcarriers' inverse transform, its taps

@@ -795,7 +795,7 @@ TEST(cell_search, cuda_matches_cpu_combining)
     }
 }
 
-// NR: an SSS up to dmrs_sss_relief (6) under its level passes where its cell's PBCH DM-RS
+// NR: an SSS up to dmrs_sss_relief (5) under its level passes where its cell's PBCH DM-RS
 // confirms it. Weak cells (-7 dB, 4 SSBs each) in 24 rows: some are found that way, none
 // is a wrong cell, and every detection's DM-RS stands out of noise; CUDA finds the same.
 TEST(cell_search, nr_dmrs_confirms_weak_sss)
@@ -815,11 +815,11 @@ TEST(cell_search, nr_dmrs_confirms_weak_sss)
     int confirmed = 0;
     for (const auto& d : a) {
         EXPECT_EQ(d.cell_id, cell_of(d.channel)) << "row " << d.channel;
-        EXPECT_GE(d.sss_metric, sss_level - 6) << "row " << d.channel;
+        EXPECT_GE(d.sss_metric, sss_level - 5) << "row " << d.channel;
         EXPECT_GE(d.dmrs_metric, 0) << "row " << d.channel;
         confirmed += d.sss_metric < sss_level;
         if (d.sss_metric < sss_level) {
-            EXPECT_GE(d.dmrs_metric, -std::log(1e-3)) << "row " << d.channel;
+            EXPECT_GE(d.dmrs_metric, -std::log(3e-4)) << "row " << d.channel;
         }
     }
     EXPECT_GT(a.size(), 40u);
