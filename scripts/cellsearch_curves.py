@@ -206,15 +206,16 @@ def staircase_study(scans, noise, at_db, tp=16.0, ts=14.75, rises=(1, 1.5, 2, 2.
                       % (n, r, pfa, windows_hit, len(peaks) / w, at_db, pds))
 
 
-def dmrs_study(scans, noise, at_db, tp=16.0, ts=14.75, rise=2.0, reliefs=(4, 6, 8, 10),
-               confirms=(1e-3, 1e-4), steps=(0, 4)):
+def dmrs_study(scans, noise, at_db, tp=16.0, ts=14.75, rise=2.0, reliefs=(4, 5, 6, 8),
+               confirms=(1e-3, 3e-4, 1e-4), floors=(0.0, 1.0, 2.3), steps=(0, 4)):
     """NR: an SSS up to `relief` under its level passes where the PBCH DM-RS of its cell
-    confirms it (its metric, -ln of noise's probability, >= -ln(confirm)); with one
-    period's staircase of n steps (rise r) or none. Prints how often noise's DM-RS passes
-    each level (counted, against the nominal), then for each rule the false alarms a
-    window (the sum over the noise windows' PSS peaks of P(SSS >= the level) + P(level -
-    relief <= SSS < level) x confirm) and Pd at at_db per channel. Needs scans made since
-    5f5cf02 (their rows carry the DM-RS metric)."""
+    confirms it (its metric, -ln of noise's probability, >= -ln(confirm)); one at its level
+    needs a DM-RS metric >= floor; with one period's staircase of n steps (rise r) or
+    none. Prints how often noise's DM-RS passes each level (counted, against the nominal),
+    then for each rule the false alarms a window (the sum over the noise windows' PSS peaks
+    of P(SSS >= the level) x P(noise's DM-RS >= floor, counted) + P(level - relief <= SSS
+    < level) x confirm) and Pd at at_db per channel. Needs scans made since 5f5cf02
+    (their rows carry the DM-RS metric)."""
     for st, w, d, pass_p, points in noise_and_points(scans, noise, at_db):
         rows = [r for r in st["noise"]["detections"] if len(r) >= 4 and r[3] >= 0]
         if not rows:
@@ -222,8 +223,8 @@ def dmrs_study(scans, noise, at_db, tp=16.0, ts=14.75, rise=2.0, reliefs=(4, 6, 
         dm = np.array([r[3] for r in rows], float)
         print("%s, one period, %d noise windows; noise's DM-RS at its %d PSS peaks:"
               % (st["standard"], w, len(dm)))
-        for c in confirms:
-            print("  metric >= %.2f: %.2e of them (nominal %g)"
+        for c in confirms + (0.1, np.exp(-1)):
+            print("  metric >= %.2f: %.2e of them (nominal %.3g)"
                   % (-np.log(c), np.mean(dm >= -np.log(c)), c))
         for n in steps:
             levels = [(tp - j, ts + rise * j) for j in range(n + 1)]
@@ -231,17 +232,19 @@ def dmrs_study(scans, noise, at_db, tp=16.0, ts=14.75, rise=2.0, reliefs=(4, 6, 
             need = np.full(len(peaks), np.inf)
             for a, b in reversed(levels):
                 need = np.where(peaks[:, 1] >= a, b, need)
-            for relief in (0,) + tuple(reliefs):
-                for c in (confirms if relief else confirms[:1]):
-                    pfa = float(np.sum(pass_p(need) + (pass_p(need - relief) - pass_p(need))
-                                       * c)) / w
+            rules = [(0.0, confirms[0], 0.0)]
+            rules += [(r, c, f) for r in reliefs for c in confirms for f in floors]
+            for relief, c, floor in rules:
+                pfa = float(np.sum(pass_p(need) * np.mean(dm >= floor) +
+                                   (pass_p(need - relief) - pass_p(need)) * c)) / w
 
-                    def passes(p, s, dmrs=-1.0, *_):
-                        level = min((b for a, b in levels if p >= a), default=np.inf)
-                        return s >= level or (s >= level - relief and dmrs >= -np.log(c))
-                    pds = ", ".join("%s %.3f" % (ch, pd_where(pt, passes)) for ch, pt in points)
-                    print("  %d steps, relief %4.1f, confirm %g: %.2e false alarms a window; "
-                          "Pd at %g dB: %s" % (n, relief, c, pfa, at_db, pds))
+                def passes(p, s, dmrs=-1.0, *_):
+                    level = min((b for a, b in levels if p >= a), default=np.inf)
+                    return ((s >= level and dmrs >= floor) or
+                            (s >= level - relief and dmrs >= -np.log(c)))
+                pds = ", ".join("%s %.3f" % (ch, pd_where(pt, passes)) for ch, pt in points)
+                print("  %d steps, relief %4.1f, confirm %g, floor %.1f: %.2e false alarms a "
+                      "window; Pd at %g dB: %s" % (n, relief, c, floor, pfa, at_db, pds))
 
 
 def draw_pd(plt, result, order, tp, ts, at_db):

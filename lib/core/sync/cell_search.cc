@@ -35,6 +35,10 @@ constexpr int dmrs_group = 4;        // DM-RS REs summed coherently outside the 
 // confirms").
 constexpr double dmrs_sss_relief = 5;
 constexpr double dmrs_false_confirm = 3e-4;
+// NR: the DM-RS metric every detection needs. Noise's passes 1 time in 4 (at its PSS peaks,
+// measured), so noise whose PSS and SSS pass their levels is reported 4 times less often; a
+// cell's DM-RS lies far over it (mean 10 to 18 at -6 dB, one period).
+constexpr double dmrs_floor = 1;
 // The PSS's channel estimate equalizes the SSS. Per subcarrier it is too noisy at low SNR;
 // summed over neighbouring subcarriers it turns with a multipath channel's phase. It is
 // taken in the delay domain instead: the PSS's subcarriers' inverse transform, its taps
@@ -1472,12 +1476,15 @@ bool cell_search::examine(examiner& ex,
     const reading& r = *chosen;
     const size_t best = r.best;
     // NR: an SSS up to dmrs_sss_relief under its level passes where its cell's PBCH DM-RS
-    // confirms it (dmrs_reading::confirms()).
+    // confirms it (dmrs_reading::confirms()); one at its level needs a DM-RS of dmrs_floor.
     dmrs_reading dmrs;
     if (nr && r.sss_metric >= step->sss - dmrs_sss_relief) {
         dmrs = read_dmrs(ex, r, pk.nid2, 3 * static_cast<int>(best % sss.hypotheses()) + pk.nid2);
     }
-    if (r.sss_metric < step->sss && !(nr && dmrs.confirms())) {
+    const bool passes =
+        nr ? (r.sss_metric >= step->sss && dmrs.metric() >= dmrs_floor) || dmrs.confirms()
+           : r.sss_metric >= step->sss;
+    if (!passes) {
         return false;
     }
     const double best_metric = r.sss_metric;

@@ -87,6 +87,10 @@ void synth_params::validate() const
         if (c.cell_id < 0 || c.cell_id > max_id) {
             throw_param_error("cell_id", "0.." + std::to_string(max_id), c.cell_id);
         }
+        if (c.pbch_cell_id < -1 || c.pbch_cell_id > max_id) {
+            throw_param_error("pbch_cell_id", "-1 (its own) or 0.." + std::to_string(max_id),
+                              c.pbch_cell_id);
+        }
         if (!std::isfinite(c.power_db) || !std::isfinite(c.offset_hz) || !std::isfinite(c.cfo_hz) ||
             !std::isfinite(c.start_s)) {
             throw std::invalid_argument("cells: power_db, offset_hz, cfo_hz, start_s finite");
@@ -246,8 +250,10 @@ std::vector<sync_signal_synth::tone> sync_signal_synth::symbol_tones(const synth
         }
         // PBCH DM-RS (7.4.1.4.1): c_init from the SSB index (L_max <= 8: i_SSB, half frame 0).
         const uint32_t issb = slot.ssb_index;
-        const auto c = gold_sequence((1u << 11) * (issb + 1) * (cell.cell_id / 4 + 1) +
-                                         (1u << 6) * (issb + 1) + cell.cell_id % 4,
+        const uint32_t pbch_id =
+            static_cast<uint32_t>(cell.pbch_cell_id >= 0 ? cell.pbch_cell_id : cell.cell_id);
+        const auto c = gold_sequence((1u << 11) * (issb + 1) * (pbch_id / 4 + 1) +
+                                         (1u << 6) * (issb + 1) + pbch_id % 4,
                                      288);
         auto dmrs = [&](int m) {
             return std::complex<double>((1 - 2 * c[2 * m]) * M_SQRT1_2,
@@ -260,7 +266,7 @@ std::vector<sync_signal_synth::tone> sync_signal_synth::symbol_tones(const synth
             return std::complex<double>((b & 1) ? -M_SQRT1_2 : M_SQRT1_2,
                                         (b & 2) ? -M_SQRT1_2 : M_SQRT1_2);
         };
-        const int v = cell.cell_id % 4;
+        const int v = static_cast<int>(pbch_id % 4);
         // m counts DM-RS REs k first, then symbol (7.4.3.1.3): symbol 1 m 0..59,
         // symbol 2 m 60..83, symbol 3 m 84..143.
         int m = slot.part == 1 ? 0 : slot.part == 2 ? 60 : 84;

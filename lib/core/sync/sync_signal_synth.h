@@ -35,6 +35,9 @@ struct synth_cell {
     double offset_hz = 0; //!< its raster position from the capture's centre
     double cfo_hz = 0;    //!< carrier frequency offset on top of offset_hz
     double start_s = 0;   //!< time of its radio frame's start relative to sample 0, seconds
+    //! NR: the cell ID its PBCH DM-RS is made from; -1 its own. Another ID makes an SSB
+    //! whose PBCH does not match its PSS and SSS (tests of the DM-RS's check).
+    int pbch_cell_id = -1;
 };
 
 struct synth_params {

@@ -829,6 +829,42 @@ TEST(cell_search, nr_dmrs_confirms_weak_sss)
     expect_same_detections(a, on_gpu->search(x.data(), n, rows, n, 0), "nr");
 }
 
+// NR: every detection needs a PBCH DM-RS metric of at least dmrs_floor (1), which noise's
+// reaches about 1 time in 4. Strong cells (0 dB, 4 SSBs each) in 24 rows: with their own
+// DM-RS every SSB is reported; with another cell's (on other subcarriers) most are not.
+TEST(cell_search, nr_pbch_dmrs_must_match)
+{
+    core::cell_search_params sp;
+    sp.standard = cell_standard::nr;
+    const auto layout = core::make_cell_search_layout(sp.standard, sp.scs_khz);
+    const size_t n = static_cast<size_t>(layout.rate_hz * 11e-3);
+    const int rows = 24;
+    const auto cell_of = [](int c) { return 17 * c + 5; };
+    const auto rows_with = [&](bool other_dmrs) {
+        return synthesized_rows(sp.standard, layout, rows, n, 1500, 0.0, [&](int c, auto& p) {
+            core::synth_cell cell{ cell_of(c), 0, 0, 500.0 * c - 6e3, 0.3e-3 + 0.1e-3 * c };
+            cell.pbch_cell_id = other_dmrs ? cell_of(c) + 1 : -1;
+            p.cells.push_back(cell);
+        });
+    };
+    const auto found = [&](const std::vector<core::cell_detection>& dets) {
+        int count = 0;
+        for (const auto& d : dets) {
+            count += d.cell_id == cell_of(d.channel);
+            EXPECT_GE(d.dmrs_metric, 1) << "row " << d.channel;
+        }
+        return count;
+    };
+    auto on_cpu = core::make_cell_search(sp, cpu);
+    const auto own = rows_with(false), other = rows_with(true);
+    EXPECT_EQ(found(on_cpu->search(own.data(), n, rows, n, 0)), 4 * rows);
+    const auto a = on_cpu->search(other.data(), n, rows, n, 0);
+    EXPECT_LE(found(a), 4 * rows * 45 / 100);
+    GPUOFDM_REQUIRE_GPU();
+    auto on_gpu = core::make_cell_search(sp, core::device_spec{ core::backend::cuda, 0 });
+    expect_same_detections(a, on_gpu->search(other.data(), n, rows, n, 0), "nr, other DM-RS");
+}
+
 // One period with 4 steps of levels (pss_steps): weak cells (NR -7 dB, LTE -3 dB) in 24 rows,
 // some found on a step (a PSS under 16, which the device gathers down to 12); CUDA finds
 // the CPU twin's detections.

@@ -201,6 +201,10 @@ TEST(sync_signal_synth, bad_parameters)
     p = {};
     p.cells = { { 1008, 0, 0, 0, 0 } };
     EXPECT_THROW(core::sync_signal_synth{ p }, std::invalid_argument);
+    p.cells = { { 0, 0, 0, 0, 0, 1008 } }; // its PBCH DM-RS's ID
+    EXPECT_THROW(core::sync_signal_synth{ p }, std::invalid_argument);
+    p.cells = { { 0, 0, 0, 0, 0, -2 } };
+    EXPECT_THROW(core::sync_signal_synth{ p }, std::invalid_argument);
     p.standard = cell_standard::lte;
     p.cells = { { 504, 0, 0, 0, 0 } };
     EXPECT_THROW(core::sync_signal_synth{ p }, std::invalid_argument);
