@@ -795,18 +795,36 @@ TEST(cell_search, cuda_matches_cpu_combining)
     }
 }
 
+namespace {
+
+// The DM-RS tests' rows: 24 of NR at its candidate rate (30 kHz SSBs), 11 ms each.
+constexpr int dmrs_test_rows = 24;
+size_t dmrs_test_row_length(const core::cell_search_params& sp)
+{
+    return static_cast<size_t>(core::make_cell_search_layout(sp.standard, sp.scs_khz).rate_hz *
+                               11e-3);
+}
+std::vector<cf> dmrs_test_rows_of(const core::cell_search_params& sp,
+                                  uint64_t seed,
+                                  double snr_db,
+                                  const std::function<void(int, core::synth_params&)>& cells_of)
+{
+    return synthesized_rows(sp.standard, core::make_cell_search_layout(sp.standard, sp.scs_khz),
+                            dmrs_test_rows, dmrs_test_row_length(sp), seed, snr_db, cells_of);
+}
+
+} // namespace
+
 // NR: an SSS up to dmrs_sss_relief (5) under its level passes where its cell's PBCH DM-RS
 // confirms it. Weak cells (-7 dB, 4 SSBs each) in 24 rows: some are found that way, none
 // is a wrong cell, and every detection's DM-RS stands out of noise; CUDA finds the same.
 TEST(cell_search, nr_dmrs_confirms_weak_sss)
 {
-    core::cell_search_params sp;
-    sp.standard = cell_standard::nr;
-    const auto layout = core::make_cell_search_layout(sp.standard, sp.scs_khz);
-    const size_t n = static_cast<size_t>(layout.rate_hz * 11e-3);
-    const int rows = 24;
+    const core::cell_search_params sp; // NR, one period
+    const size_t n = dmrs_test_row_length(sp);
+    const int rows = dmrs_test_rows;
     const auto cell_of = [](int c) { return 41 * c + 3; };
-    const auto x = synthesized_rows(sp.standard, layout, rows, n, 1300, -7.0, [&](int c, auto& p) {
+    const auto x = dmrs_test_rows_of(sp, 1300, -7.0, [&](int c, auto& p) {
         p.cells.push_back({ cell_of(c), 0, 0, 900.0 * c - 10e3, 0.2e-3 + 0.15e-3 * c });
     });
     auto on_cpu = core::make_cell_search(sp, cpu);
@@ -834,14 +852,12 @@ TEST(cell_search, nr_dmrs_confirms_weak_sss)
 // DM-RS every SSB is reported; with another cell's (on other subcarriers) most are not.
 TEST(cell_search, nr_pbch_dmrs_must_match)
 {
-    core::cell_search_params sp;
-    sp.standard = cell_standard::nr;
-    const auto layout = core::make_cell_search_layout(sp.standard, sp.scs_khz);
-    const size_t n = static_cast<size_t>(layout.rate_hz * 11e-3);
-    const int rows = 24;
+    const core::cell_search_params sp; // NR, one period
+    const size_t n = dmrs_test_row_length(sp);
+    const int rows = dmrs_test_rows;
     const auto cell_of = [](int c) { return 17 * c + 5; };
     const auto rows_with = [&](bool other_dmrs) {
-        return synthesized_rows(sp.standard, layout, rows, n, 1500, 0.0, [&](int c, auto& p) {
+        return dmrs_test_rows_of(sp, 1500, 0.0, [&](int c, auto& p) {
             core::synth_cell cell{ cell_of(c), 0, 0, 500.0 * c - 6e3, 0.3e-3 + 0.1e-3 * c };
             cell.pbch_cell_id = other_dmrs ? cell_of(c) + 1 : -1;
             p.cells.push_back(cell);
