@@ -724,6 +724,9 @@ struct cell_search::reading {
     std::vector<std::vector<cd>> pss_spectra; //!< per window, for the ESS / DM-RS steps
     std::vector<double> cfos;                 //!< per window
     std::vector<cd> pss_means; //!< per window: the PSS's channel summed over its subcarriers
+    //! NR / LTE, per window: the PSS's channel on its subcarriers (pss_channel()), for the
+    //! SSS and NR's DM-RS
+    std::vector<std::vector<cd>> pss_channels;
 };
 
 namespace {
@@ -1247,7 +1250,8 @@ void cell_search::read_sss(examiner& ex, const pss_candidate& pk, reading& r)
                 raw[e] = yp[d_layout.pss_bins[e]] * std::conj(pss[e]);
                 mean_h += raw[e];
             }
-            const std::vector<cd> h = fivegtf ? std::vector<cd>() : ex.pss_channel(raw);
+            r.pss_channels.push_back(fivegtf ? std::vector<cd>() : ex.pss_channel(raw));
+            const std::vector<cd>& h = r.pss_channels.back();
             r.pss_spectra.push_back(yp);
             r.pss_means.push_back(mean_h);
             for (size_t p = 0; p < positions.size(); p++) {
@@ -1326,13 +1330,9 @@ struct cell_search::dmrs_reading {
     bool confirms() const { return log_p <= std::log(dmrs_false_confirm); }
 };
 
-cell_search::dmrs_reading cell_search::read_dmrs(examiner& ex,
-                                                 const reading& r,
-                                                 int nid2,
-                                                 int cell_id)
+cell_search::dmrs_reading cell_search::read_dmrs(examiner& ex, const reading& r, int cell_id)
 {
     const int n = d_layout.fft_size;
-    const auto& pss = ex.pss[nid2];
     const int first_pss_k = 56, last_pss_k = first_pss_k + nr_sync_length - 1;
     constexpr int edge_width = 8; // PSS subcarriers averaged for the channel at an edge
     const int v = cell_id % 4;
@@ -1340,34 +1340,29 @@ cell_search::dmrs_reading cell_search::read_dmrs(examiner& ex,
     const auto under_pss = [&](int s, int k) {
         return s != 2 && k >= first_pss_k && k <= last_pss_k;
     };
-    // Per window: the PSS's channel and its edges'; per window and symbol: the spectrum and
-    // the mean power outside the PSS (and the SSS).
-    struct window_channel {
-        std::vector<cd> h;
+    const auto under_sss = [](int s, int k) { return s == 2 && k >= 48 && k < 192; };
+    // Per window: the channel at the PSS's edges (read_sss() measured it under the PSS); per
+    // window and symbol: the spectrum and the mean power outside the PSS (and the SSS).
+    struct channel_edges {
         cd low = 0, high = 0;
     };
-    std::vector<window_channel> channels;
+    std::vector<channel_edges> edges;
     std::vector<std::vector<cd>> spectra;
     std::vector<double> outer_power;
     for (size_t k = 0; k < r.windows.size(); k++) {
-        std::vector<cd> raw(pss.size());
-        for (size_t e = 0; e < pss.size(); e++) {
-            raw[e] = r.pss_spectra[k][d_layout.pss_bins[e]] * std::conj(pss[e]);
-        }
-        window_channel c;
-        c.h = ex.pss_channel(raw);
+        const auto& h = r.pss_channels[k];
+        channel_edges c;
         for (int e = 0; e < edge_width; e++) {
-            c.low += c.h[static_cast<size_t>(e)] / static_cast<double>(edge_width);
-            c.high +=
-                c.h[c.h.size() - 1 - static_cast<size_t>(e)] / static_cast<double>(edge_width);
+            c.low += h[static_cast<size_t>(e)] / static_cast<double>(edge_width);
+            c.high += h[h.size() - 1 - static_cast<size_t>(e)] / static_cast<double>(edge_width);
         }
-        channels.push_back(std::move(c));
+        edges.push_back(c);
         for (int s = 1; s <= 3; s++) {
             spectra.push_back(ex.symbol_spectrum(r.windows[k], s * (n + d_layout.cp), r.cfos[k]));
             double sum = 0;
             int count = 0;
             for (int kk = 0; kk < 240; kk++) {
-                if (!under_pss(s, kk) && !(s == 2 && kk >= 48 && kk < 192)) {
+                if (!under_pss(s, kk) && !under_sss(s, kk)) {
                     sum += power(spectra.back()[bin(kk)]);
                     count++;
                 }
@@ -1390,7 +1385,8 @@ cell_search::dmrs_reading cell_search::read_dmrs(examiner& ex,
             }
         };
         for (size_t k = 0; k < r.windows.size(); k++) {
-            const auto& ch = channels[k];
+            const auto& h = r.pss_channels[k];
+            const auto& edge = edges[k];
             int m = 0;
             for (int s = 1; s <= 3; s++) {
                 const auto& y = spectra[k * 3 + static_cast<size_t>(s) - 1];
@@ -1406,8 +1402,8 @@ cell_search::dmrs_reading cell_search::read_dmrs(examiner& ex,
                     in_group = 0;
                 };
                 for (int kk = v; kk < 240; kk += 4) {
-                    if (s == 2 && kk >= 48 && kk < 192) {
-                        continue; // the SSS's subcarriers
+                    if (under_sss(s, kk)) {
+                        continue;
                     }
                     const cd ref((1 - 2 * c[2 * m]) * M_SQRT1_2,
                                  (1 - 2 * c[2 * m + 1]) * M_SQRT1_2);
@@ -1415,12 +1411,12 @@ cell_search::dmrs_reading cell_search::read_dmrs(examiner& ex,
                     const cd yk = y[bin(kk)];
                     if (under_pss(s, kk)) {
                         close_group(); // the REs below the PSS end their last group
-                        const cd z = yk * std::conj(ch.h[static_cast<size_t>(kk - first_pss_k)]);
+                        const cd z = yk * std::conj(h[static_cast<size_t>(kk - first_pss_k)]);
                         under += z * std::conj(ref);
                         under_norm += power(z);
                         continue;
                     }
-                    const cd z = yk * std::conj(kk < first_pss_k ? ch.low : ch.high);
+                    const cd z = yk * std::conj(kk < first_pss_k ? edge.low : edge.high);
                     flat += z * std::conj(ref);
                     flat_norm += power(z);
                     group += yk * std::conj(ref);
@@ -1480,7 +1476,7 @@ bool cell_search::examine(examiner& ex,
     // confirms it (dmrs_reading::confirms()); one at its level needs a DM-RS of dmrs_floor.
     dmrs_reading dmrs;
     if (nr && r.sss_metric >= step->sss - dmrs_sss_relief) {
-        dmrs = read_dmrs(ex, r, pk.nid2, 3 * static_cast<int>(best % sss.hypotheses()) + pk.nid2);
+        dmrs = read_dmrs(ex, r, 3 * static_cast<int>(best % sss.hypotheses()) + pk.nid2);
     }
     const bool passes =
         nr ? (r.sss_metric >= step->sss && dmrs.metric() >= dmrs_floor) || dmrs.confirms()

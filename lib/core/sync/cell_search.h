@@ -300,7 +300,7 @@ private:
     void read_sss(examiner& ex, const pss_candidate& pk, reading& r);
     //! NR: the PBCH DM-RS's best ibar (SSB index, half frame) for \p cell_id at reading
     //! \p r, and its metric.
-    dmrs_reading read_dmrs(examiner& ex, const reading& r, int nid2, int cell_id);
+    dmrs_reading read_dmrs(examiner& ex, const reading& r, int cell_id);
     //! The candidate's detection from its readings (read_sss() has read them), false if none.
     bool examine(examiner& ex,
                  const std::vector<reading>& readings,
