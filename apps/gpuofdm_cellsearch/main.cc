@@ -57,6 +57,7 @@ struct options {
     std::string cells;
     double seconds = 0.05;
     double snr = 10;
+    uint64_t seed = 1;
 };
 
 void usage()
@@ -100,6 +101,7 @@ void usage()
               "                   --center, --seconds (default 0.05) and --snr (dB over the sync\n"
               "                   signal's band, default 10), then exit\n"
               "  --cells LIST     for --synthesize: ID@OFFSET_HZ[@CFO_HZ] comma-separated\n"
+              "  --seed N         for --synthesize: the noise's seed (default 1)\n"
               "  --help, --version");
 }
 
@@ -132,6 +134,7 @@ options parse(int argc, char** argv)
                               value("--cells", o.cells),
                               value("--seconds", o.seconds),
                               value("--snr", o.snr),
+                              value("--seed", o.seed),
                           },
                           usage, "gpuofdm_cellsearch");
     if (o.standard.empty()) {
@@ -165,6 +168,7 @@ int synthesize(const options& o)
     p.scs_khz = o.scs;
     p.nr_case = o.scs == 15 ? 'A' : 'C';
     p.center_hz = o.center;
+    p.seed = o.seed;
     std::stringstream list(o.cells);
     std::string item;
     while (std::getline(list, item, ',')) {
