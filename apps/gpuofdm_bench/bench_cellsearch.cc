@@ -302,8 +302,8 @@ void flowgraph_rows(const options& o,
             for (const auto& dev : devices) {
                 auto make = [&] {
                     return gr::gpuofdm::cell_searcher_cc::make(standard_name(w.standard), w.rate,
-                                                               w.center_hz, w.offsets, 30, 0, 16,
-                                                               14.75, 1, 20, dev);
+                                                               w.center_hz, w.offsets, 30, 0, 16, 0,
+                                                               1, 20, dev);
                 };
                 auto searcher = make();
                 size_t found = 0;

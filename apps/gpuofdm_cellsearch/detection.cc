@@ -234,7 +234,7 @@ public:
     {
         d_sp = gpuofdm_apps::search_params(standard, o);
         d_tp = d_sp.pss_threshold;
-        d_ts = d_sp.sss_threshold;
+        d_ts = d_sp.sss_level();
         core::cell_search_params run = d_sp;
         if (o.scan) {
             run.pss_threshold = std::min(o.scan_pss, d_tp);

@@ -88,7 +88,7 @@ void usage()
               "                   20): the periods' PSS metrics are added along the best drift\n"
               "                   path up to it\n"
               "  --pss-threshold T, --sss-threshold T   detection thresholds (metrics are 1 on\n"
-              "                   average in noise; defaults 16 and 14.75:\n"
+              "                   average in noise; defaults 16 and 14.75, LTE's SSS 13.5:\n"
               "                   1e-5 false alarms per sync period and candidate)\n"
               "  --pss-steps N    steps below them, a PSS 1 lower and an SSS higher each: weaker\n"
               "                   cells, about e times the SSS readings of noise a step; -1 (the\n"

@@ -50,7 +50,7 @@ public:
      * \param cfo_range_hz frequency search range; 0: +-10 ppm of the carrier when
      *        center_freq is known, at least one subcarrier spacing.
      * \param pss_threshold, sss_threshold detection thresholds (metrics are 1 on average in
-     *        noise); > 1.
+     *        noise); > 1. sss_threshold 0: the standard's own (14.75; LTE's 13.5).
      * \param combine_periods sync periods combined, 1..16: their PSS metrics averaged,
      *        their SSS added (NR, LTE: coherently; 5GTF: in power); the thresholds stay
      *        the one-period ones, and the combined metrics are held to the levels noise
@@ -78,7 +78,7 @@ public:
                      int ssb_scs_khz = 30,
                      double cfo_range_hz = 0,
                      double pss_threshold = 16,
-                     double sss_threshold = 14.75,
+                     double sss_threshold = 0,
                      int combine_periods = 1,
                      double window_ms = 20,
                      const std::string& device = "auto",

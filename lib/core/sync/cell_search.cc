@@ -165,8 +165,8 @@ double combined_pss_threshold(double single, int m, int h, double log_tries)
 // exponential's (the fitted slopes of 1.06-1.07 in docs/CELLSEARCH.md). A sum of K such
 // terms comes nearer a complex Gaussian, so the threshold is where a unit exponential passes
 // as rarely as one period's law passes \p single: (N - 1) log(N / (N - single)), 15.56 for
-// NR and 16.57 for LTE at the default 14.75. Noise then passes it no more often than
-// one period's threshold.
+// NR at its default 14.75 and 14.98 for LTE at its 13.5. Noise then passes it no more often
+// than one period's threshold.
 double coherent_sss_threshold(double single, size_t length)
 {
     const auto n = static_cast<double>(length);
@@ -424,8 +424,9 @@ void cell_search_params::validate() const
     if (!(pss_threshold > 1 && pss_threshold < 1e6)) {
         throw_param_error("pss_threshold", "> 1 (the metric's mean in noise)", pss_threshold);
     }
-    if (!(sss_threshold > 1 && sss_threshold < 1e6)) {
-        throw_param_error("sss_threshold", "> 1 (the metric's mean in noise)", sss_threshold);
+    if (!(sss_threshold == 0 || (sss_threshold > 1 && sss_threshold < 1e6))) {
+        throw_param_error("sss_threshold",
+                          "> 1 (the metric's mean in noise), or 0 (the standard's)", sss_threshold);
     }
     if (combine_periods < 1 || combine_periods > 16) {
         throw_param_error("combine_periods", "1..16", combine_periods);
@@ -459,6 +460,16 @@ void cell_search_params::validate() const
     if (ssb_lmax != 4 && ssb_lmax != 8) {
         throw_param_error("ssb_lmax", "4 or 8", ssb_lmax);
     }
+}
+
+double default_sss_threshold(cell_standard standard)
+{
+    return standard == cell_standard::lte ? 13.5 : 14.75;
+}
+
+double cell_search_params::sss_level() const
+{
+    return sss_threshold > 0 ? sss_threshold : default_sss_threshold(standard);
 }
 
 double default_cfo_range_hz(const cell_search_params& p, double carrier_hz)
@@ -603,10 +614,10 @@ cell_search::cell_search(const cell_search_params& params)
           pss_level(params,
                     d_hyp.size(),
                     params.pss_threshold - coherent_sss_shift(params, d_layout.sss_bins.size()))),
-      d_sss_threshold(params.combine_periods == 1 ? params.sss_threshold
+      d_sss_threshold(params.combine_periods == 1 ? params.sss_level()
                       : params.standard == cell_standard::fivegtf
-                          ? combined_threshold(params.sss_threshold, params.combine_periods)
-                          : coherent_sss_threshold(params.sss_threshold, d_layout.sss_bins.size()) +
+                          ? combined_threshold(params.sss_level(), params.combine_periods)
+                          : coherent_sss_threshold(params.sss_level(), d_layout.sss_bins.size()) +
                                 coherent_sss_shift(params, d_layout.sss_bins.size()))
 {
     d_params.validate();
@@ -617,7 +628,7 @@ cell_search::cell_search(const cell_search_params& params)
         const int rows = 2 * delay_atoms(d_layout) + 1, k = d_params.combine_periods;
         const beta_sum_tail sss_tail(rows, lte_sync_length - rows, k);
         d_ess_tail = std::make_shared<beta_sum_tail>(rows, fivegtf_ess_length - rows, k);
-        d_sss_threshold = sss_tail.threshold(k, -d_params.sss_threshold) * lte_sync_length /
+        d_sss_threshold = sss_tail.threshold(k, -d_params.sss_level()) * lte_sync_length /
                           (static_cast<double>(k) * rows);
     }
     d_metric_steps = { { d_pss_threshold, d_sss_threshold } };

@@ -59,9 +59,12 @@ struct cell_search_params {
     //! subcarrier offsets included); 0 Hz: +-1 subcarrier spacing, or where
     //! cell_search_stream knows the carrier, default_cfo_range_hz(). Up to 64 subcarriers.
     double cfo_range_hz = 0;
-    double pss_threshold = 16;    //!< PSS metric (mean 1 in noise) a peak must pass, > 1
-    double sss_threshold = 14.75; //!< SSS metric (mean 1 in noise) a detection must pass, > 1
-    int combine_periods = 1;      //!< sync periods whose PSS metrics are averaged, 1..16
+    double pss_threshold = 16; //!< PSS metric (mean 1 in noise) a peak must pass, > 1
+    //! SSS metric (mean 1 in noise) a detection must pass, > 1; 0: the standard's own
+    //! (default_sss_threshold()). Over combined periods the level on their combined metric
+    //! follows from it.
+    double sss_threshold = 0;
+    int combine_periods = 1; //!< sync periods whose PSS metrics are averaged, 1..16
     //! 5GTF: the PSS and SSS averaged over the 14 sync symbols of each sync subframe too,
     //! for a cell whose sync symbols all reach the receiver (11.5 dB more energy than one
     //! symbol): one detection per sync subframe, at its symbol 0, instead of one per symbol
@@ -88,6 +91,8 @@ struct cell_search_params {
     fivegtf_ess_index fivegtf_ess = fivegtf_ess_index::subframe_number;
     fivegtf_long_cp fivegtf_cp = fivegtf_long_cp::symbols_0_and_7;
 
+    //! sss_threshold, or the standard's own where it is 0.
+    double sss_level() const;
     void validate() const;
     //! The frequency hypotheses in Hz, from -range to +range.
     std::vector<double> cfo_hypotheses() const;
@@ -106,6 +111,15 @@ struct cell_search_params {
     //! How far period k's PSS may have drifted from k periods after period 0's, samples.
     int drift_reach(int k) const;
 };
+
+/*!
+ * The SSS threshold of \p standard where cell_search_params::sss_threshold is 0: 14.75 for
+ * NR and 5GTF, 13.5 for LTE. Each keeps one period's false alarms at or under 1e-5 per
+ * window of noise at the PSS threshold 16 (estimated from the noise windows' PSS peaks and
+ * their SSS; docs/CELLSEARCH.md, "Thresholds"): LTE's SSS, 62 subcarriers, has a lighter
+ * tail than NR's 127 and its 5 ms windows fewer peaks, which left it 2.2e-6 at 14.75.
+ */
+double default_sss_threshold(cell_standard standard);
 
 //! Oscillator error the default frequency search allows for, in ppm of the carrier.
 constexpr double default_cfo_ppm = 10;

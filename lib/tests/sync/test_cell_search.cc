@@ -463,11 +463,12 @@ TEST(cell_search, sss_metric_in_noise_has_one_law_for_any_periods)
     EXPECT_NEAR(four, one, 0.75) << n1 << " and " << n4 << " noise peaks";
 }
 
-// The levels the metrics are held to. One period: the parameters'. NR's and LTE's SSS added
-// coherently over K periods: where a unit exponential passes as rarely as one period's law,
-// N Beta(1, N - 1), passes the SSS threshold, (N - 1) log(N / (N - 14.75)); from K N >= 248
-// subcarriers 2 higher, the PSS's 2 lower (the budget moved to the SSS); 5GTF's mean of K
-// powers and LTE's 10 ms frame (2 x 62) without the shift.
+// The levels the metrics are held to. One period: the parameters' (the SSS's by default the
+// standard's: 14.75, LTE's 13.5). NR's and LTE's SSS added coherently over K periods: where
+// a unit exponential passes as rarely as one period's law, N Beta(1, N - 1), passes the SSS
+// threshold T, (N - 1) log(N / (N - T)); from K N >= 248 subcarriers 2 higher, the PSS's 2
+// lower (the budget moved to the SSS); 5GTF's mean of K powers and LTE's 10 ms frame
+// (2 x 62) without the shift.
 TEST(cell_search, metric_thresholds_of_combined_periods)
 {
     const auto thresholds = [](cell_standard standard, int periods) {
@@ -477,14 +478,14 @@ TEST(cell_search, metric_thresholds_of_combined_periods)
         const auto s = core::make_cell_search(sp, cpu);
         return std::make_pair(s->pss_metric_threshold(), s->sss_metric_threshold());
     };
-    const auto coherent = [](double n) { return (n - 1) * std::log(n / (n - 14.75)); };
-    for (auto standard : { cell_standard::nr, cell_standard::lte, cell_standard::fivegtf }) {
-        EXPECT_EQ(thresholds(standard, 1), std::make_pair(16.0, 14.75));
-    }
-    EXPECT_NEAR(thresholds(cell_standard::lte, 2).second, coherent(62), 1e-9);
-    EXPECT_NEAR(thresholds(cell_standard::lte, 4).second, coherent(62) + 2, 1e-9);
-    EXPECT_NEAR(thresholds(cell_standard::nr, 2).second, coherent(127) + 2, 1e-9);
-    EXPECT_NEAR(thresholds(cell_standard::nr, 4).second, coherent(127) + 2, 1e-9);
+    const auto coherent = [](double n, double t) { return (n - 1) * std::log(n / (n - t)); };
+    EXPECT_EQ(thresholds(cell_standard::nr, 1), std::make_pair(16.0, 14.75));
+    EXPECT_EQ(thresholds(cell_standard::lte, 1), std::make_pair(16.0, 13.5));
+    EXPECT_EQ(thresholds(cell_standard::fivegtf, 1), std::make_pair(16.0, 14.75));
+    EXPECT_NEAR(thresholds(cell_standard::lte, 2).second, coherent(62, 13.5), 1e-9);
+    EXPECT_NEAR(thresholds(cell_standard::lte, 4).second, coherent(62, 13.5) + 2, 1e-9);
+    EXPECT_NEAR(thresholds(cell_standard::nr, 2).second, coherent(127, 14.75) + 2, 1e-9);
+    EXPECT_NEAR(thresholds(cell_standard::nr, 4).second, coherent(127, 14.75) + 2, 1e-9);
     EXPECT_LT(thresholds(cell_standard::fivegtf, 4).second, 14.75);
     // A mean of K metrics of noise is near 1 with a tail that falls about K times as fast as
     // one's: its level lies between.
@@ -548,8 +549,8 @@ TEST(cell_search, metric_steps_of_combined_periods)
 }
 
 // Steps asked for (cell_search_params::pss_steps): one period's step j holds the PSS to 16 -
-// j and the SSS to 14.75 + 2 j; combined periods take as many as asked, of 3; 0 leaves
-// the one pair; 5GTF's combined metrics take none.
+// j and the SSS to its threshold + 2 j; combined periods take as many as asked, of 3; 0
+// leaves the one pair; 5GTF's combined metrics take none.
 TEST(cell_search, metric_steps_asked_for)
 {
     const auto steps_of = [](cell_standard standard, int periods, int pss_steps) {
@@ -560,7 +561,7 @@ TEST(cell_search, metric_steps_asked_for)
         ASSERT_EQ(steps.size(), 5u);
         for (size_t j = 0; j < steps.size(); j++) {
             EXPECT_FLOAT_EQ(steps[j].pss, 16.0 - j);
-            EXPECT_NEAR(steps[j].sss, 14.75 + 2.0 * j, 1e-9);
+            EXPECT_NEAR(steps[j].sss, core::default_sss_threshold(standard) + 2.0 * j, 1e-9);
         }
     }
     const auto four = steps_of(cell_standard::nr, 4, -1);
@@ -635,6 +636,11 @@ TEST(cell_search, bad_parameters)
     EXPECT_THROW(sp.validate(), std::invalid_argument);
     sp = {};
     sp.pss_threshold = 0.5;
+    EXPECT_THROW(sp.validate(), std::invalid_argument);
+    sp = {};
+    sp.sss_threshold = 0.5; // 0 is the standard's own; 0 < T <= 1 is below noise's mean
+    EXPECT_THROW(sp.validate(), std::invalid_argument);
+    sp.sss_threshold = -1;
     EXPECT_THROW(sp.validate(), std::invalid_argument);
     sp = {};
     sp.combine_periods = 17;

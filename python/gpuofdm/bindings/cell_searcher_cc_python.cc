@@ -23,7 +23,7 @@ void bind_cell_searcher_cc(py::module& m)
         .def(py::init(&searcher::make), py::arg("standard") = "nr", py::arg("samp_rate") = 30.72e6,
              py::arg("center_freq") = 0.0, py::arg("offsets_hz") = std::vector<double>{},
              py::arg("ssb_scs_khz") = 30, py::arg("cfo_range_hz") = 0.0,
-             py::arg("pss_threshold") = 16.0, py::arg("sss_threshold") = 14.75,
+             py::arg("pss_threshold") = 16.0, py::arg("sss_threshold") = 0.0,
              py::arg("combine_periods") = 1, py::arg("window_ms") = 20.0,
              py::arg("device") = "auto", py::arg("sro_ppm") = 20.0,
              py::arg("combine_symbols") = false, py::arg("pss_steps") = -1,
@@ -33,7 +33,8 @@ void bind_cell_searcher_cc(py::module& m)
              "LTE 100 kHz points, the 5GTF centre); ssb_scs_khz 15 or 30 (NR); cfo_range_hz "
              "(0: +-10 ppm of the carrier when center_freq is known, at least one subcarrier "
              "spacing); pss_threshold and sss_threshold (> 1; metrics are 1 "
-             "on average in noise; with combine_periods > 1 the combined metrics are held "
+             "on average in noise; sss_threshold 0: the standard's, 14.75 or LTE's 13.5; with "
+             "combine_periods > 1 the combined metrics are held "
              "to the levels that noise passes as rarely); "
              "combine_periods 1..16, the sync "
              "periods whose PSS metrics are averaged and SSS added; window_ms 5..1000; "
