@@ -253,12 +253,17 @@ def draw_pd(plt, result, order, tp, ts, at_db):
     fig, axes = plt.subplots(1, len(order), figsize=(4.2 * len(order), 4), sharey=True)
     axes = np.atleast_1d(axes)
     for ax, std in zip(axes, order):
+        # The standard's own SSS threshold (LTE's differs since 8cc51ed), where its
+        # one-period entry records it.
+        own_ts = ts
         for entry in result["standards"]:
             if entry["standard"] != std:
                 continue
+            symbols = entry.get("combine_symbols", False)
+            if entry["periods"] == 1 and not symbols and "sss_threshold" in entry:
+                own_ts = entry["sss_threshold"]
             for ch, cv in entry["curves"].items():
                 style = "-" if ch == "awgn" else "--"
-                symbols = entry.get("combine_symbols", False)
                 mark = ("^" if symbols else "o") if entry["periods"] == 1 else (
                     "v" if symbols else "s")
                 plural = "" if entry["periods"] == 1 else "s"
@@ -267,13 +272,13 @@ def draw_pd(plt, result, order, tp, ts, at_db):
                                                      ", 14 symbols" if symbols else ""))
         ax.axhline(0.99, color="gray", ls=":", lw=1)
         ax.axvline(at_db, color="gray", ls=":", lw=1)
-        ax.set_title(names.get(std, std))
+        ax.set_title("%s, SSS threshold %.2f" % (names.get(std, std), own_ts))
         ax.set_xlabel("SNR over the sync signal's band (dB)")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7, loc="lower right")
     axes[0].set_ylabel("P(strongest detection = right cell ID and timing)")
     fig.suptitle("Cell search, one raster candidate: random ID, timing, CFO over the search "
-                 "range, 20 ppm SRO; thresholds PSS %.2f, SSS %.2f" % (tp, ts), fontsize=9)
+                 "range, 20 ppm SRO; PSS threshold %.2f" % tp, fontsize=9)
     fig.tight_layout()
     fig.savefig(os.path.join(DOCS, "cellsearch_pd.png"), dpi=100)
 
