@@ -609,18 +609,19 @@ struct cell_search::examiner {
 
 cell_search::cell_search(const cell_search_params& params)
     : d_params(params), d_layout(make_cell_search_layout(params.standard, params.scs_khz)),
-      d_hyp(params.cfo_hypotheses()), d_period(params.period_samples()),
-      d_pss_threshold(
-          pss_level(params,
-                    d_hyp.size(),
-                    params.pss_threshold - coherent_sss_shift(params, d_layout.sss_bins.size()))),
-      d_sss_threshold(params.combine_periods == 1 ? params.sss_level()
-                      : params.standard == cell_standard::fivegtf
-                          ? combined_threshold(params.sss_level(), params.combine_periods)
-                          : coherent_sss_threshold(params.sss_level(), d_layout.sss_bins.size()) +
-                                coherent_sss_shift(params, d_layout.sss_bins.size()))
+      d_hyp(params.cfo_hypotheses()), d_period(params.period_samples())
 {
     d_params.validate();
+    // The levels on the (combined) metrics, from the one-period thresholds.
+    const size_t sss_length = d_layout.sss_bins.size();
+    const double shift = coherent_sss_shift(d_params, sss_length);
+    const double single = d_params.pss_threshold - shift; // one period's PSS level
+    const double sss = d_params.sss_level();
+    d_pss_threshold = pss_level(d_params, d_hyp.size(), single);
+    d_sss_threshold = d_params.combine_periods == 1 ? sss
+                      : d_params.standard == cell_standard::fivegtf
+                          ? combined_threshold(sss, d_params.combine_periods)
+                          : coherent_sss_threshold(sss, sss_length) + shift;
     if (d_params.combine_symbols) {
         // A period's SSS is one sum over its symbols, read on the CP's delays (delay_atoms());
         // the threshold on the mean-1 metric where the law says noise passes as rarely as a
@@ -628,13 +629,10 @@ cell_search::cell_search(const cell_search_params& params)
         const int rows = 2 * delay_atoms(d_layout) + 1, k = d_params.combine_periods;
         const beta_sum_tail sss_tail(rows, lte_sync_length - rows, k);
         d_ess_tail = std::make_shared<beta_sum_tail>(rows, fivegtf_ess_length - rows, k);
-        d_sss_threshold = sss_tail.threshold(k, -d_params.sss_level()) * lte_sync_length /
-                          (static_cast<double>(k) * rows);
+        d_sss_threshold =
+            sss_tail.threshold(k, -sss) * lte_sync_length / (static_cast<double>(k) * rows);
     }
     d_metric_steps = { { d_pss_threshold, d_sss_threshold } };
-    const size_t sss_length = d_layout.sss_bins.size();
-    const double shift = coherent_sss_shift(d_params, sss_length);
-    const double single = d_params.pss_threshold - shift; // d_pss_threshold's
     const bool coherent = coherent_periods(d_params);
     const int steps = d_params.pss_steps >= 0 ? d_params.pss_steps
                       : coherent              ? combined_pss_steps

@@ -298,8 +298,8 @@ protected:
     std::vector<double> d_hyp;
     std::vector<pss_replica> d_replicas; //!< N_ID^(2)-major, then hypothesis
     size_t d_period;                     //!< combining period, samples
-    float d_pss_threshold;               //!< for the mean over combine_periods
-    double d_sss_threshold;
+    float d_pss_threshold = 0;           //!< for the mean over combine_periods
+    double d_sss_threshold = 0;
     std::vector<metric_step> d_metric_steps;
     //! The level PSS candidates are gathered from: the last step's.
     float pss_floor() const { return static_cast<float>(d_metric_steps.back().pss); }
