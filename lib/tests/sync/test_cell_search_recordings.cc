@@ -171,17 +171,26 @@ core::synth_params synth_for(cell_standard s, double rate, int id, double cfo, d
     return p;
 }
 
-// The stream as the app drives it: pieces in, finish at the end.
+// The stream as the app drives it: pieces read into one buffer (page-locked where the search
+// runs on CUDA, so the upload is asynchronous), finish at the end. The buffer is spoiled as
+// soon as push() returns: push() must be done with it by then.
 std::vector<detection> search_stream(const recording_case& c,
                                      const core::device_spec& dev,
                                      size_t piece = 100003)
 {
+    std::vector<std::complex<float>> block(std::min(piece, c.x.size())); // outlives its pin
     core::cell_search_stream stream(c.raster, c.search, c.window_s, dev);
+    if (dev.is_cuda()) {
+        EXPECT_TRUE(stream.pin_host_buffer(block.data(), block.size() * sizeof(block[0])));
+    }
     std::vector<detection> out;
     for (size_t at = 0; at < c.x.size(); at += piece) {
-        for (const auto& d : stream.push(c.x.data() + at, std::min(piece, c.x.size() - at))) {
+        const size_t n = std::min(piece, c.x.size() - at);
+        std::copy_n(c.x.begin() + static_cast<ptrdiff_t>(at), n, block.begin());
+        for (const auto& d : stream.push(block.data(), n)) {
             out.push_back(d);
         }
+        std::fill_n(block.begin(), n, std::complex<float>(1e3f, -1e3f));
     }
     for (const auto& d : stream.finish()) {
         out.push_back(d);
