@@ -89,9 +89,11 @@ cell_search_stream::cell_search_stream(const raster_params& raster,
     d_overlap = d_history + d_rows->searcher().lookahead();
     d_window = static_cast<size_t>(window_s * d_layout.rate_hz);
     d_profile.enabled = profiling();
-    // Channelized a quarter window at a time: a stream of small pushes (GNU Radio's) then
-    // costs the device a few large launches a window, not many small ones.
-    d_min_blocks = std::max<size_t>(1, d_window / 4 / d_rows->channelizer().plan().hop_out);
+    // Channelized a window at a time: a stream of small pushes (GNU Radio's, the app's) then
+    // costs the device a few large launches a window. Each launch beside a search's kernels
+    // waits for room on the device, so fewer of them move the stream faster (docs/
+    // BENCHMARKS.md, "Cell search streamed").
+    d_min_blocks = std::max<size_t>(1, d_window / d_rows->channelizer().plan().hop_out);
     reset();
 }
 
@@ -163,6 +165,11 @@ std::vector<cell_search_stream::detection> cell_search_stream::finish()
 {
     std::vector<detection> out;
     d_rows->append_end();
+    // The whole windows first: the rows may hold more than one now (they grow a channelizer
+    // batch at a time), and the windows must be those of any other cut of the stream.
+    while (d_rows->size() >= d_window + d_overlap) {
+        search_rows(false, out);
+    }
     search_rows(true, out);
     d_decided = d_pushed;
     return out;
