@@ -812,8 +812,8 @@ TEST(cell_search_recordings, cuda_matches_cpu)
     cases.push_back(one_ms_case(cell_standard::fivegtf, 30, 245.76e6, false, -60e6));
     cases.push_back(one_ms_case(cell_standard::lte, 30, 1.92e6, false, 0));
     cases.push_back(fivegtf_symbols_case());
-    // Many windows in pieces as GNU Radio hands them: the device rows wait for a quarter
-    // window of channelizer blocks, and keep their overlap from window to window.
+    // Many windows in pieces as GNU Radio hands them: the device rows wait for a window of
+    // channelizer blocks, and keep their overlap from window to window.
     auto many = synth_for(cell_standard::lte, 7.68e6, 77, 2e3, 1.1e-3);
     many.noise_power = core::synth_noise_power_for_snr(many, 8.0);
     auto m = make_case("LTE, 40 ms in 4096-sample pieces, 5 ms windows", many,
