@@ -229,6 +229,7 @@ struct stream_run {
     double seconds = 0;
     size_t detections = 0;
     std::set<int> cell_ids;
+    bool pinned = false; //!< the capture page-locked (CUDA)
 };
 
 stream_run run_stream(const workload& w,
@@ -242,13 +243,11 @@ stream_run run_stream(const workload& w,
     rp.sample_rate = w.rate;
     rp.center_hz = w.center_hz;
     rp.offsets_hz = w.offsets;
-    // The app's default window: 40 ms, or the periods combined and 5 ms.
-    const double window_s =
-        std::max(40e-3, search_params.combine_periods * search_params.period_s + 5e-3);
-    core::cell_search_stream stream(rp, search_params, window_s, dev);
-    stream.pin_host_buffer(x.data(), x.size() * sizeof(cf));
-    constexpr size_t piece = size_t(1) << 18;
+    core::cell_search_stream stream(rp, search_params,
+                                    core::cell_search_stream::default_window_s(search_params), dev);
     stream_run r;
+    r.pinned = stream.pin_host_buffer(x.data(), x.size() * sizeof(cf));
+    constexpr size_t piece = size_t(1) << 18;
     const auto add = [&r](const std::vector<core::cell_search_stream::detection>& found) {
         r.detections += found.size();
         for (const auto& f : found) {
@@ -305,12 +304,14 @@ row stream_row(const workload& w,
     r.ms_per_batch = not_applicable;
     const bool right_cells = best.cell_ids == expected;
     print_search_row(r, w.rate);
-    notes.push_back("cell_search_stream " + w.name + " on " + dev.to_string() + ": best of " +
-                    std::to_string(runs) + " streams of " + std::to_string(repeats) +
-                    " captures, " + std::to_string(best.detections) +
-                    " detections, the capture's cell IDs " +
-                    (right_cells ? "and no other" : "NOT exactly") +
-                    "; ratio = x RT / the CPU twin's one call");
+    notes.push_back(
+        "cell_search_stream " + w.name + " on " + dev.to_string() + ": best of " +
+        std::to_string(runs) + " streams of " + std::to_string(repeats) + " captures, " +
+        std::to_string(best.detections) + " detections, the capture's cell IDs " +
+        (right_cells ? "and no other" : "NOT exactly") +
+        (dev.is_cuda() ? (best.pinned ? "; capture page-locked" : "; capture NOT page-locked")
+                       : "") +
+        "; ratio = x RT / the CPU twin's one call");
     return r;
 }
 

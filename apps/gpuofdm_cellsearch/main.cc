@@ -259,7 +259,7 @@ int search(const options& o)
     sp.sro_ppm = o.sro_ppm;
     const core::device_spec dev = core::resolve_device(o.device);
     const double window_s =
-        o.window_ms > 0 ? o.window_ms * 1e-3 : std::max(40e-3, o.periods * sp.period_s + 5e-3);
+        o.window_ms > 0 ? o.window_ms * 1e-3 : core::cell_search_stream::default_window_s(sp);
     core::cell_search_stream stream(rp, sp, window_s, dev);
     const int channels = static_cast<int>(stream.candidates().size());
     std::printf("gpuofdm_cellsearch: %s, %s at %.6g Msps%s, %d candidate%s, %s\n", o.input.c_str(),

@@ -155,9 +155,7 @@ std::vector<cell_search_stream::detection> cell_search_stream::push(const std::c
     d_profile.append += ms_since(t0);
     d_profile.pushes++;
     d_pushed += n;
-    while (d_rows->size() >= d_window + d_overlap) {
-        search_rows(false, out);
-    }
+    search_whole_windows(out);
     return out;
 }
 
@@ -167,9 +165,7 @@ std::vector<cell_search_stream::detection> cell_search_stream::finish()
     d_rows->append_end();
     // The whole windows first: the rows may hold more than one now (they grow a channelizer
     // batch at a time), and the windows must be those of any other cut of the stream.
-    while (d_rows->size() >= d_window + d_overlap) {
-        search_rows(false, out);
-    }
+    search_whole_windows(out);
     search_rows(true, out);
     d_decided = d_pushed;
     return out;
@@ -197,6 +193,13 @@ void cell_search_stream::add_detections(const std::vector<cell_detection>& found
         f.candidate = d_candidates[static_cast<size_t>(d.channel)];
         f.sample = static_cast<uint64_t>(std::max<int64_t>(d.sample, 0)) * d_p / d_q;
         out.push_back(f);
+    }
+}
+
+void cell_search_stream::search_whole_windows(std::vector<detection>& out)
+{
+    while (d_rows->size() >= d_window + d_overlap) {
+        search_rows(false, out);
     }
 }
 

@@ -23,6 +23,7 @@
 #include "sync/cell_search.h"
 #include "sync/cell_search_rows.h"
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <future>
@@ -52,6 +53,12 @@ public:
                        const cell_search_params& search,
                        double window_s,
                        const device_spec& dev);
+
+    //! The window the app searches by default: 40 ms, or the periods combined and 5 ms.
+    static double default_window_s(const cell_search_params& search)
+    {
+        return std::max(40e-3, search.combine_periods * search.period_s + 5e-3);
+    }
 
     const std::vector<raster_candidate>& candidates() const { return d_candidates; }
     const cell_search& searcher() const { return d_rows->searcher(); }
@@ -93,6 +100,8 @@ public:
     cell_search_stream& operator=(const cell_search_stream&) = delete;
 
 private:
+    //! Searches every whole window (and its overlap) the rows hold.
+    void search_whole_windows(std::vector<detection>& out);
     //! Starts the search of the rows held (the last one: runs it here).
     void search_rows(bool last, std::vector<detection>& out);
     //! The search in flight's detections, waiting for it when \p wait (else only if done).
